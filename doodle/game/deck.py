@@ -1,0 +1,108 @@
+"""The Patchwork Doodle cards: the bundled deck and users' deck files (TOML), validated with clear errors."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from doodle.geometry import Polyomino, ShapeError
+
+MIN_PATCH_CARDS = 20  # 3 rounds use 8 + 6 + 6 cards
+MAX_CELLS = 9
+BUNDLED = "doodle_cards.toml"
+
+
+class DeckError(ValueError):
+    """A deck file that cannot be used; the message names the file, the card and what to fix."""
+
+
+@dataclass(frozen=True)
+class Card:
+    id: str
+    shape: Polyomino
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class Deck:
+    name: str
+    start_cards: tuple[Card, ...]
+    patch_cards: tuple[Card, ...]
+
+    def card(self, card_id: str) -> Card:
+        for card in self.start_cards + self.patch_cards:
+            if card.id == card_id:
+                return card
+        raise KeyError(f"no card {card_id!r} in the deck {self.name!r}")
+
+    def check_players(self, players: int) -> None:
+        if players > len(self.start_cards):
+            raise DeckError(
+                f"the deck {self.name!r} has {len(self.start_cards)} start cards, too few for {players} players: "
+                "every player needs a different one"
+            )
+
+
+def load_deck(path: str | Path | None = None) -> Deck:
+    """The bundled deck, or the TOML deck file at `path`; DeckError says what is wrong with a user's file."""
+    if path is None:
+        text = resources.files("doodle.data").joinpath(BUNDLED).read_text(encoding="utf-8")
+        where = "the bundled deck"
+    else:
+        where = str(path)
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise DeckError(f"deck file {where} does not exist") from None
+        except (OSError, UnicodeDecodeError) as error:
+            raise DeckError(f"deck file {where} cannot be read as text: {error}") from None
+    return parse_deck(text, where)
+
+
+def parse_deck(text: str, where: str = "deck") -> Deck:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise DeckError(f"{where} is not valid TOML ({error}); see doodle/data/{BUNDLED} for the format") from None
+    name = data.get("name", where)
+    start = _cards(data, "start", where)
+    patches = _cards(data, "patch", where)
+    if not start:
+        raise DeckError(f"{where} has no [[start]] cards: add at least one per player")
+    if len(patches) < MIN_PATCH_CARDS:
+        raise DeckError(
+            f"{where} has {len(patches)} [[patch]] cards; a game deals {MIN_PATCH_CARDS}, so add "
+            f"{MIN_PATCH_CARDS - len(patches)} more"
+        )
+    ids = [card.id for card in start + patches]
+    duplicates = sorted({card_id for card_id in ids if ids.count(card_id) > 1})
+    if duplicates:
+        raise DeckError(f"{where}: card ids must be unique, repeated: {', '.join(duplicates)}")
+    return Deck(str(name), tuple(start), tuple(patches))
+
+
+def _cards(data: dict, key: str, where: str) -> list[Card]:
+    entries = data.get(key, [])
+    if not isinstance(entries, list):
+        raise DeckError(f"{where}: '{key}' must be a list of [[{key}]] tables")
+    cards = []
+    for number, entry in enumerate(entries, start=1):
+        label = f"{where}: [[{key}]] number {number}"
+        if not isinstance(entry, dict) or not isinstance(entry.get("id"), str) or not entry["id"].strip():
+            raise DeckError(f"{label} needs an id, e.g. id = \"P01\"")
+        label = f"{where}: card {entry['id']}"
+        shape_text = entry.get("shape")
+        if not isinstance(shape_text, str):
+            raise DeckError(f"{label} needs a shape, e.g. shape = \"#.#/###\"")
+        try:
+            shape = Polyomino.from_text(shape_text)
+        except ShapeError as error:
+            raise DeckError(f"{label}: {error}") from None
+        if not shape.is_connected():
+            raise DeckError(f"{label}: the shape {shape_text!r} is not connected; every cell must touch another side by side")
+        if shape.size > MAX_CELLS:
+            raise DeckError(f"{label}: the shape has {shape.size} cells; at most {MAX_CELLS} are allowed")
+        cards.append(Card(entry["id"].strip(), shape, str(entry.get("source", ""))))
+    return cards

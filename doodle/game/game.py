@@ -1,0 +1,149 @@
+"""A whole game of Patchwork Doodle: the table (`Dealer`) and every player's `Sheet`, with a JSON record that
+replays it. Players act simultaneously: the table moves on when every player has ended the turn."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from doodle.game.dealer import Dealer, Offer, Phase
+from doodle.game.deck import Deck, load_deck
+from doodle.game.sheet import Action, IllegalAction, Sheet, action_from_json, action_to_json
+
+RECORD_FORMAT = "doodle-game/1"
+
+
+class RecordError(ValueError):
+    """A game record that is malformed or does not replay."""
+
+
+@dataclass
+class DoodleGame:
+    dealer: Dealer
+    sheets: list[Sheet]
+    names: list[str]
+    auto_roll: bool = True
+    log: list[dict[str, Any]] = field(default_factory=list)
+
+    @classmethod
+    def new(
+        cls,
+        players: int = 1,
+        seed: int | None = None,
+        deck: Deck | None = None,
+        names: list[str] | None = None,
+        auto_roll: bool = True,
+    ) -> DoodleGame:
+        dealer = Dealer.new(players, seed, deck)
+        names = names or [f"Player {i + 1}" for i in range(players)]
+        if len(names) != players:
+            raise ValueError(f"{len(names)} names given for {players} players")
+        sheets = [Sheet(card) for card in dealer.start_cards]
+        return cls(dealer, sheets, list(names), auto_roll)
+
+    # ----- reading the state -----
+    @property
+    def deck(self) -> Deck:
+        return self.dealer.deck
+
+    @property
+    def phase(self) -> Phase:
+        return self.dealer.phase
+
+    def offer(self) -> Offer:
+        return self.dealer.offer()
+
+    def waiting_for(self) -> list[int]:
+        """The players who still have to act (draw their start card, or end the turn or scoring)."""
+        return [i for i, sheet in enumerate(self.sheets) if sheet.needs_start() or not sheet.done]
+
+    def is_over(self) -> bool:
+        return self.dealer.phase == Phase.OVER
+
+    def totals(self) -> list[int]:
+        return [sheet.total() for sheet in self.sheets]
+
+    def winners(self) -> list[int]:
+        """The players with the highest total (DECISION: a tie is a shared victory)."""
+        totals = self.totals()
+        best = max(totals)
+        return [i for i, total in enumerate(totals) if total == best]
+
+    # ----- acting -----
+    def roll(self, value: int | None = None) -> int:
+        value = self.dealer.roll(value)
+        self.log.append({"roll": value})
+        return value
+
+    def apply(self, player: int, action: Action) -> None:
+        """Apply one player's action; when every player has ended, the table moves on (rolling if auto_roll)."""
+        if not 0 <= player < len(self.sheets):
+            raise IllegalAction(f"there is no player {player}")
+        if self.dealer.phase == Phase.ROLL and not self.sheets[player].needs_start():
+            raise IllegalAction("wrong phase: the die has not been rolled yet")
+        sheet = self.sheets[player]
+        sheet.apply(action, self.dealer.offer(), self.deck)
+        self.log.append({"player": player, "action": action_to_json(action)})
+        self._settle()
+
+    def _settle(self) -> None:
+        """Move the table on once nobody is left to act: roll after the start cards, end a finished turn."""
+        if any(sheet.needs_start() for sheet in self.sheets):
+            return
+        if self.dealer.phase == Phase.ROLL:
+            self._roll_if_auto()
+        elif all(sheet.done for sheet in self.sheets):
+            self._advance()
+
+    def _advance(self) -> None:
+        if self.dealer.phase in (Phase.TURN, Phase.FINAL):
+            self.dealer.end_turn()
+        elif self.dealer.phase == Phase.SCORING:
+            self.dealer.end_scoring()
+        for sheet in self.sheets:
+            sheet.new_turn()
+        self._roll_if_auto()
+
+    def _roll_if_auto(self) -> None:
+        if self.auto_roll and self.dealer.phase == Phase.ROLL:
+            self.roll()
+
+    # ----- records -----
+    def to_record(self) -> dict[str, Any]:
+        return {
+            "format": RECORD_FORMAT,
+            "seed": self.dealer.seed,
+            "players": len(self.sheets),
+            "names": self.names,
+            "deck": self.deck.name,
+            "start_cards": list(self.dealer.start_cards),
+            "log": self.log,
+            "over": self.is_over(),
+            "round_scores": [sheet.round_scores for sheet in self.sheets],
+            "totals": self.totals() if self.is_over() else None,
+        }
+
+    @classmethod
+    def replay(cls, record: dict[str, Any], deck: Deck | None = None) -> DoodleGame:
+        """Replay a record from its seed and log; RecordError if it is malformed or does not reproduce."""
+        deck = deck or load_deck()
+        try:
+            if record.get("format") != RECORD_FORMAT:
+                raise RecordError(f"not a {RECORD_FORMAT} record (format is {record.get('format')!r})")
+            game = cls.new(int(record["players"]), int(record["seed"]), deck, list(record["names"]), auto_roll=False)
+            for entry in record["log"]:
+                if "roll" in entry:
+                    rolled = game.roll()
+                    if rolled != entry["roll"]:
+                        raise RecordError(f"the seed rolls {rolled} where the record says {entry['roll']}")
+                else:
+                    game.apply(int(entry["player"]), action_from_json(entry["action"]))
+        except (KeyError, TypeError, ValueError) as error:
+            if isinstance(error, RecordError):
+                raise
+            raise RecordError(f"the record does not replay: {error}") from None
+        game.auto_roll = True
+        if record.get("round_scores") is not None and record["round_scores"] != [s.round_scores for s in game.sheets]:
+            raise RecordError("the replayed round scores differ from the record's")
+        return game
+

@@ -1,0 +1,106 @@
+"""Terminal drawings of patches and quilts (unicode blocks, optional ANSI colour), kept apart from the models."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from doodle.geometry import Cell, Polyomino
+from doodle.quilt import SIZE, Quilt, Rectangle
+
+BLOCK = "██"
+SHADE = "▓▓"
+DOT = " ·"
+COLUMNS = "abcdefghi"
+
+_RESET = "\x1b[0m"
+_GREEN = "\x1b[32m"
+_RED = "\x1b[31m"
+_DIM = "\x1b[2m"
+
+
+def cell_name(row: int, col: int) -> str:
+    """A cell's name as printed beside drawn quilts: column letter a-i, then row number 1-9 (e.g. 'c4')."""
+    return f"{COLUMNS[col]}{row + 1}"
+
+
+def parse_cell_name(name: str) -> Cell:
+    """(row, col) of a cell name such as 'c4'; ValueError names what is wrong."""
+    text = name.strip().lower()
+    if len(text) != 2 or text[0] not in COLUMNS or text[1] not in "123456789":
+        raise ValueError(f"{name!r} is not a cell: write a column a-i and a row 1-9, e.g. 'c4'")
+    return int(text[1]) - 1, COLUMNS.index(text[0])
+
+
+def draw_polyomino(shape: Polyomino, scale: int = 1, color: str | None = None) -> str:
+    """The patch in blocks; `scale` 2 draws each cell as a 4x2 block for a large display across a table."""
+    lines = []
+    for r in range(shape.height):
+        line = "".join(
+            (BLOCK * scale if (r, c) in shape.cells else "  " * scale) for c in range(shape.width)
+        ).rstrip()
+        if color and line:
+            line = f"{color}{line}{_RESET}"
+        lines.extend([line] * scale)
+    return "\n".join(lines)
+
+
+def draw_side_by_side(blocks: Iterable[str], gap: int = 4) -> str:
+    """Several multi-line drawings next to each other, top-aligned."""
+    columns = [block.split("\n") for block in blocks]
+    widths = [max((_visible_len(line) for line in col), default=0) for col in columns]
+    height = max((len(col) for col in columns), default=0)
+    out = []
+    for i in range(height):
+        parts = []
+        for col, width in zip(columns, widths):
+            line = col[i] if i < len(col) else ""
+            parts.append(line + " " * (width - _visible_len(line)))
+        out.append((" " * gap).join(parts).rstrip())
+    return "\n".join(out)
+
+
+def _visible_len(text: str) -> int:
+    length = 0
+    escape = False
+    for char in text:
+        if char == "\x1b":
+            escape = True
+        elif escape:
+            escape = char != "m"
+        else:
+            length += 1
+    return length
+
+
+def draw_quilt(
+    quilt: Quilt,
+    highlight: Rectangle | None = None,
+    ghost: Iterable[Cell] = (),
+    ghost_fits: bool = True,
+    color: bool = False,
+    labels: bool = True,
+) -> str:
+    """The quilt in blocks: covered cells solid, empty cells dotted, the `highlight` rectangle shaded (green in
+    colour), and `ghost` cells (a patch being placed) green where it fits and red where it does not."""
+    rect_cells = highlight.cells if highlight else frozenset()
+    ghost = frozenset(ghost)
+    lines = []
+    if labels:
+        lines.append("   " + "".join(f" {letter}" for letter in COLUMNS))
+    for r in range(SIZE):
+        parts = []
+        for c in range(SIZE):
+            covered = quilt.is_covered(r, c)
+            if (r, c) in ghost:
+                text = BLOCK if not covered else "XX"
+                tone = _GREEN if ghost_fits and not covered else _RED
+                parts.append(f"{tone}{text}{_RESET}" if color else ("▒▒" if ghost_fits and not covered else "XX"))
+            elif (r, c) in rect_cells:
+                parts.append(f"{_GREEN}{BLOCK}{_RESET}" if color else SHADE)
+            elif covered:
+                parts.append(BLOCK)
+            else:
+                parts.append(f"{_DIM}{DOT}{_RESET}" if color else DOT)
+        prefix = f"{r + 1:>2} " if labels else ""
+        lines.append(prefix + "".join(parts))
+    return "\n".join(lines)
