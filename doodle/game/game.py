@@ -72,7 +72,7 @@ class DoodleGame:
     # ----- acting -----
     def roll(self, value: int | None = None) -> int:
         value = self.dealer.roll(value)
-        self.log.append({"roll": value})
+        self.log.append({"round": self.dealer.round, "turn": self.dealer.turn, "roll": value})
         return value
 
     def apply(self, player: int, action: Action) -> None:
@@ -82,8 +82,11 @@ class DoodleGame:
         if self.dealer.phase == Phase.ROLL and not self.sheets[player].needs_start():
             raise IllegalAction("wrong phase: the die has not been rolled yet")
         sheet = self.sheets[player]
-        sheet.apply(action, self.dealer.offer(), self.deck)
-        self.log.append({"player": player, "action": action_to_json(action)})
+        starting = sheet.needs_start()
+        offer = self.dealer.offer()
+        sheet.apply(action, offer, self.deck)
+        self.log.append({"round": offer.round, "turn": offer.turn, "phase": "start" if starting else offer.phase.value,
+                         "player": player, "action": action_to_json(action)})
         self._settle()
 
     def _settle(self) -> None:

@@ -1,0 +1,15 @@
+"""The `doodle` command line: a click group, one module per command. Thin: parse, call the library, print."""
+
+import click
+
+from doodle import __version__
+from doodle.cli.score import score
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="doodle")
+def main() -> None:
+    """A table companion for Patchwork Doodle, and an engine for Patchwork."""
+
+
+main.add_command(score)
