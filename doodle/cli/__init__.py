@@ -3,6 +3,7 @@
 import click
 
 from doodle import __version__
+from doodle.cli.deal import deal
 from doodle.cli.score import score
 
 
@@ -12,4 +13,5 @@ def main() -> None:
     """A table companion for Patchwork Doodle, and an engine for Patchwork."""
 
 
+main.add_command(deal)
 main.add_command(score)
