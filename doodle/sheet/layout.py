@@ -1,0 +1,349 @@
+"""Where everything on a score sheet is: the single source of truth for the PDF writer and the photo reader.
+
+Coordinates are millimetres in the *sheet frame*: origin at the outer top-left corner of the top-left marker,
+x to the right, y downwards (as in an image). The sheet frame is the same on every paper; the page only decides
+where the frame sits (`page_slots`). A reader that finds the markers maps their corners (`marker_corners_mm`)
+to the canonical "sheet image" (`to_px`, `canonical_size_px`) and reads every element there.
+
+Markers: ArUco DICT_4X4_50. Four by four data bits is the coarsest grid OpenCV offers, so for a given printed
+size each module is as large as possible (3 mm at 18 mm), which is what survives blur, JPEG and a 1-megapixel
+photo; a 50-id dictionary keeps the Hamming distance between ids large and false detections in table texture
+rare. We use 8 ids: 0-3 for a sheet printed alone (or first on a two-up page), 4-7 for the second sheet of a
+two-up page, so that a photo of a two-up page never mixes the corners of two sheets.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import NamedTuple
+
+LAYOUT_VERSION = "1"
+
+SHEET_WIDTH_MM = 190.0
+SHEET_HEIGHT_MM = 262.0
+
+PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+"""Portrait page sizes in millimetres (width, height)."""
+
+ARUCO_DICTIONARY_NAME = "DICT_4X4_50"
+MARKER_SIZE_MM = 18.0
+MARKER_MODULES = 6  # 4x4 data bits plus the one-module black border on each side
+MARKER_QUIET_MM = 4.0  # nothing else printed this close to a marker
+MARKER_IDS_BY_SLOT: tuple[tuple[int, int, int, int], ...] = ((0, 1, 2, 3), (4, 5, 6, 7))
+"""Marker ids per sheet slot on a page, in corner order top-left, top-right, bottom-right, bottom-left."""
+CORNERS = ("tl", "tr", "br", "bl")
+
+GRID_SIZE = 9
+CELL_MM = 16.0
+COLUMNS = "abcdefghi"
+
+BUBBLE_RADIUS_MM = 2.3
+BUBBLE_PITCH_MM = 5.6
+ROUND_COUNT = 3
+PLACES = ("tens", "units")
+
+
+@dataclass(frozen=True)
+class Rect:
+    """An axis-aligned rectangle in sheet millimetres."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+
+    @property
+    def x2(self) -> float:
+        return self.x + self.w
+
+    @property
+    def y2(self) -> float:
+        return self.y + self.h
+
+    @property
+    def center(self) -> tuple[float, float]:
+        return (self.x + self.w / 2, self.y + self.h / 2)
+
+    def inset(self, d: float) -> Rect:
+        return Rect(self.x + d, self.y + d, self.w - 2 * d, self.h - 2 * d)
+
+    def overlaps(self, other: Rect, gap: float = 0.0) -> bool:
+        """True when the two rectangles come closer than `gap` (touching edges do not overlap at gap 0)."""
+        return (
+            self.x < other.x2 + gap and other.x < self.x2 + gap and self.y < other.y2 + gap and other.y < self.y2 + gap
+        )
+
+    def contains(self, other: Rect) -> bool:
+        return self.x <= other.x and self.y <= other.y and other.x2 <= self.x2 and other.y2 <= self.y2
+
+    def to_px(self, px_per_mm: float) -> tuple[int, int, int, int]:
+        """(x0, y0, x1, y1) in pixels of the canonical sheet image, rounded inwards-safe (x1/y1 exclusive)."""
+        return (
+            round(self.x * px_per_mm),
+            round(self.y * px_per_mm),
+            round(self.x2 * px_per_mm),
+            round(self.y2 * px_per_mm),
+        )
+
+
+SHEET_RECT = Rect(0.0, 0.0, SHEET_WIDTH_MM, SHEET_HEIGHT_MM)
+
+
+class Marker(NamedTuple):
+    corner: str  # "tl", "tr", "br" or "bl": which corner of the sheet
+    rect: Rect
+
+
+_FAR_X = SHEET_WIDTH_MM - MARKER_SIZE_MM
+_FAR_Y = SHEET_HEIGHT_MM - MARKER_SIZE_MM
+MARKERS: tuple[Marker, ...] = (
+    Marker("tl", Rect(0.0, 0.0, MARKER_SIZE_MM, MARKER_SIZE_MM)),
+    Marker("tr", Rect(_FAR_X, 0.0, MARKER_SIZE_MM, MARKER_SIZE_MM)),
+    Marker("br", Rect(_FAR_X, _FAR_Y, MARKER_SIZE_MM, MARKER_SIZE_MM)),
+    Marker("bl", Rect(0.0, _FAR_Y, MARKER_SIZE_MM, MARKER_SIZE_MM)),
+)
+"""The four corner markers in `CORNERS` order; their ids depend on the slot (`MARKER_IDS_BY_SLOT`)."""
+
+
+def marker_slot_and_corner(marker_id: int) -> tuple[int, str] | None:
+    """(slot, corner) of one of our marker ids, or None for an id we never print."""
+    for slot, ids in enumerate(MARKER_IDS_BY_SLOT):
+        if marker_id in ids:
+            return slot, CORNERS[ids.index(marker_id)]
+    return None
+
+
+def marker_rect(corner: str) -> Rect:
+    return MARKERS[CORNERS.index(corner)].rect
+
+
+def marker_corners_mm(marker_id: int) -> tuple[tuple[float, float], ...]:
+    """The marker's four corners in sheet mm, in the order cv2.aruco reports them (the marker's own top-left,
+    top-right, bottom-right, bottom-left: markers are printed upright), so detected corners map one to one."""
+    found = marker_slot_and_corner(marker_id)
+    if found is None:
+        raise ValueError(f"marker id {marker_id} is not printed on doodle sheets")
+    r = marker_rect(found[1])
+    return ((r.x, r.y), (r.x2, r.y), (r.x2, r.y2), (r.x, r.y2))
+
+
+@cache
+def marker_bits(marker_id: int) -> tuple[tuple[int, ...], ...]:
+    """The marker as MARKER_MODULES rows of MARKER_MODULES cells, top row first, 1 = black (border included)."""
+    import cv2  # only the PDF writer and the reader need OpenCV; keep importing the layout cheap
+
+    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, ARUCO_DICTIONARY_NAME))
+    image = cv2.aruco.generateImageMarker(dictionary, marker_id, MARKER_MODULES)
+    return tuple(tuple(1 if value < 128 else 0 for value in row) for row in image)
+
+
+# --- header -----------------------------------------------------------------------------------------------------
+TITLE_RECT = Rect(24.0, 0.5, 110.0, 9.0)
+NAME_RECT = Rect(24.0, 11.0, 110.0, 7.0)
+"""The name line: the label "Name" at the left, the line along the bottom edge."""
+QR_RECT = Rect(146.0, 0.0, 20.0, 20.0)
+"""The QR code including its own quiet zone."""
+QR_BORDER_MODULES = 2
+
+# --- the quilt grid ---------------------------------------------------------------------------------------------
+GRID_RECT = Rect((SHEET_WIDTH_MM - GRID_SIZE * CELL_MM) / 2, 26.0, GRID_SIZE * CELL_MM, GRID_SIZE * CELL_MM)
+GRID_OUTER_LINE_MM = 0.8
+GRID_INNER_LINE_MM = 0.3
+COLUMN_LABELS_RECT = Rect(GRID_RECT.x, GRID_RECT.y - 4.5, GRID_RECT.w, 4.0)
+ROW_LABELS_RECT = Rect(GRID_RECT.x - 4.5, GRID_RECT.y, 4.0, GRID_RECT.h)
+
+
+def cell_rect(row: int, col: int) -> Rect:
+    """The cell at 0-based (row, col), row 0 at the top, col 0 at the left (printed as 'a1')."""
+    if not (0 <= row < GRID_SIZE and 0 <= col < GRID_SIZE):
+        raise ValueError(f"cell ({row}, {col}) is outside the 9x9 grid")
+    return Rect(GRID_RECT.x + col * CELL_MM, GRID_RECT.y + row * CELL_MM, CELL_MM, CELL_MM)
+
+
+# --- special actions --------------------------------------------------------------------------------------------
+class SpecialBox(NamedTuple):
+    name: str  # doodle.game.sheet.Special value: "neighbour", "single", "cut", "twice"
+    label: str
+    box: Rect  # the whole labelled box
+    icon: Rect
+    check: Rect  # the empty square the player crosses when the action is used
+
+
+SPECIAL_NAMES = ("neighbour", "single", "cut", "twice")
+SPECIAL_LABELS = {"neighbour": "Neighbour", "single": "Single square", "cut": "Cut", "twice": "Twice"}
+SPECIALS_TOP_MM = 176.0
+SPECIAL_BOX_W = 44.5
+SPECIAL_BOX_H = 18.0
+SPECIAL_GAP = (SHEET_WIDTH_MM - 4 * SPECIAL_BOX_W) / 3
+
+
+def _special(index: int, name: str) -> SpecialBox:
+    x = index * (SPECIAL_BOX_W + SPECIAL_GAP)
+    y = SPECIALS_TOP_MM
+    return SpecialBox(
+        name,
+        SPECIAL_LABELS[name],
+        Rect(x, y, SPECIAL_BOX_W, SPECIAL_BOX_H),
+        Rect(x + 2.5, y + 3.0, 12.0, 12.0),
+        Rect(x + SPECIAL_BOX_W - 12.5, y + 3.0, 10.0, 10.0),
+    )
+
+
+SPECIALS: tuple[SpecialBox, ...] = tuple(_special(i, name) for i, name in enumerate(SPECIAL_NAMES))
+
+
+def special_box(name: str) -> SpecialBox:
+    for special in SPECIALS:
+        if special.name == name:
+            return special
+    raise ValueError(f"unknown special action {name!r}: expected one of {', '.join(SPECIAL_NAMES)}")
+
+
+# --- round scores with bubbles ------------------------------------------------------------------------------------
+class RoundBox(NamedTuple):
+    number: int  # 1, 2 or 3
+    box: Rect  # the whole block
+    label: Rect  # "Round 1"
+    write: Rect  # where the player writes the number by hand
+    caption_x: float  # where "tens" / "units" are written, left of the bubbles
+    row_y: tuple[float, float]  # the centre line of the tens row and of the units row
+    first_x: float  # centre of bubble 0; bubble d is at first_x + d * BUBBLE_PITCH_MM
+
+
+ROUNDS_TOP_MM = 200.0
+ROUND_BLOCK_H = 14.5
+ROUND_PITCH_MM = 17.0
+ROUNDS_LEFT_MM = MARKER_SIZE_MM + MARKER_QUIET_MM
+
+
+def _round(number: int) -> RoundBox:
+    x = ROUNDS_LEFT_MM
+    y = ROUNDS_TOP_MM + (number - 1) * ROUND_PITCH_MM
+    first_x = x + 49.0
+    width = first_x + 9 * BUBBLE_PITCH_MM + BUBBLE_RADIUS_MM + 0.5 - x
+    return RoundBox(
+        number,
+        Rect(x, y, width, ROUND_BLOCK_H),
+        Rect(x, y, 14.0, ROUND_BLOCK_H),
+        Rect(x + 14.5, y + 1.0, 17.0, ROUND_BLOCK_H - 2.0),
+        x + 34.0,
+        (y + 3.8, y + 10.7),
+        first_x,
+    )
+
+
+ROUNDS: tuple[RoundBox, ...] = tuple(_round(n) for n in range(1, ROUND_COUNT + 1))
+
+
+def bubble_center(round_number: int, place: str, digit: int) -> tuple[float, float]:
+    """Centre in sheet mm of the bubble for `digit` (0-9) in the `place` row ("tens" or "units") of a round."""
+    if not 1 <= round_number <= ROUND_COUNT:
+        raise ValueError(f"round {round_number} does not exist: rounds are 1 to {ROUND_COUNT}")
+    if place not in PLACES:
+        raise ValueError(f"place {place!r} is not 'tens' or 'units'")
+    if not 0 <= digit <= 9:
+        raise ValueError(f"digit {digit} is not 0-9")
+    block = ROUNDS[round_number - 1]
+    return (block.first_x + digit * BUBBLE_PITCH_MM, block.row_y[PLACES.index(place)])
+
+
+def bubble_rect(round_number: int, place: str, digit: int) -> Rect:
+    cx, cy = bubble_center(round_number, place, digit)
+    return Rect(cx - BUBBLE_RADIUS_MM, cy - BUBBLE_RADIUS_MM, 2 * BUBBLE_RADIUS_MM, 2 * BUBBLE_RADIUS_MM)
+
+
+# --- right column: the rule reminder, penalty and total -----------------------------------------------------------
+RIGHT_COLUMN_X = 128.0
+RULE_RECT = Rect(RIGHT_COLUMN_X, ROUNDS_TOP_MM, SHEET_WIDTH_MM - RIGHT_COLUMN_X, 21.5)
+RULE_TEXT = "Score one fully shaded rectangle: the largest square in it, +1 per extra row or column."
+RULE_TABLE: tuple[tuple[int, int], ...] = ((2, 2), (3, 3), (3, 4), (4, 4), (4, 6), (5, 5), (6, 9), (9, 9))
+PENALTY_RECT = Rect(RIGHT_COLUMN_X, 224.0, 29.0, 15.0)
+TOTAL_RECT = Rect(SHEET_WIDTH_MM - 29.0, 224.0, 29.0, 15.0)
+FOOTER_RECT = Rect(RIGHT_COLUMN_X, 250.0, SHEET_WIDTH_MM - MARKER_SIZE_MM - MARKER_QUIET_MM - RIGHT_COLUMN_X, 8.0)
+
+
+def elements() -> dict[str, Rect]:
+    """Every printed element by name (cells and bubbles excluded: they live inside the grid and round blocks)."""
+    named: dict[str, Rect] = {f"marker_{m.corner}": m.rect for m in MARKERS}
+    named.update(
+        title=TITLE_RECT,
+        name=NAME_RECT,
+        qr=QR_RECT,
+        column_labels=COLUMN_LABELS_RECT,
+        row_labels=ROW_LABELS_RECT,
+        grid=GRID_RECT,
+        rule=RULE_RECT,
+        penalty=PENALTY_RECT,
+        total=TOTAL_RECT,
+        footer=FOOTER_RECT,
+    )
+    named.update({f"special_{s.name}": s.box for s in SPECIALS})
+    named.update({f"round_{r.number}": r.box for r in ROUNDS})
+    return named
+
+
+# --- QR payload ---------------------------------------------------------------------------------------------------
+QR_PREFIX = "DOODLE"
+
+
+def qr_payload(sheet_id: str) -> str:
+    """The QR text: 'DOODLE/<layout version>/<sheet id>'."""
+    if not sheet_id or "/" in sheet_id:
+        raise ValueError(f"sheet id {sheet_id!r} must be non-empty and contain no '/'")
+    return f"{QR_PREFIX}/{LAYOUT_VERSION}/{sheet_id}"
+
+
+def parse_qr_payload(text: str) -> tuple[str, str] | None:
+    """(layout version, sheet id) from a QR text, or None when it is not one of ours."""
+    parts = text.strip().split("/")
+    if len(parts) != 3 or parts[0] != QR_PREFIX or not parts[1] or not parts[2]:
+        return None
+    return parts[1], parts[2]
+
+
+# --- the canonical sheet image --------------------------------------------------------------------------------------
+def to_px(point_mm: tuple[float, float], px_per_mm: float) -> tuple[float, float]:
+    """A sheet-mm point in the canonical sheet image (origin at the sheet's top-left, `px_per_mm` pixels per mm)."""
+    return (point_mm[0] * px_per_mm, point_mm[1] * px_per_mm)
+
+
+def canonical_size_px(px_per_mm: float) -> tuple[int, int]:
+    """(width, height) in pixels of the canonical sheet image at `px_per_mm`."""
+    return (round(SHEET_WIDTH_MM * px_per_mm), round(SHEET_HEIGHT_MM * px_per_mm))
+
+
+# --- where sheets sit on a page ---------------------------------------------------------------------------------------
+class Slot(NamedTuple):
+    """One sheet on a page: the page point (mm, from the page's top-left, y down) of the sheet origin, the scale of
+    the sheet frame, and the marker ids printed on it."""
+
+    x: float
+    y: float
+    scale: float
+    marker_ids: tuple[int, int, int, int]
+
+
+def page_size(paper: str, per_page: int = 1) -> tuple[float, float]:
+    """(width, height) of the page in mm: portrait for one sheet per page, landscape for two."""
+    if paper not in PAPERS:
+        raise ValueError(f"unknown paper {paper!r}: expected one of {', '.join(PAPERS)}")
+    if per_page not in (1, 2):
+        raise ValueError(f"{per_page} sheets per page is not supported: use 1 or 2")
+    width, height = PAPERS[paper]
+    return (width, height) if per_page == 1 else (height, width)
+
+
+TWO_UP_MARGIN_MM = 6.0
+
+
+def page_slots(paper: str, per_page: int = 1) -> tuple[Slot, ...]:
+    """Where each sheet of a page goes. One per page: full size, centred. Two per page: the landscape page cut in
+    two halves, each holding the same sheet scaled down to fit (cells and markers shrink by that scale)."""
+    width, height = page_size(paper, per_page)
+    if per_page == 1:
+        return (Slot((width - SHEET_WIDTH_MM) / 2, (height - SHEET_HEIGHT_MM) / 2, 1.0, MARKER_IDS_BY_SLOT[0]),)
+    half = width / 2
+    scale = min((half - 2 * TWO_UP_MARGIN_MM) / SHEET_WIDTH_MM, (height - 2 * TWO_UP_MARGIN_MM) / SHEET_HEIGHT_MM)
+    w, h = SHEET_WIDTH_MM * scale, SHEET_HEIGHT_MM * scale
+    return tuple(Slot(i * half + (half - w) / 2, (height - h) / 2, scale, MARKER_IDS_BY_SLOT[i]) for i in range(2))
