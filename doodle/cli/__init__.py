@@ -5,6 +5,7 @@ import click
 from doodle import __version__
 from doodle.cli.deal import deal
 from doodle.cli.score import score
+from doodle.cli.sheet import sheet
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -15,3 +16,4 @@ def main() -> None:
 
 main.add_command(deal)
 main.add_command(score)
+main.add_command(sheet)

@@ -185,7 +185,7 @@ def _special(index: int, name: str) -> SpecialBox:
         name,
         SPECIAL_LABELS[name],
         Rect(x, y, SPECIAL_BOX_W, SPECIAL_BOX_H),
-        Rect(x + 2.5, y + 3.0, 12.0, 12.0),
+        Rect(x + 2.5, y + 3.0, 11.5, 11.5),
         Rect(x + SPECIAL_BOX_W - 12.5, y + 3.0, 10.0, 10.0),
     )
 
@@ -220,14 +220,14 @@ ROUNDS_LEFT_MM = MARKER_SIZE_MM + MARKER_QUIET_MM
 def _round(number: int) -> RoundBox:
     x = ROUNDS_LEFT_MM
     y = ROUNDS_TOP_MM + (number - 1) * ROUND_PITCH_MM
-    first_x = x + 49.0
+    first_x = x + 45.0
     width = first_x + 9 * BUBBLE_PITCH_MM + BUBBLE_RADIUS_MM + 0.5 - x
     return RoundBox(
         number,
         Rect(x, y, width, ROUND_BLOCK_H),
         Rect(x, y, 14.0, ROUND_BLOCK_H),
         Rect(x + 14.5, y + 1.0, 17.0, ROUND_BLOCK_H - 2.0),
-        x + 34.0,
+        x + 33.5,
         (y + 3.8, y + 10.7),
         first_x,
     )
