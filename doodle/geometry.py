@@ -8,9 +8,10 @@ says that a player may draw `a` as `b`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Iterable, Literal
+from typing import Literal
 
 Cell = tuple[int, int]
 FILLED = "#"
@@ -28,7 +29,9 @@ def _normalise(cells: Iterable[Cell]) -> frozenset[Cell]:
     return frozenset((r - top, c - left) for r, c in cells)
 
 
-def connected_components(cells: Iterable[Cell], blocked: frozenset[tuple[Cell, Cell]] = frozenset()) -> list[frozenset[Cell]]:
+def connected_components(
+    cells: Iterable[Cell], blocked: frozenset[tuple[Cell, Cell]] = frozenset()
+) -> list[frozenset[Cell]]:
     """The 4-connected components of `cells`; an edge listed in `blocked` (either direction) is not crossed."""
     remaining = set(cells)
     components = []

@@ -6,9 +6,9 @@ and bots can keep many of them; `place()` returns a new quilt.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable
 
 from doodle.geometry import Cell, Polyomino
 

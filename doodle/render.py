@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from doodle.geometry import Cell, Polyomino
 from doodle.quilt import SIZE, Quilt, Rectangle
@@ -52,7 +52,7 @@ def draw_side_by_side(blocks: Iterable[str], gap: int = 4) -> str:
     out = []
     for i in range(height):
         parts = []
-        for col, width in zip(columns, widths):
+        for col, width in zip(columns, widths, strict=True):
             line = col[i] if i < len(col) else ""
             parts.append(line + " " * (width - _visible_len(line)))
         out.append((" " * gap).join(parts).rstrip())

@@ -48,7 +48,8 @@ class View:
         return prefix + "  ".join(parts)
 
     def start_cards(self, names: list[str], cards: list[str]) -> str:
-        blocks = [self.labelled(f"{name}: {card}", self.patch(card, 2, "cyan")) for name, card in zip(names, cards)]
+        pairs = zip(names, cards, strict=True)
+        blocks = [self.labelled(f"{name}: {card}", self.patch(card, 2, "cyan")) for name, card in pairs]
         rows = [draw_side_by_side(blocks[i : i + 3], gap=6) for i in range(0, len(blocks), 3)]
         return "\n\n".join(rows)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import secrets
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from fractions import Fraction
 
 from doodle.game.deck import Deck, load_deck
@@ -28,7 +28,7 @@ MIN_PLAYERS = 1
 MAX_PLAYERS = 6
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     ROLL = "roll"  # a chance node: the die is to be rolled
     TURN = "turn"  # players draw the current card (or a neighbour, or a cut piece), pass, use specials
     FINAL = "final"  # the last turn: no roll, each player picks any one of the 3 cards left

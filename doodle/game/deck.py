@@ -101,7 +101,9 @@ def _cards(data: dict, key: str, where: str) -> list[Card]:
         except ShapeError as error:
             raise DeckError(f"{label}: {error}") from None
         if not shape.is_connected():
-            raise DeckError(f"{label}: the shape {shape_text!r} is not connected; every cell must touch another side by side")
+            raise DeckError(
+                f"{label}: the shape {shape_text!r} is not connected; every cell must touch another side by side"
+            )
         if shape.size > MAX_CELLS:
             raise DeckError(f"{label}: the shape has {shape.size} cells; at most {MAX_CELLS} are allowed")
         cards.append(Card(entry["id"].strip(), shape, str(entry.get("source", ""))))

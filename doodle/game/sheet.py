@@ -12,8 +12,7 @@ DECISIONS (doodle-rules.md, made explicit here):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
-from typing import Union
+from enum import StrEnum
 
 from doodle.game.dealer import Offer, Phase
 from doodle.game.deck import Deck
@@ -21,7 +20,7 @@ from doodle.geometry import Cell, Polyomino
 from doodle.quilt import PlacementError, Quilt
 
 
-class Special(str, Enum):
+class Special(StrEnum):
     NEIGHBOUR = "neighbour"
     SINGLE = "single"
     CUT = "cut"
@@ -54,12 +53,13 @@ class EndTurn:
     """Finish this turn (a pass when nothing was drawn), or confirm the intermediate scoring."""
 
 
-Action = Union[DrawPatch, SingleSquare, EndTurn]
+Action = DrawPatch | SingleSquare | EndTurn
 
 
 def action_to_json(action: Action) -> dict:
     if isinstance(action, DrawPatch):
-        return {"type": "draw", "card": action.card, "cells": sorted([r, c] for r, c in action.cells), "cut": action.cut}
+        cells = sorted([r, c] for r, c in action.cells)
+        return {"type": "draw", "card": action.card, "cells": cells, "cut": action.cut}
     if isinstance(action, SingleSquare):
         return {"type": "single", "cell": list(action.cell)}
     return {"type": "end"}
@@ -69,7 +69,8 @@ def action_from_json(data: dict) -> Action:
     try:
         kind = data["type"]
         if kind == "draw":
-            return DrawPatch(str(data["card"]), frozenset((int(r), int(c)) for r, c in data["cells"]), bool(data.get("cut")))
+            cells = frozenset((int(r), int(c)) for r, c in data["cells"])
+            return DrawPatch(str(data["card"]), cells, bool(data.get("cut")))
         if kind == "single":
             row, col = data["cell"]
             return SingleSquare((int(row), int(col)))

@@ -1,0 +1,54 @@
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from doodle.cli import main
+
+QUILT = """
+####.....
+####.....
+####.....
+####.....
+####.#...
+.........
+.........
+.........
+.........
+"""
+
+
+def test_text_quilt_score(tmp_path):
+    path = tmp_path / "q.txt"
+    path.write_text(QUILT)
+    result = CliRunner().invoke(main, ["score", "--no-color", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "4 wide x 5 high at a1, scores 17" in result.output
+    assert "empty cells: 60" in result.output
+    assert "▓▓" in result.output  # the rectangle is highlighted
+
+
+def test_text_quilt_json(tmp_path):
+    path = tmp_path / "q.txt"
+    path.write_text(QUILT)
+    data = json.loads(CliRunner().invoke(main, ["score", "--json", str(path)]).output)
+    assert data["quilt"][0] == "####....." and len(data["quilt"]) == 9
+    assert data["empty"] == 60
+    assert data["rectangle"] == {"row": 0, "col": 0, "height": 5, "width": 4, "score": 17}
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [("###\n", "found 1 rows"), ("#########\n" * 8 + "####o####\n", "unexpected 'o'")],
+)
+def test_bad_text_quilts(tmp_path, content, message):
+    path = tmp_path / "q.txt"
+    path.write_text(content)
+    result = CliRunner().invoke(main, ["score", str(path)])
+    assert result.exit_code == 1 and message in result.output
+    assert isinstance(result.exception, SystemExit)
+
+
+def test_missing_file(tmp_path):
+    result = CliRunner().invoke(main, ["score", str(tmp_path / "none.txt")])
+    assert result.exit_code != 0 and "does not exist" in result.output
