@@ -1,0 +1,390 @@
+"""The state of a 2-player game of Patchwork: whose turn, legal moves, play and undo, scores.
+
+In the spirit of python-chess's Board and OpenSpiel's State: a mutable position with `play(move)` and
+`undo()`, players 0 and 1. Quilts are 81-bit ints; each `play` pushes a snapshot of the few fields, so `undo`
+restores the position exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from doodle.patchwork.moves import (
+    ADVANCE,
+    BONUS_SQUARES,
+    LEATHER_MOVES,
+    MASKS,
+    PLACEMENTS,
+    Move,
+    patch_move,
+)
+from doodle.patchwork.patches import (
+    BONUS_POINTS,
+    EDITIONS,
+    LEATHER,
+    PATCHES,
+    START_BUTTONS,
+    START_PATCH,
+    TRACK_END,
+    Patch,
+    marks_passed,
+)
+from doodle.quilt import FULL, SIZE, Quilt, cells_of
+from doodle.render import cell_name
+
+CHOICES = 3  # patches a player may choose from: the next three after the neutral token
+
+
+class IllegalMoveError(ValueError):
+    """A move that the rules do not allow here; the message gives the reason."""
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """One player's side, for display: track position, buttons, income, quilt."""
+
+    position: int
+    buttons: int
+    income: int
+    quilt: Quilt
+
+
+class Game:
+    """A game of Patchwork for two players (0 and 1); player `first` starts, with the token on top."""
+
+    __slots__ = (
+        "edition", "leather_track", "order", "first", "_circle", "_pos", "_buttons", "_income", "_bits",
+        "_top", "_bonus", "_pending", "_placer", "_first_end", "_stack", "_moves", "start",
+    )  # fmt: skip
+
+    def __init__(self, order: Iterable[int], edition: str = "current", first: int = 0) -> None:
+        order = tuple(order)
+        if edition not in LEATHER:
+            raise ValueError(f"unknown edition {edition!r}: choose one of {', '.join(EDITIONS)}")
+        if first not in (0, 1):
+            raise ValueError("the first player is 0 or 1")
+        unknown = [n for n in order if not (isinstance(n, int) and 0 <= n < len(PATCHES))]
+        if unknown:
+            raise ValueError(f"unknown patch number {unknown[0]!r}: patches are numbered 0 to {len(PATCHES) - 1}")
+        if len(set(order)) != len(order):
+            twice = next(n for n in order if order.count(n) > 1)
+            raise ValueError(f"patch {twice} appears twice in the circle")
+        self.edition = edition
+        self.leather_track: tuple[int, ...] = LEATHER[edition]
+        self.order = order
+        self.first = first
+        self._circle: tuple[int, ...] = order
+        self._pos = [0, 0]
+        self._buttons = [START_BUTTONS, START_BUTTONS]
+        self._income = [0, 0]
+        self._bits = [0, 0]
+        self._top = first
+        self._bonus: int | None = None
+        self._pending = 0  # leather patches that player `_placer` must place now
+        self._placer = first
+        self._first_end: int | None = None
+        self._stack: list[tuple] = []
+        self._moves: list[Move] = []
+        self.start: str | None = None  # the notation this game was read from, if any
+
+    # ----- construction -----
+    @classmethod
+    def new(
+        cls, seed: int | None = None, edition: str = "current", order: Iterable[int] | None = None, first: int = 0
+    ) -> Game:
+        """A new game: the circle is `order` (patch numbers clockwise from the neutral token) or, by default, the
+        32 other patches shuffled with `seed` and the 1x2 starting patch last."""
+        if order is None:
+            others = [n for n in range(len(PATCHES)) if n != START_PATCH]
+            random.Random(seed).shuffle(others)
+            order = [*others, START_PATCH]
+        return cls(order, edition=edition, first=first)
+
+    def copy(self) -> Game:
+        """An independent copy, history included."""
+        other = Game.__new__(Game)
+        other.edition, other.leather_track, other.order, other.first, other.start = (
+            self.edition, self.leather_track, self.order, self.first, self.start,
+        )  # fmt: skip
+        other._restore(self._snapshot())
+        other._stack = list(self._stack)
+        other._moves = list(self._moves)
+        return other
+
+    # ----- reading the position -----
+    @property
+    def current_player(self) -> int | None:
+        """The player to move: the one further back on the time track, the one on top on a shared space;
+        the player placing a leather patch; None when the game is over."""
+        if self._pending:
+            return self._placer
+        a, b = self._pos
+        if a == b == TRACK_END:
+            return None
+        return 0 if a < b else 1 if b < a else self._top
+
+    @property
+    def positions(self) -> tuple[int, int]:
+        return (self._pos[0], self._pos[1])
+
+    @property
+    def buttons(self) -> tuple[int, int]:
+        return (self._buttons[0], self._buttons[1])
+
+    @property
+    def income(self) -> tuple[int, int]:
+        """Buttons printed on each player's patches: paid on every income mark the player passes."""
+        return (self._income[0], self._income[1])
+
+    @property
+    def quilts(self) -> tuple[Quilt, Quilt]:
+        return (Quilt(self._bits[0]), Quilt(self._bits[1]))
+
+    @property
+    def bonus_owner(self) -> int | None:
+        """The player holding the 7x7 bonus tile, or None."""
+        return self._bonus
+
+    @property
+    def on_top(self) -> int:
+        """The player whose time token is on top (moves first when both stand on the same space)."""
+        return self._top
+
+    @property
+    def pending_leather(self) -> int:
+        """Leather patches the player to move must place before anything else."""
+        return self._pending
+
+    @property
+    def first_to_end(self) -> int | None:
+        """The player who reached the last space first (wins a tie)."""
+        return self._first_end
+
+    @property
+    def circle(self) -> tuple[int, ...]:
+        """The patches left, clockwise from the neutral token."""
+        return self._circle
+
+    def choices(self) -> tuple[Patch, ...]:
+        """The (up to) three patches the player to move may choose from."""
+        return tuple(PATCHES[n] for n in self._circle[:CHOICES])
+
+    def leather_left(self) -> tuple[int, ...]:
+        """Spaces of the leather patches still on the track (taken by the first token to pass them)."""
+        ahead = max(self._pos)
+        return tuple(space for space in self.leather_track if space > ahead)
+
+    def player(self, index: int) -> PlayerView:
+        return PlayerView(self._pos[index], self._buttons[index], self._income[index], Quilt(self._bits[index]))
+
+    @property
+    def move_stack(self) -> tuple[Move, ...]:
+        """The moves played since this game was set up (or read from a notation)."""
+        return tuple(self._moves)
+
+    # ----- ending -----
+    def is_over(self) -> bool:
+        return self._pos[0] == self._pos[1] == TRACK_END and not self._pending
+
+    def scores(self) -> tuple[int, int]:
+        """Buttons, less 2 per empty cell, plus 7 for the bonus tile (the standing so far while playing)."""
+        return (self._score(0), self._score(1))
+
+    def _score(self, p: int) -> int:
+        empty = SIZE * SIZE - self._bits[p].bit_count()
+        return self._buttons[p] - 2 * empty + (BONUS_POINTS if self._bonus == p else 0)
+
+    def winner(self) -> int | None:
+        """The winner once the game is over (a tie goes to the player who reached the end first), else None."""
+        if not self.is_over():
+            return None
+        a, b = self.scores()
+        if a != b:
+            return 0 if a > b else 1
+        return self._first_end
+
+    # ----- moves -----
+    def legal_moves(self) -> list[Move]:
+        """Every legal move, each placement once: advance, then the placements of each affordable patch among
+        the next three; while a leather patch waits, only its placements (one per empty cell)."""
+        p = self.current_player
+        if p is None:
+            return []
+        bits = self._bits[p]
+        if self._pending:
+            return [move for move in LEATHER_MOVES if not move.mask & bits]
+        moves = [ADVANCE]
+        budget = self._buttons[p]
+        for n in self._circle[:CHOICES]:
+            if PATCHES[n].cost <= budget:
+                moves += [move for move, mask in zip(PLACEMENTS[n], MASKS[n], strict=True) if not mask & bits]
+        return moves
+
+    def is_legal(self, move: Move) -> bool:
+        return self.why_illegal(move) is None
+
+    def why_illegal(self, move: Move, player: int | None = None) -> str | None:
+        """None when `move` is legal for the player to move (and for `player`, if given), else the reason."""
+        p = self.current_player
+        if p is None:
+            return "the game is over"
+        if player is not None and player != p:
+            return f"it is not player {player + 1}'s turn: player {p + 1} moves"
+        bits = self._bits[p]
+        if self._pending:
+            if move.kind != "leather":
+                return f"player {p + 1} must first place the leather patch (a 1x1 patch) on an empty cell"
+            if len(move.cells) != 1 or move.mask not in LEATHER_MASKS:
+                return "a leather patch covers exactly one cell"
+            if move.mask & bits:
+                return f"the leather patch does not fit: {_names(move.mask & bits)} already covered"
+            return None
+        if move.kind == "advance":
+            return None
+        if move.kind == "leather":
+            return "there is no leather patch to place now"
+        if move.kind != "patch" or move.patch is None:
+            return f"unknown kind of move {move.kind!r}"
+        if move.patch not in self._circle[:CHOICES]:
+            where = "already taken" if move.patch not in self._circle else "not one of the next three"
+            offered = ", ".join(str(n) for n in self._circle[:CHOICES]) or "none"
+            return f"patch {move.patch} is {where} (you may choose from: {offered})"
+        patch = PATCHES[move.patch]
+        if patch.cost > self._buttons[p]:
+            have = self._buttons[p]
+            return f"cannot afford patch {patch.number}: it costs {patch.cost} buttons, player {p + 1} has {have}"
+        canonical = patch_move(move.patch, move.cells)
+        if canonical is None:
+            return f"those cells are not the shape of patch {patch.number} on the board"
+        if canonical.mask & bits:
+            return f"patch {patch.number} does not fit there: {_names(canonical.mask & bits)} already covered"
+        return None
+
+    def play(self, move: Move, player: int | None = None) -> None:
+        """Play `move` (for `player`, when given, who must be the one to move); IllegalMoveError says why not."""
+        reason = self.why_illegal(move, player)
+        if reason is not None:
+            raise IllegalMoveError(reason)
+        if move.kind == "patch":
+            move = patch_move(move.patch, move.cells)  # type: ignore[arg-type, assignment]
+        self._push(move)
+
+    def _push(self, move: Move) -> None:
+        """Play a move known to be legal (no checks; bots call this in their search)."""
+        self._stack.append(self._snapshot())
+        self._moves.append(move)
+        self._apply(move)
+
+    def undo(self) -> Move:
+        """Take back the last move and return it; IndexError when there is none."""
+        if not self._stack:
+            raise IndexError("no move to undo")
+        self._restore(self._stack.pop())
+        return self._moves.pop()
+
+    def _apply(self, move: Move) -> None:
+        p = self.current_player
+        assert p is not None
+        kind = move.kind
+        if kind == "leather":
+            self._bits[p] |= move.mask
+            self._pending -= 1
+            self._after_cover(p)
+            return
+        start = self._pos[p]
+        if kind == "advance":
+            end = min(self._pos[1 - p] + 1, TRACK_END)
+            self._buttons[p] += end - start
+        else:
+            patch = PATCHES[move.patch]  # type: ignore[index]
+            i = self._circle.index(patch.number)
+            self._circle = self._circle[i + 1 :] + self._circle[:i]
+            self._buttons[p] -= patch.cost
+            self._income[p] += patch.buttons
+            self._bits[p] |= move.mask
+            end = min(start + patch.time, TRACK_END)
+        self._pos[p] = end
+        if end == self._pos[1 - p]:
+            self._top = p
+        paid = marks_passed(start, end)
+        if paid:
+            self._buttons[p] += paid * self._income[p]
+        for space in self.leather_track:
+            if start < space <= end and space > self._pos[1 - p]:
+                self._pending += 1
+                self._placer = p
+        if end == TRACK_END and self._first_end is None:
+            self._first_end = p
+        self._after_cover(p)
+
+    def _after_cover(self, p: int) -> None:
+        bits = self._bits[p]
+        if self._pending and bits == FULL:
+            self._pending = 0  # no room: the leather patch is discarded
+        if self._bonus is None and bits.bit_count() >= 49:
+            for square in BONUS_SQUARES:
+                if bits & square == square:
+                    self._bonus = p
+                    break
+
+    def _snapshot(self) -> tuple:
+        return (
+            self._circle, tuple(self._pos), tuple(self._buttons), tuple(self._income), tuple(self._bits),
+            self._top, self._bonus, self._pending, self._placer if self._pending else -1, self._first_end,
+        )  # fmt: skip
+
+    def _restore(self, snapshot: tuple) -> None:
+        circle, pos, buttons, income, bits, self._top, self._bonus, self._pending, self._placer, self._first_end = (
+            snapshot
+        )
+        self._circle = circle
+        self._pos, self._buttons, self._income, self._bits = list(pos), list(buttons), list(income), list(bits)
+
+    def state_key(self) -> tuple:
+        """A hashable value equal for equal positions (history aside)."""
+        return (self.edition, *self._snapshot())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and self.state_key() == other.state_key()
+
+    def __hash__(self) -> int:
+        return hash(self.state_key())
+
+    # ----- text forms -----
+    def notation(self) -> str:
+        """The position as one line (see doodle.patchwork.notation)."""
+        from doodle.patchwork.notation import write_position
+
+        return write_position(self)
+
+    @classmethod
+    def from_notation(cls, text: str) -> Game:
+        from doodle.patchwork.notation import read_position
+
+        return read_position(text)
+
+    def to_record(self) -> dict[str, Any]:
+        from doodle.patchwork.record import game_record
+
+        return game_record(self)
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> Game:
+        from doodle.patchwork.record import replay
+
+        return replay(record)
+
+    def __repr__(self) -> str:
+        return f"Game.from_notation({self.notation()!r})"
+
+
+LEATHER_MASKS = frozenset(move.mask for move in LEATHER_MOVES)
+
+
+def _names(mask: int) -> str:
+    cells = sorted(cells_of(mask))
+    names = ", ".join(cell_name(r, c) for r, c in cells)
+    return f"cell {names} is" if len(cells) == 1 else f"cells {names} are"
