@@ -1,0 +1,317 @@
+"""Reading a photo of a score sheet: the quilt, the crossed-off special actions and the round scores.
+
+A pipeline of small steps (after OMRChecker): load the photo safely (`photo`), find the corner markers and fit
+the homography (`markers`) or, without markers, find the 9x9 grid by its lines (`grid_fallback`), warp the sheet
+flat, correct the light (`measure.flat_field`), measure the ink in each cell's interior, and decide with a
+per-sheet threshold at the largest gap of the sorted cell values. Nothing is guessed silently: every cell,
+box and bubble gets a confidence, and the doubtful ones are listed in `ScanResult.uncertain`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from doodle.quilt import SIZE, Quilt, mask_of
+from doodle.sheet import layout
+from doodle.sheet.markers import detect_markers, fit_markers
+from doodle.sheet.measure import flat_field, largest_gap_threshold, region_ink
+from doodle.sheet.photo import PhotoSource, load_photo
+from doodle.sheet.scan_errors import (
+    MarkersMissingError,
+    ScanError,
+    SheetNotFoundError,
+    TooBlurryError,
+    TooDarkError,
+)
+
+PX_PER_MM = 5.0
+"""Resolution of the flattened sheet image: a 16 mm cell is 80 pixels."""
+
+CELL_INSET_MM = 3.5  # measure a cell's interior only: away from printed lines and hand-drawn outlines
+CHECK_INSET_MM = 1.5
+BUBBLE_READ_RADIUS_MM = 1.6
+
+# Cell threshold window (ink units): empty paper measures about 0, the lightest pencil fill well above 0.05.
+CELL_LOWEST = 0.035
+CELL_HIGHEST = 0.22
+# A cell is uncertain when its value is within this distance of the threshold (confidence below 0.5).
+CELL_MARGIN = 0.05
+# Crossed special boxes and filled bubbles: fixed thresholds in ink units, with the same confidence idea.
+CHECK_THRESHOLD = 0.06
+CHECK_MARGIN = 0.04
+BUBBLE_THRESHOLD = 0.22
+BUBBLE_MARGIN = 0.12
+UNCERTAIN_BELOW = 0.5
+
+TOO_DARK_LEVEL = 40.0  # paper darker than this (0-255) leaves too little contrast between pencil and paper
+GRID_CONFIDENCE_CAP = 0.8  # a markerless read is never reported as more certain than this
+GRID_RING_MM = 5.0  # without markers, paper is taken from this far around the grid
+GRID_NOTE = (
+    "read without corner markers, from the grid lines alone: less certain than a doodle sheet, check the quilt; "
+    "special actions and round scores are not read"
+)
+
+METHOD_MARKERS = "markers"
+METHOD_GRID = "grid"
+
+
+@dataclass(frozen=True)
+class Uncertain:
+    """Something the reader is unsure of: what, what it read, and how sure it is (0-1)."""
+
+    kind: str  # "cell", "special" or "bubble"
+    name: str  # "c4"; "cut"; "round 2 tens 3"
+    read: bool  # shaded / crossed / filled as reported
+    confidence: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "name": self.name, "read": self.read, "confidence": round(self.confidence, 3)}
+
+
+@dataclass(frozen=True)
+class ScanResult:
+    """What a photo says. `round_scores` has None for a round whose bubbles are not filled in."""
+
+    quilt: Quilt
+    cell_confidence: tuple[tuple[float, ...], ...]  # 9 rows of 9, 0-1
+    cell_values: tuple[tuple[float, ...], ...]  # the measured ink per cell (for annotation and diagnosis)
+    threshold: float
+    specials_used: tuple[str, ...]
+    round_scores: tuple[int | None, ...]
+    uncertain: tuple[Uncertain, ...]
+    method: str  # METHOD_MARKERS or METHOD_GRID
+    confidence: float  # the lowest confidence of anything read (capped for a markerless read)
+    markers_found: int
+    notes: tuple[str, ...]  # plain statements about how the photo was read (e.g. without markers)
+    sheet_image: np.ndarray = field(repr=False, compare=False)  # the flattened sheet (BGR), for --annotate
+    px_per_mm: float = PX_PER_MM
+
+    @property
+    def complete_rounds(self) -> bool:
+        return all(score is not None for score in self.round_scores)
+
+    def total(self, rounds: tuple[int, int, int] | None = None) -> int | None:
+        """Round scores minus one point per empty cell, when all three round scores are known."""
+        scores = rounds if rounds is not None else self.round_scores
+        if any(score is None for score in scores):
+            return None
+        return sum(scores) - self.quilt.empty_count()  # type: ignore[arg-type]
+
+    def to_dict(self) -> dict[str, Any]:
+        rect = self.quilt.best_rectangle()
+        return {
+            "quilt": self.quilt.rows(),
+            "empty": self.quilt.empty_count(),
+            "rectangle": rect.to_dict() if rect else None,
+            "specials_used": list(self.specials_used),
+            "round_scores": list(self.round_scores),
+            "total": self.total(),
+            "confidence": round(self.confidence, 3),
+            "method": self.method,
+            "notes": list(self.notes),
+            "uncertain": [u.to_dict() for u in self.uncertain],
+        }
+
+
+def read_photo(source: PhotoSource) -> ScanResult:
+    """Read a photo (a path, the file's bytes, a BGR array or a PIL image) of a doodle score sheet.
+
+    Raises a `ScanError` subclass whose message names the problem and what to do about it.
+    """
+    image = load_photo(source)
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    search = fit_markers(detect_markers(gray))
+    if search.fit is not None:
+        if search.slots_complete > 1:
+            raise ScanError("the photo shows two sheets: photograph one sheet at a time")
+        sheet, inside = _warp(image, search.fit.homography)
+        if not inside[_grid_box_px()].all():
+            raise SheetNotFoundError("part of the grid is outside the photo: photograph the whole sheet")
+        return _read_sheet(sheet, inside, METHOD_MARKERS, search.found)
+    _check_light_and_focus(gray)
+    from doodle.sheet.grid_fallback import find_grid_homography  # only needed without markers
+
+    homography = find_grid_homography(image)
+    if homography is None:
+        if search.found:
+            raise MarkersMissingError(
+                f"only {search.found} of 4 corner markers are visible and no 9x9 grid was found: "
+                "photograph the whole sheet"
+            )
+        raise SheetNotFoundError(
+            "no score sheet found: no corner markers and no 9x9 grid are visible; photograph the whole sheet, "
+            "flat, filling most of the picture"
+        )
+    sheet, inside = _warp(image, homography)
+    return _read_sheet(sheet, inside, METHOD_GRID, search.found)
+
+
+def _warp(image: np.ndarray, homography: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The flattened sheet (sheet frame at PX_PER_MM) and the mask of its pixels that were inside the photo."""
+    size = layout.canonical_size_px(PX_PER_MM)
+    to_photo = homography @ np.diag([1 / PX_PER_MM, 1 / PX_PER_MM, 1.0])
+    flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+    sheet = cv2.warpPerspective(image, to_photo, size, flags=flags, borderMode=cv2.BORDER_REPLICATE)
+    ones = np.full(image.shape[:2], 255, np.uint8)
+    inside = cv2.warpPerspective(ones, to_photo, size, flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP) > 0
+    return sheet, inside
+
+
+def _grid_box_px() -> tuple[slice, slice]:
+    x0, y0, x1, y1 = layout.GRID_RECT.to_px(PX_PER_MM)
+    return slice(y0, y1), slice(x0, x1)
+
+
+def _check_light_and_focus(gray: np.ndarray) -> None:
+    """When no markers were found: say so if the photo is too dark or too blurred to find anything in it."""
+    small = cv2.resize(gray, (640, round(640 * gray.shape[0] / gray.shape[1])), interpolation=cv2.INTER_AREA)
+    bright = float(np.percentile(small, 95))
+    if bright < TOO_DARK_LEVEL:
+        raise TooDarkError(
+            "the photo is too dark to read: take it in better light (or with the flash, avoiding glare)"
+        )
+    spread = float(np.percentile(small, 99) - np.percentile(small, 1))
+    edges = np.abs(cv2.Laplacian(small.astype(np.float32), cv2.CV_32F))
+    sharpness = float(np.percentile(edges, 99.5)) / max(spread, 1.0)
+    if spread > 40 and sharpness < 0.06:
+        raise TooBlurryError("the photo is too blurred to read: hold the phone steady and let it focus on the sheet")
+
+
+# --- reading the flattened sheet -------------------------------------------------------------------------------
+def _trusted_paper(inside: np.ndarray) -> np.ndarray:
+    """Where the sheet image shows bare paper: nothing printed there and nothing for the player to draw."""
+    trusted = inside.copy()
+    for rect in layout.elements().values():
+        x0, y0, x1, y1 = rect.inset(-1.5).to_px(PX_PER_MM)
+        trusted[max(y0, 0) : max(y1, 0), max(x0, 0) : max(x1, 0)] = False
+    return trusted
+
+
+def _grid_ring(inside: np.ndarray) -> np.ndarray:
+    """Without our layout, the only paper known is a narrow ring just outside the grid's border."""
+    ring = np.zeros_like(inside)
+    x0, y0, x1, y1 = layout.GRID_RECT.inset(-GRID_RING_MM).to_px(PX_PER_MM)
+    ring[max(y0, 0) : y1, max(x0, 0) : x1] = True
+    x0, y0, x1, y1 = layout.GRID_RECT.inset(-1.5).to_px(PX_PER_MM)
+    ring[y0:y1, x0:x1] = False
+    return ring & inside
+
+
+def _cell_boxes() -> list[tuple[int, int, int, int]]:
+    return [layout.cell_rect(r, c).inset(CELL_INSET_MM).to_px(PX_PER_MM) for r in range(SIZE) for c in range(SIZE)]
+
+
+def _disk_mean(ink: np.ndarray, center_mm: tuple[float, float], radius_mm: float) -> float:
+    cx, cy = center_mm[0] * PX_PER_MM, center_mm[1] * PX_PER_MM
+    r = radius_mm * PX_PER_MM
+    x0, y0 = int(cx - r), int(cy - r)
+    patch = ink[y0 : int(cy + r) + 2, x0 : int(cx + r) + 2]
+    ys, xs = np.mgrid[y0 : y0 + patch.shape[0], x0 : x0 + patch.shape[1]]
+    disk = (xs + 0.5 - cx) ** 2 + (ys + 0.5 - cy) ** 2 <= r * r
+    return float(patch[disk].mean()) if disk.any() else 0.0
+
+
+def _confidence(value: float, threshold: float, margin: float) -> float:
+    """0.5 at `margin` from the threshold, 1 at twice that; 0 on the threshold itself."""
+    return float(min(1.0, abs(value - threshold) / (2 * margin)))
+
+
+def _read_cells(ink: np.ndarray) -> tuple[np.ndarray, float]:
+    values = np.array([region_ink(ink, box) for box in _cell_boxes()])
+    threshold = largest_gap_threshold(values, CELL_LOWEST, CELL_HIGHEST, default=(CELL_LOWEST + CELL_HIGHEST) / 2)
+    return values, threshold.value
+
+
+def _read_sheet(sheet: np.ndarray, inside: np.ndarray, method: str, markers_found: int) -> ScanResult:
+    marks = method == METHOD_MARKERS
+    trusted = _trusted_paper(inside) if marks else _grid_ring(inside)
+    field_ = flat_field(sheet, trusted)
+    if field_.paper_level < TOO_DARK_LEVEL:
+        raise TooDarkError("the photo is too dark to read: take it in better light (or with the flash, avoiding glare)")
+    values, threshold = _read_cells(field_.ink)
+    # Second pass: the empty cells are paper too; with them the light is known inside the grid as well, which
+    # matters under a hard shadow across a full grid.
+    boxes = _cell_boxes()
+    for (x0, y0, x1, y1), value in zip(boxes, values, strict=True):
+        if value < threshold - CELL_MARGIN:
+            trusted[y0:y1, x0:x1] = True
+    field_ = flat_field(sheet, trusted)
+    ink = field_.ink
+    values, threshold = _read_cells(ink)
+
+    uncertain: list[Uncertain] = []
+    confidences: list[float] = []
+    shaded_cells = []
+    for index, value in enumerate(values):
+        row, col = divmod(index, SIZE)
+        shaded = bool(value > threshold)
+        conf = _confidence(float(value), threshold, CELL_MARGIN)
+        confidences.append(conf)
+        if shaded:
+            shaded_cells.append((row, col))
+        if conf < UNCERTAIN_BELOW:
+            uncertain.append(Uncertain("cell", f"{layout.COLUMNS[col]}{row + 1}", shaded, conf))
+
+    specials = []
+    for special in layout.SPECIALS if marks else ():
+        value = region_ink(ink, special.check.inset(CHECK_INSET_MM).to_px(PX_PER_MM))
+        crossed = value > CHECK_THRESHOLD
+        conf = _confidence(value, CHECK_THRESHOLD, CHECK_MARGIN)
+        confidences.append(conf)
+        if crossed:
+            specials.append(special.name)
+        if conf < UNCERTAIN_BELOW:
+            uncertain.append(Uncertain("special", special.name, crossed, conf))
+
+    rounds: list[int | None] = [] if marks else [None] * layout.ROUND_COUNT
+    for block in layout.ROUNDS if marks else ():
+        digits: dict[str, int | None] = {}
+        for place in layout.PLACES:
+            filled = []
+            for digit in range(10):
+                value = _disk_mean(ink, layout.bubble_center(block.number, place, digit), BUBBLE_READ_RADIUS_MM)
+                conf = _confidence(value, BUBBLE_THRESHOLD, BUBBLE_MARGIN)
+                confidences.append(conf)
+                is_filled = value > BUBBLE_THRESHOLD
+                if is_filled:
+                    filled.append((value, digit))
+                if conf < UNCERTAIN_BELOW:
+                    uncertain.append(Uncertain("bubble", f"round {block.number} {place} {digit}", is_filled, conf))
+            if len(filled) > 1:
+                # Two bubbles filled in one row: the darker is taken, and the choice is reported as uncertain.
+                filled.sort(reverse=True)
+                for _, digit in filled[1:]:
+                    uncertain.append(Uncertain("bubble", f"round {block.number} {place} {digit}", True, 0.0))
+                confidences.append(0.0)
+            digits[place] = max(filled)[1] if filled else None
+        rounds.append(_round_score(digits["tens"], digits["units"]))
+
+    confidence = min(confidences) if confidences else 1.0
+    if method == METHOD_GRID:
+        confidence = min(confidence, GRID_CONFIDENCE_CAP)
+    return ScanResult(
+        quilt=Quilt(mask_of(shaded_cells)),
+        cell_confidence=tuple(tuple(confidences[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)),
+        cell_values=tuple(tuple(float(v) for v in values[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)),
+        threshold=threshold,
+        specials_used=tuple(specials),
+        round_scores=tuple(rounds),
+        uncertain=tuple(uncertain),
+        method=method,
+        confidence=confidence,
+        markers_found=markers_found,
+        notes=() if marks else (GRID_NOTE,),
+        sheet_image=sheet,
+    )
+
+
+def _round_score(tens: int | None, units: int | None) -> int | None:
+    """A round score from its bubbles. DECISION: a units bubble alone is a score under 10 (tens 0); a tens
+    bubble alone is that many tens (units 0); no bubble filled is an unknown score (None)."""
+    if tens is None and units is None:
+        return None
+    return (tens or 0) * 10 + (units or 0)
