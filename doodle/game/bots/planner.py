@@ -1,0 +1,197 @@
+"""The bots' shared driver: turn a game position into the actions of one decision (start card, turn, final
+turn, intermediate scoring), choosing among every legal draw by `evaluate`, optionally looking one card ahead.
+
+The bots see what a player at the table sees: the quilt, the circle of cards with the token, the cards already
+discarded; never the order of the deck. A card that is still to be dealt is any unseen card, equally likely.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from doodle.game.bots.evaluate import Horizon, Weights, best_rectangles, evaluate, final_values
+from doodle.game.bots.options import (
+    Candidates,
+    Option,
+    Uses,
+    candidates,
+    draw_options,
+    singles_left,
+    uses_after,
+    uses_of,
+)
+from doodle.game.bots.tables import mask_vector, rectangles
+from doodle.game.dealer import NEW_CARDS_PER_ROUND, ROUNDS, Dealer, Offer, Phase
+from doodle.game.deck import Deck
+from doodle.game.game import DoodleGame
+from doodle.game.sheet import Action, DrawPatch, EndTurn, Sheet, SingleSquare
+from doodle.quilt import cells_of
+
+
+@dataclass
+class PlanningBot:
+    """A bot that scores every legal draw with `weights`; with `lookahead`, the best `breadth` of them are
+    re-scored by the expected value of the next card's best draw (the die makes it one of three cards)."""
+
+    name: str
+    weights: Weights = field(default_factory=Weights)
+    lookahead: bool = False
+    breadth: int = 12
+
+    # ----- the Bot protocol -----
+    def act(self, game: DoodleGame, player: int) -> list[Action]:
+        """The actions for `player`'s pending decision (an empty list when there is none)."""
+        sheet = game.sheets[player]
+        if sheet.needs_start():
+            return [self._start(game, sheet)]
+        if player not in game.waiting_for():
+            return []
+        phase = game.phase
+        if phase == Phase.SCORING:
+            return [*self._scoring_singles(game, sheet), EndTurn()]
+        if phase in (Phase.TURN, Phase.FINAL):
+            draw = None if sheet.drew_this_turn else self._draw(game, sheet)
+            return [draw, EndTurn()] if draw else [EndTurn()]
+        return []
+
+    # ----- decisions -----
+    def _start(self, game: DoodleGame, sheet: Sheet) -> DrawPatch:
+        uses = uses_of(sheet)
+        option = Option(sheet.start_card, game.deck.card(sheet.start_card).shape, uses)
+        cands = candidates(sheet.quilt.bits, mask_vector(sheet.quilt.bits), [option], uses, with_pass=False)
+        values = evaluate(cands.after, uses_after(cands, uses), Horizon.after_turn(1, 0), self.weights)
+        if self.lookahead:
+            values = self._refine(game, cands, values, uses, Horizon.after_turn(1, 0))
+        best = int(np.argmax(values))
+        return DrawPatch(option.card, cells_of(cands.masks[best]), False)
+
+    def _draw(self, game: DoodleGame, sheet: Sheet) -> DrawPatch | None:
+        offer = game.offer()
+        uses = uses_of(sheet)
+        options = draw_options(offer, game.deck, uses)
+        cands = candidates(sheet.quilt.bits, mask_vector(sheet.quilt.bits), options, uses)
+        after_uses = uses_after(cands, uses)
+        row_uses = [after_uses[i] for i in cands.option_index]
+        if offer.phase == Phase.FINAL:
+            values = final_values(cands.after, row_uses)
+        else:
+            horizon = Horizon.after_turn(offer.round, offer.turn)
+            values = evaluate(cands.after, row_uses, horizon, self.weights)
+            if self.lookahead:
+                values = self._refine(game, cands, values, uses, horizon)
+        # among equal values, prefer spending fewer special actions
+        spent = np.array([sum(u) for u in row_uses], dtype=np.float32)
+        best = int(np.argmax(values - 1e-3 * spent))
+        option = cands.options[int(cands.option_index[best])]
+        if option is None:
+            return None
+        return DrawPatch(option.card, cells_of(cands.masks[best]), option.cut)
+
+    def _scoring_singles(self, game: DoodleGame, sheet: Sheet) -> list[SingleSquare]:
+        """Single squares to draw before this scoring: those that raise the rectangle by more than a single
+        square kept for later is worth; at the last scoring every one left (each one empty cell fewer)."""
+        bits = sheet.quilt.bits
+        available = singles_left(uses_of(sheet))
+        if not available:
+            return []
+        last = game.dealer.round == ROUNDS
+        best_by_count = [_best_rectangle_with_missing(bits, k) for k in range(available + 1)]
+        if last:
+            chosen = available
+        else:
+            gains = [best_by_count[k][0] - best_by_count[0][0] - k * self.weights.single for k in range(available + 1)]
+            chosen = int(np.argmax(gains))
+        if not chosen:
+            return []
+        score, mask = best_by_count[chosen]
+        cells = sorted(cells_of(mask & ~bits))
+        if last:
+            spare = sorted(cells_of(~(bits | mask) & ((1 << 81) - 1)))
+            cells += spare[: chosen - len(cells)]
+        return [SingleSquare(cell) for cell in cells[:chosen]]
+
+    # ----- looking one card ahead -----
+    def _refine(self, game: DoodleGame, cands: Candidates, values: np.ndarray, uses: Uses,
+                horizon: Horizon) -> np.ndarray:
+        """Re-score the best `breadth` rows by the expected worth of the next card's best draw."""
+        order = np.argsort(-values)[: self.breadth]
+        after_uses = uses_after(cands, uses)
+        outcomes, scoring_first = _next_offers(game)
+        refined = np.full(values.shape, -np.inf, dtype=np.float32)
+        for row in order:
+            bits = _bits_of(cands.after[row])
+            row_uses = after_uses[int(cands.option_index[row])]
+            worth = 0.0
+            if scoring_first:
+                worth += float(best_rectangles((~cands.after[row : row + 1]).astype(np.float32),
+                                               singles_left(row_uses), price=self.weights.single)[0])
+            for offer, probability in outcomes:
+                worth += probability * self._best_next(game.deck, bits, cands.after[row], row_uses, offer)
+            refined[row] = worth
+        return refined
+
+    def _best_next(self, deck: Deck, bits: int, vector: np.ndarray, uses: Uses, offer: Offer) -> float:
+        if offer.phase == Phase.FINAL:
+            options = draw_options(offer, deck, uses, neighbour=False)
+        else:
+            options = draw_options(offer, deck, uses, neighbour=False, cut=False)
+        cands = candidates(bits, vector, options, uses)
+        after_uses = uses_after(cands, uses)
+        row_uses = [after_uses[i] for i in cands.option_index]
+        if offer.phase == Phase.FINAL:
+            return float(final_values(cands.after, row_uses).max())
+        values = evaluate(cands.after, row_uses, Horizon.after_turn(offer.round, offer.turn), self.weights)
+        return float(values.max())
+
+
+def _bits_of(vector: np.ndarray) -> int:
+    return int(sum(1 << int(i) for i in np.flatnonzero(vector)))
+
+
+def _best_rectangle_with_missing(bits: int, missing: int) -> tuple[int, int]:
+    """The best (score, mask) over all rectangles with at most `missing` empty cells."""
+    table = rectangles(False)
+    best = (0, 0, 0)
+    for mask, score, area in zip(table.masks, table.scores, table.areas, strict=True):
+        if (mask & ~bits).bit_count() <= missing and (score, area) > best[:2]:
+            best = (int(score), int(area), mask)
+    return best[0], best[2]
+
+
+def _next_offers(game: DoodleGame) -> tuple[list[tuple[Offer, float]], bool]:
+    """The offers of the next decision with their chances, as the player knows them, and whether an
+    intermediate scoring comes first. Cards still in the deck are any unseen card, equally likely."""
+    dealer = game.dealer.clone()
+    if dealer.phase == Phase.TURN:
+        dealer.end_turn()
+    scoring = dealer.phase == Phase.SCORING
+    if scoring:
+        if dealer.round == ROUNDS:
+            return [], True
+        unseen = _unseen(game.dealer)
+        dealer.round += 1
+        dealer.turn = 1
+        dealer.circle = dealer.circle + [None] * NEW_CARDS_PER_ROUND  # type: ignore[list-item]
+        dealer.draw_pile = []
+        dealer.phase = Phase.ROLL
+    if dealer.phase == Phase.FINAL:
+        return [(dealer.offer(), 1.0)], scoring
+    outcomes: list[tuple[Offer, float]] = []
+    for face, chance in dealer.chance_outcomes():
+        rolled = dealer.clone()
+        rolled.roll(face)
+        offer = rolled.offer()
+        if offer.current is None:
+            cards = unseen  # a card dealt after the scoring: any unseen card
+            for card in cards:
+                outcomes.append((Offer(Phase.TURN, offer.round, offer.turn, card, ()), float(chance) / len(cards)))
+        else:
+            outcomes.append((offer, float(chance)))
+    return outcomes, scoring
+
+
+def _unseen(dealer: Dealer) -> list[str]:
+    seen = set(dealer.circle) | set(dealer.discarded)
+    return [card.id for card in dealer.deck.patch_cards if card.id not in seen]
