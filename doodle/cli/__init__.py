@@ -5,6 +5,7 @@ import click
 from doodle import __version__
 from doodle.cli.deal import deal
 from doodle.cli.patchwork import patchwork
+from doodle.cli.patchwork import patchwork
 from doodle.cli.score import score
 from doodle.cli.sheet import sheet
 from doodle.cli.solo import solo
@@ -17,6 +18,7 @@ def main() -> None:
 
 
 main.add_command(deal)
+main.add_command(patchwork)
 main.add_command(patchwork)
 main.add_command(score)
 main.add_command(sheet)

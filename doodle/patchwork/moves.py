@@ -103,7 +103,9 @@ def parse_move(text: str) -> Move:
         return leather_move(row, col)
     number_text = head.removeprefix("p").removeprefix("#")
     if not number_text.isdigit():
-        raise MoveSyntaxError(f"{text!r} is not a move: write 'advance', 'leather e5', '12 c4,c5,d5,e5' or '12 o3 c4'")
+        raise MoveSyntaxError(
+            f"{text!r} is not a move: write 'advance', 'leather e5', or a patch number and its cells, e.g. '12 c4,c5'"
+        )
     number = int(number_text)
     if number >= len(PATCHES):
         raise MoveSyntaxError(f"{text!r}: there is no patch {number} (patches are numbered 0 to {len(PATCHES) - 1})")
