@@ -1,8 +1,21 @@
 """Reusable pieces for terminal games on a square grid: a UI-free ghost-placement model (`Ghost`) and a Textual
 widget that draws a board with a ghost and a highlighted rectangle (`QuiltView`). Game-agnostic: the solo
-Patchwork Doodle game and the 2-player Patchwork game both build on them."""
+Patchwork Doodle game and the 2-player Patchwork game both build on them.
+
+`QuiltView` is imported on first use, so that code needing only `Ghost` (typed-command modes, bots, the CLI's
+start-up) does not load Textual.
+"""
+
+from typing import Any
 
 from doodle.tui.ghost import Ghost, distinct_orientations, orientation_code, oriented, parse_orientation
-from doodle.tui.quilt_view import QuiltView
 
 __all__ = ["Ghost", "QuiltView", "distinct_orientations", "orientation_code", "oriented", "parse_orientation"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "QuiltView":
+        from doodle.tui.quilt_view import QuiltView
+
+        return QuiltView
+    raise AttributeError(f"module 'doodle.tui' has no attribute {name!r}")

@@ -1,0 +1,77 @@
+"""The high-score table (ranks, ties, per-seed ranks, one row per game) and damaged databases."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from doodle.solo.scores import Rank, ScoreBook, ScoreEntry, ScoresCorrupt
+
+
+def entry(game_id: str, total: int, seed: int = 1, name: str = "ann", played_at: str = "2026-11-29T10:00:00"):
+    return ScoreEntry(game_id, name, total, seed, None, (10, 20, 30), 60 - total, None, None, played_at)
+
+
+def test_ranks_share_places_on_ties_and_count_per_seed(tmp_path):
+    with ScoreBook(tmp_path / "s.db") as book:
+        for game_id, total, seed in [("a", 90, 1), ("b", 110, 2), ("c", 90, 2), ("d", 70, 1)]:
+            book.add(entry(game_id, total, seed))
+        assert book.rank(110) == Rank(1, 4)
+        assert book.rank(90) == Rank(2, 4)  # a and c share second place
+        assert book.rank(70) == Rank(4, 4)
+        assert book.rank(90, seed=1) == Rank(1, 2)
+        assert book.rank(90, seed=2) == Rank(2, 2)
+        assert [e.game_id for e in book.top()] == ["b", "a", "c", "d"]
+        assert [e.game_id for e in book.top(2, seed=1)] == ["a", "d"]
+        assert book.get("b").round_scores == (10, 20, 30)
+
+
+def test_the_same_game_is_recorded_once(tmp_path):
+    with ScoreBook(tmp_path / "s.db") as book:
+        book.add(entry("same", 80))
+        book.add(entry("same", 80))
+        assert book.rank(0).of == 1
+
+
+@settings(max_examples=15)
+@given(st.lists(st.integers(-81, 200), min_size=1, max_size=12), st.integers(-81, 200))
+def test_rank_is_one_plus_the_number_of_better_games(tmp_path_factory, totals, mine):
+    path = tmp_path_factory.mktemp("scores") / "s.db"
+    with ScoreBook(path) as book:
+        for index, total in enumerate(totals):
+            book.add(entry(f"g{index}", total))
+        assert book.rank(mine) == Rank(1 + sum(total > mine for total in totals), len(totals))
+        assert [e.total for e in book.top(len(totals))] == sorted(totals, reverse=True)
+
+
+def test_scores_survive_reopening(tmp_path):
+    path = tmp_path / "deep" / "dir" / "s.db"
+    with ScoreBook(path) as book:
+        book.add(entry("x", 101))
+    with ScoreBook(path) as book:
+        assert book.top()[0].total == 101
+
+
+@pytest.mark.parametrize("content", [b"not a database at all" * 50, b"SQLite format 3\x00" + b"\xff" * 2000])
+def test_a_damaged_file_is_reported_as_corrupt(tmp_path, content):
+    path = tmp_path / "s.db"
+    path.write_bytes(content)
+    with pytest.raises(ScoresCorrupt):
+        ScoreBook(path)
+    assert path.read_bytes() == content  # never overwritten
+
+
+def test_another_programs_database_is_not_taken_over(tmp_path):
+    path = tmp_path / "s.db"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE recipes (name TEXT)")
+    db.close()
+    with pytest.raises(ScoresCorrupt, match="not a doodle score table"):
+        ScoreBook(path)
+    with sqlite3.connect(path) as db:
+        tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+    db.close()
+    assert tables == ["recipes"]
