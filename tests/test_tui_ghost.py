@@ -117,3 +117,14 @@ def test_from_cells_and_with_base():
     assert ghost.cells == {(5, 5), (5, 6), (6, 5)}
     single = ghost.with_base(Polyomino.from_text("#"))
     assert single.cells == {(5, 5)}
+
+
+def test_nearest_fit_prefers_the_same_orientation_close_by():
+    quilt = Quilt.from_text("\n".join(["#########"] * 4 + ["####....."] + ["#########"] * 2 + ["#........"] * 2))
+    bar = Ghost(Polyomino.from_text("###"), 4, 0)
+    near = bar.nearest_fit(quilt)
+    assert near.shape == bar.shape and near.cells == {(4, 4), (4, 5), (4, 6)}
+    upright = Ghost(Polyomino.from_text("###"), 0, 0, turns=1)
+    assert upright.nearest_fit(quilt).shape == upright.shape.rotated()  # no upright place: the flat one
+    assert bar.moved(0, 5).nearest_fit(quilt) == bar.moved(0, 5)  # already fits: stays
+    assert Ghost(Polyomino.from_text("#########")).nearest_fit(quilt) is None

@@ -137,6 +137,7 @@ class SoloApp(App[None]):
         self.message = ""
         self._seen = (session.round, session.turn, session.stage)
         self.ghost = Ghost.centred(self._base_shape() or SINGLE)
+        self._reset_ghost()
 
     # ----- layout -----
     def compose(self) -> ComposeResult:
@@ -176,7 +177,8 @@ class SoloApp(App[None]):
         """A new shape to place: keep the ghost's place on the quilt, start from the printed orientation."""
         shape = self._base_shape()
         if shape is not None:
-            self.ghost = self.ghost.with_base(shape).oriented_as(0, False)
+            ghost = self.ghost.with_base(shape).oriented_as(0, False)
+            self.ghost = ghost.nearest_fit(self.session.quilt) or ghost
 
     # ----- drawing the screen -----
     def refresh_all(self) -> None:

@@ -189,6 +189,16 @@ class Ghost:
                         found.append(ghost)
         return found
 
+    def nearest_fit(self, board: Board) -> Ghost | None:
+        """This ghost if it fits, else the fitting placement nearest to it (same orientation first), or None.
+        Lets a new patch start where it can be drawn."""
+        if self.fits(board):
+            return self
+        fitting = self.fitting_positions(board)
+        if not fitting:
+            return None
+        return min(fitting, key=lambda g: (g.shape != self.shape, abs(g.row - self.row) + abs(g.col - self.col)))
+
     def next_fit(self, board: Board, forward: bool = True) -> Ghost | None:
         """The next placement that fits after this one (in the order of `fitting_positions`, wrapping round),
         or None when the patch fits nowhere. Lets a player jump between the places where a patch can go."""
