@@ -296,7 +296,7 @@ class _PageDrawer:
                 style, rng.uniform(0.6, 0.95))
             self.apply(bounds, region, colour, strength, grain=rng.uniform(0.2, 0.5))
         else:
-            self._strokes(bounds, region, colour, hatching=kind == "hatching")
+            self._strokes(cells, bounds, region, colour, hatching=kind == "hatching")
         if rng.random() < 0.5:
             self.outline(cells, strength=rng.uniform(0.5, 0.85))
 
@@ -308,11 +308,11 @@ class _PageDrawer:
             return COLOURS[names[self.rng.integers(len(names))]]
         return GRAPHITE
 
-    def _strokes(self, bounds: L.Rect, region, colour, hatching: bool) -> None:
-        """Hatching (parallel strokes at one angle) or a scribble (a long zigzag), clipped to the patch."""
+    def _strokes(self, cells: frozenset[Cell], bounds: L.Rect, region, colour, hatching: bool) -> None:
+        """Hatching (parallel strokes at one angle) or a scribble (a zigzag), clipped to the patch."""
         rng = self.rng
         width_mm = rng.uniform(0.45, 0.8)
-        spacing = rng.uniform(1.3, 2.4)
+        spacing = rng.uniform(1.3, 2.4) if hatching else rng.uniform(1.2, 1.8)
         angle = rng.uniform(0, math.pi)
         cx, cy = bounds.center
         reach = math.hypot(bounds.w, bounds.h) / 2 + 2
@@ -328,14 +328,18 @@ class _PageDrawer:
                     b = to_local(ox + dx * reach, oy + dy * reach)
                     cv2.line(strokes, a, b, 255, self.line_px(width_mm), cv2.LINE_AA, 4)
                     offset += spacing * rng.uniform(0.8, 1.2)
-            else:
+            else:  # a scribble: a wobbly zigzag through every cell in turn, as a hand fills each square
                 points = []
-                steps = int(bounds.w * bounds.h / (spacing * 3.0)) + 12
-                x, y = bounds.x + rng.uniform(0, bounds.w), bounds.y + rng.uniform(0, bounds.h)
-                for _ in range(steps):
-                    x = float(np.clip(x + rng.normal(0, bounds.w / 2.5), bounds.x, bounds.x2))
-                    y = float(np.clip(y + rng.normal(0, spacing * 2), bounds.y, bounds.y2))
-                    points.append(to_local(x, y))
+                for row, col in sorted(cells, key=lambda cell: (cell[0], cell[1] if cell[0] % 2 else -cell[1])):
+                    cell = L.cell_rect(row, col)
+                    across = rng.random() < 0.5
+                    passes = max(3, int(round(L.CELL_MM / (spacing * rng.uniform(1.1, 1.8)))))
+                    for i in range(passes + 1):
+                        t = (i + rng.uniform(-0.3, 0.3)) / passes
+                        side = rng.uniform(-0.5, 1.0) if i % 2 else rng.uniform(L.CELL_MM - 1.0, L.CELL_MM + 0.5)
+                        along = min(max(t, 0.0), 1.0) * L.CELL_MM
+                        x, y = (side, along) if across else (along, side)
+                        points.append(to_local(cell.x + x, cell.y + y))
                 cv2.polylines(strokes, [np.array(points, np.int32)], False, 255, self.line_px(width_mm),
                               cv2.LINE_AA, 4)
             region(mask, to_local)

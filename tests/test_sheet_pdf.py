@@ -1,0 +1,199 @@
+"""The printable PDF: deterministic, current in sheets/, and readable by machine where the layout says."""
+
+import importlib
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pypdfium2
+import pytest
+from click.testing import CliRunner
+
+from doodle.cli import main
+from doodle.sheet import layout as L
+from doodle.sheet.pdf import render_sheets
+
+SHEETS = Path(__file__).resolve().parent.parent / "sheets"
+
+# Every ready-to-print file in sheets/ and the `doodle sheet` arguments that make it (also in sheets/README.md).
+READY_TO_PRINT = {
+    "doodle-sheet-a4.pdf": [],
+    "doodle-sheet-letter.pdf": ["--paper", "letter"],
+    "doodle-sheets-a4-two-up.pdf": ["--two-up", "--count", "2"],
+    "doodle-sheets-letter-two-up.pdf": ["--two-up", "--count", "2", "--paper", "letter"],
+}
+PX_PER_MM = 6.0
+
+
+def render(pdf: bytes, page: int = 0) -> np.ndarray:
+    document = pypdfium2.PdfDocument(pdf)
+    try:
+        image = document[page].render(scale=PX_PER_MM * 25.4 / 72, grayscale=True).to_numpy()
+    finally:
+        document.close()
+    return image if image.ndim == 2 else image[..., 0]
+
+
+def page_count(pdf: bytes) -> int:
+    document = pypdfium2.PdfDocument(pdf)
+    try:
+        return len(document)
+    finally:
+        document.close()
+
+
+def test_sheets_folder_holds_exactly_the_ready_to_print_files():
+    assert sorted(p.name for p in SHEETS.glob("*.pdf")) == sorted(READY_TO_PRINT)
+
+
+@pytest.mark.parametrize("name", sorted(READY_TO_PRINT))
+def test_ready_to_print_sheets_are_current(name, tmp_path):
+    """Regenerating with the command gives the committed file byte for byte (if this fails after a deliberate
+    layout change: run the command in sheets/README.md and commit the result)."""
+    out = tmp_path / name
+    result = CliRunner().invoke(main, ["sheet", "-o", str(out), *READY_TO_PRINT[name]])
+    assert result.exit_code == 0, result.output
+    assert out.read_bytes() == (SHEETS / name).read_bytes()
+
+
+def test_output_is_deterministic_and_numbered():
+    first = render_sheets(3, "letter", 1, first_id=7)
+    assert first == render_sheets(3, "letter", 1, first_id=7)
+    assert first != render_sheets(3, "letter", 1, first_id=8)  # the sheet ids differ
+    assert page_count(first) == 3
+    assert page_count(render_sheets(3, "a4", 2)) == 2
+
+
+@pytest.mark.parametrize("paper", sorted(L.PAPERS))
+def test_page_has_the_paper_size(paper):
+    document = pypdfium2.PdfDocument(render_sheets(1, paper))
+    try:
+        width_pt, height_pt = document[0].get_size()
+    finally:
+        document.close()
+    width, height = L.PAPERS[paper]
+    assert width_pt * 25.4 / 72 == pytest.approx(width, abs=0.1)
+    assert height_pt * 25.4 / 72 == pytest.approx(height, abs=0.1)
+
+
+@pytest.mark.parametrize(("paper", "per_page"), [("a4", 1), ("letter", 1), ("a4", 2)])
+def test_markers_are_printed_where_the_layout_says(paper, per_page):
+    image = render(render_sheets(per_page, paper, per_page))
+    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, L.ARUCO_DICTIONARY_NAME))
+    corners, ids, _ = cv2.aruco.ArucoDetector(dictionary).detectMarkers(image)
+    assert ids is not None
+    found = {int(i): c.reshape(4, 2) for i, c in zip(ids.ravel(), corners, strict=True)}
+    slots = L.page_slots(paper, per_page)
+    assert sorted(found) == sorted(i for slot in slots for i in slot.marker_ids)
+    for slot in slots:
+        for marker_id in slot.marker_ids:
+            expected = np.array(
+                [((slot.x + x * slot.scale) * PX_PER_MM, (slot.y + y * slot.scale) * PX_PER_MM)
+                 for x, y in L.marker_corners_mm(marker_id)]
+            )
+            # cv2 puts corners on pixel centres, half a pixel inside the printed edge
+            assert np.abs(found[marker_id] - expected).max() < 1.5
+
+
+def test_qr_code_carries_the_sheet_id_and_layout_version():
+    image = render(render_sheets(1, "a4", 1, first_id=42))
+    slot = L.page_slots("a4")[0]
+    x0, y0, x1, y1 = L.QR_RECT.to_px(PX_PER_MM)
+    ox, oy = round(slot.x * PX_PER_MM), round(slot.y * PX_PER_MM)
+    crop = image[oy + y0 - 10 : oy + y1 + 10, ox + x0 - 10 : ox + x1 + 10]
+    crop = cv2.resize(crop, None, fx=3, fy=3, interpolation=cv2.INTER_NEAREST)
+    text, _, _ = cv2.QRCodeDetector().detectAndDecode(crop)
+    assert L.parse_qr_payload(text) == (L.LAYOUT_VERSION, "0042")
+
+
+def test_cells_and_check_areas_are_blank_paper_inside():
+    """The reader measures ink in cell interiors, check squares and bubbles: the blank sheet must be white there
+    (bubbles carry only their faint printed digit)."""
+    image = render(render_sheets(1, "a4"))
+    slot = L.page_slots("a4")[0]
+
+    def region(rect: L.Rect) -> np.ndarray:
+        x0, y0, x1, y1 = L.Rect(rect.x + slot.x, rect.y + slot.y, rect.w, rect.h).to_px(PX_PER_MM)
+        return image[y0:y1, x0:x1]
+
+    for row in range(9):
+        for col in range(9):
+            assert region(L.cell_rect(row, col).inset(1.0)).min() > 240
+    for special in L.SPECIALS:
+        assert region(special.check.inset(1.0)).min() > 240
+    for block in L.ROUNDS:
+        for place in L.PLACES:
+            for digit in range(10):
+                assert region(L.bubble_rect(block.number, place, digit).inset(0.6)).mean() > 200
+
+
+def test_render_refuses_bad_arguments():
+    with pytest.raises(ValueError, match="count"):
+        render_sheets(0)
+    with pytest.raises(ValueError, match="paper"):
+        render_sheets(1, "a5")
+    with pytest.raises(ValueError, match="per page"):
+        render_sheets(1, "a4", per_page=4)
+
+
+# --- the command --------------------------------------------------------------------------------------------------
+def run(*args: str):
+    return CliRunner().invoke(main, ["sheet", *args])
+
+
+def test_cli_writes_the_requested_sheets(tmp_path):
+    out = tmp_path / "pad.pdf"
+    result = run("-o", str(out), "--count", "3", "--paper", "LETTER")
+    assert result.exit_code == 0, result.output
+    assert "3 sheets" in result.output
+    assert out.read_bytes() == render_sheets(3, "letter")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--paper", "a3"], "'a3' is not one of"),
+        (["--count", "0"], "between 1 and"),
+        (["--count", "-2"], "between 1 and"),
+        (["--count", "many"], "is not a valid integer"),
+        (["--first-id", "-1"], "0 or more"),
+    ],
+)
+def test_cli_refuses_bad_options_with_a_clear_message(tmp_path, args, message):
+    out = tmp_path / "x.pdf"
+    result = run("-o", str(out), *args)
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output
+    assert not out.exists()
+
+
+def test_cli_needs_an_output_file(tmp_path):
+    result = run()
+    assert result.exit_code == 2 and "Missing option '-o'" in result.output
+    result = run("-o", str(tmp_path / "sheets.png"))
+    assert result.exit_code == 2 and "does not end in .pdf" in result.output
+
+
+def test_cli_says_when_the_path_cannot_be_written(tmp_path):
+    blocker = tmp_path / "notes.txt"
+    blocker.write_text("a file, not a folder")
+    result = run("-o", str(blocker / "sheets.pdf"))
+    assert result.exit_code == 1
+    assert f"{blocker} is a file, not a folder" in result.output
+    assert "Traceback" not in result.output
+
+    result = run("-o", str(tmp_path))
+    assert result.exit_code == 2 and "is a directory" in result.output
+
+
+def test_cli_reports_an_operating_system_refusal(tmp_path, monkeypatch):
+    command = importlib.import_module("doodle.cli.sheet")  # the module; doodle.cli.sheet the attribute is the command
+
+    def refuse(path, data):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(command, "write_atomic", refuse)
+    result = run("-o", str(tmp_path / "a.pdf"))
+    assert result.exit_code == 1
+    assert "cannot write" in result.output and "Permission denied" in result.output
