@@ -68,20 +68,15 @@ def quilts_block(
     return draw_side_by_side(blocks, gap=6)
 
 
-def patch_caption(number: int, affordable: bool | None = None) -> str:
-    patch = PATCHES[number]
-    note = "" if affordable is None else ("" if affordable else "  (too dear)")
-    return f"patch {number}: cost {patch.cost}, time {patch.time}, buttons {patch.buttons}{note}"
-
-
-def choices_block(game: Game, color: bool = False) -> str:
-    """The next three patches clockwise from the neutral token, drawn, with cost, time and buttons."""
+def choices_block(game: Game, selected: int | None = None) -> str:
+    """The next three patches clockwise from the neutral token, drawn, with cost, time and buttons; the
+    `selected` one (0, 1 or 2) marked."""
     player = game.current_player
     blocks = []
     for index, number in enumerate(game.circle[:CHOICES], 1):
         patch = PATCHES[number]
         affordable = None if player is None else patch.cost <= game.buttons[player]
-        caption = f"{index}) patch {number}"
+        caption = f"{'▶' if selected == index - 1 else ' '}{index}) patch {number}"
         details = f"cost {patch.cost} time {patch.time}"
         income = f"buttons {patch.buttons}" + ("" if affordable in (None, True) else " (too dear)")
         blocks.append("\n".join([caption, details, income, draw_polyomino(patch.shape)]))
@@ -93,7 +88,7 @@ def choices_block(game: Game, color: bool = False) -> str:
 
 def position_text(game: Game, names: Sequence[str] | None = None, color: bool = False) -> str:
     """The whole position: track, quilts, the choice of patches, and whose turn it is."""
-    parts = ["\n".join(track_lines(game)), quilts_block(game, names, color=color), choices_block(game, color)]
+    parts = ["\n".join(track_lines(game)), quilts_block(game, names, color=color), choices_block(game)]
     parts.append(status_line(game, names))
     return "\n\n".join(parts)
 
