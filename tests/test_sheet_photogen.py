@@ -1,0 +1,135 @@
+"""The synthetic photo generator: reproducible, geometrically exact, and its marks really are where the truth says.
+
+These tests check the generator against OpenCV and the layout directly (not through doodle's reader), so that the
+reader's tests and benchmarks stand on ground truth that is itself tested.
+"""
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from doodle.quilt import Quilt
+from doodle.sheet import layout as L
+from tests.photogen import CONDITIONS, LEVELS, level_conditions, make_photo, random_patches
+
+SMALL = 1.5  # megapixels: enough to check, quick to make
+
+
+def flatten(photo, px_per_mm: float = 4.0) -> np.ndarray:
+    """The photo warped back to the sheet frame with the generator's own homography."""
+    to_sheet = np.diag([px_per_mm, px_per_mm, 1.0]) @ np.linalg.inv(photo.sheet_to_photo)
+    return cv2.warpPerspective(photo.image, to_sheet, L.canonical_size_px(px_per_mm), flags=cv2.INTER_AREA)
+
+
+def test_same_seed_same_photo_and_truth():
+    a = make_photo(11, "harsh", megapixels=SMALL)
+    b = make_photo(11, "harsh", megapixels=SMALL)
+    assert a.jpeg == b.jpeg
+    assert a.truth == b.truth
+    assert np.array_equal(a.sheet_to_photo, b.sheet_to_photo)
+    c = make_photo(12, "harsh", megapixels=SMALL)
+    assert c.jpeg != a.jpeg
+
+
+def test_levels_are_named_presets_of_increasing_difficulty():
+    assert set(LEVELS) <= set(CONDITIONS)
+    mild, moderate, harsh = (CONDITIONS[name] for name in LEVELS)
+    assert mild.max_tilt_deg < moderate.max_tilt_deg < harsh.max_tilt_deg
+    assert mild.jpeg_quality[0] > moderate.jpeg_quality[0] > harsh.jpeg_quality[0]
+    assert mild.noise_sigma[1] < moderate.noise_sigma[1] < harsh.noise_sigma[1]
+    assert level_conditions("mild", megapixels=(12, 12)).megapixels == (12, 12)
+
+
+@pytest.mark.parametrize("megapixels", [1.0, 3.0])
+def test_photo_has_the_requested_resolution(megapixels):
+    image = make_photo(3, "mild", megapixels=megapixels).image
+    assert image.ndim == 3 and image.shape[2] == 3
+    assert image.shape[0] * image.shape[1] == pytest.approx(megapixels * 1e6, rel=0.01)
+
+
+def test_truth_is_a_consistent_game_state():
+    for seed in range(8):
+        truth = make_photo(seed, "moderate", megapixels=SMALL).truth
+        assert set(truth.styles) == truth.quilt.cells
+        assert set(truth.specials_used) <= set(L.SPECIAL_NAMES)
+        assert list(truth.specials_used) == [n for n in L.SPECIAL_NAMES if n in truth.specials_used]
+        assert all(score is None or 0 <= score <= 81 for score in truth.round_scores)
+        data = truth.to_json()
+        assert Quilt.from_rows(data["quilt"]) == truth.quilt
+
+
+def test_patches_never_overlap_and_reach_the_target():
+    rng = np.random.default_rng(5)
+    for target in (0.0, 0.3, 0.7, 1.0):
+        patches = random_patches(rng, target)
+        cells = [cell for patch in patches for cell in patch]
+        assert len(cells) == len(set(cells))
+        assert len(cells) >= min(81, math.ceil(target * 81)) or len(cells) >= target * 81 - 6
+
+
+@pytest.mark.parametrize("level", ["clean", "mild", "moderate", "harsh"])
+def test_markers_are_where_the_homography_says(level):
+    """Detected ArUco corners agree with the truth homography: the photo's geometry is exactly known."""
+    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, L.ARUCO_DICTIONARY_NAME))
+    detector = cv2.aruco.ArucoDetector(dictionary)
+    checked = 0
+    for seed in range(4):
+        photo = make_photo(seed, level, megapixels=3.0)
+        corners, ids, _ = detector.detectMarkers(cv2.cvtColor(photo.image, cv2.COLOR_BGR2GRAY))
+        if ids is None:
+            continue
+        for marker_id, found in zip(ids.ravel(), corners, strict=True):
+            if L.marker_slot_and_corner(int(marker_id)) is None:
+                continue
+            expected = cv2.perspectiveTransform(
+                np.array([L.marker_corners_mm(int(marker_id))], np.float64), photo.sheet_to_photo
+            )[0]
+            side = np.linalg.norm(expected[1] - expected[0])
+            assert np.abs(found.reshape(4, 2) - expected).max() < max(2.0, 0.06 * side)
+            checked += 1
+    assert checked >= 8
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_shaded_cells_carry_ink_and_empty_cells_do_not(seed):
+    """In a clean photo every cell the truth calls shaded has pencil in its interior (graphite darkens it,
+    coloured pencil tints it) and every empty cell is paper there, outlines drawn near its edges excepted."""
+    photo = make_photo(seed, "clean")
+    sheet = flatten(photo).astype(np.float32)
+    paper = np.median(sheet[L.Rect(L.GRID_RECT.x, L.GRID_RECT.y2 + 1, 40, 3).to_px(4)[1]], axis=0)
+    for row in range(9):
+        for col in range(9):
+            x0, y0, x1, y1 = L.cell_rect(row, col).inset(3.0).to_px(4)
+            interior = sheet[y0:y1, x0:x1]
+            # per pixel: the largest drop of any colour channel below the paper, as a share of the paper
+            drop = np.max((paper - interior) / paper, axis=2)
+            inked = float((drop > 0.08).mean())
+            if photo.truth.quilt.is_covered(row, col):
+                assert inked > 0.15, (row, col, photo.truth.styles[(row, col)], inked)
+            else:
+                assert inked < 0.03, (row, col, inked)
+
+
+def test_crossed_specials_and_filled_bubbles_are_drawn():
+    for seed in range(3):
+        photo = make_photo(seed, "clean")
+        sheet = cv2.cvtColor(flatten(photo), cv2.COLOR_BGR2GRAY).astype(np.float32)
+
+        def darkness(rect: L.Rect, sheet: np.ndarray = sheet) -> float:
+            x0, y0, x1, y1 = rect.to_px(4)
+            return float(255 - sheet[y0:y1, x0:x1].mean())
+
+        for special in L.SPECIALS:
+            crossed = darkness(special.check.inset(1.0)) > 20
+            assert crossed == (special.name in photo.truth.specials_used), special.name
+        for block, score in zip(L.ROUNDS, photo.truth.round_scores, strict=True):
+            for place in L.PLACES:
+                values = [darkness(L.bubble_rect(block.number, place, d).inset(0.8)) for d in range(10)]
+                if score is None:
+                    assert max(values) < 40
+                else:
+                    digit = score // 10 if place == "tens" else score % 10
+                    assert int(np.argmax(values)) == digit
+                    assert sorted(values)[-1] - sorted(values)[-2] > 40
