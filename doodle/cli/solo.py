@@ -14,7 +14,7 @@ from doodle.cli.common import echo_json, use_color
 from doodle.game.deck import Deck, DeckError, load_deck
 from doodle.game.game import DoodleGame
 from doodle.render import draw_quilt
-from doodle.solo.finish import Par, compute_par, record_score, summary
+from doodle.solo.finish import BackgroundPar, Par, record_score, summary
 from doodle.solo.plain import PlainGame
 from doodle.solo.session import SoloSession, Stage
 from doodle.solo.store import (
@@ -103,6 +103,11 @@ def solo(plain: bool, seed: int | None, daily: bool, resume: bool, discard: bool
     save_path = save_path or default_save_path()
     scores_path = scores_path or default_scores_path()
     save, game = _read_existing(save_path)
+    if save is not None and game is not None and game.is_over() and not resume:
+        # a finished game whose save was not removed (stopped while scoring): record it (once) and move on
+        record_score(scores_path, save, SoloSession(game), None)
+        remove_save(save_path)
+        save, game = None, None
     if resume:
         if save is None or game is None:
             raise click.ClickException(f"there is no saved game at {save_path}: start one with doodle solo")
@@ -131,6 +136,8 @@ def solo(plain: bool, seed: int | None, daily: bool, resume: bool, discard: bool
     except SaveWriteError as error:
         raise click.ClickException(f"{error}; choose another place with --save PATH") from None
 
+    # par is played in the background while the player plays, so that it is ready at the end
+    background = None if no_par else BackgroundPar(game.dealer.seed, game.deck)
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     if plain or not interactive:
         finished = _play_plain(session, save_path, interactive)
@@ -138,7 +145,7 @@ def solo(plain: bool, seed: int | None, daily: bool, resume: bool, discard: bool
         finished = _play_full_screen(session, save_path)
     if not finished:
         return
-    par = None if no_par else _par(session, save)
+    par = _par(background) if background is not None else None
     standing = record_score(scores_path, save, session, par)
     remove_save(save_path)
     text = summary(session, save, par, standing, plain=plain or not interactive, color=use_color(color))
@@ -152,13 +159,17 @@ def _user_name() -> str:
         return "Player"
 
 
-def _par(session: SoloSession, save: SoloSave) -> Par | None:
-    click.echo("Letting the bots play your seed for par...", err=True)
+def _par(background: BackgroundPar) -> Par | None:
+    """The best bot's total on the player's seed; Ctrl-C or a bot's failure skips it (the score still counts)."""
+    if not background.ready():
+        click.echo("Waiting for the bots to finish your seed (par); Ctrl-C skips it...", err=True)
     try:
-        return compute_par(session.seed, session.game.deck)
+        return background.result()
+    except KeyboardInterrupt:
+        click.echo("Par skipped.", err=True)
     except Exception as error:  # noqa: BLE001 - par is a bonus: a bot's failure must not cost the player's score
         click.echo(f"Warning: par could not be computed ({error}).", err=True)
-        return None
+    return None
 
 
 def _play_plain(session: SoloSession, save_path: Path, interactive: bool) -> bool:

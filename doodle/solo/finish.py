@@ -3,6 +3,7 @@ the player sees, with their quilt beside the best bot's."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -45,6 +46,35 @@ def compute_par(seed: int, deck: Deck | None = None, bots: Iterable[str] | None 
     totals = {name: game.totals()[0] for name, game in games.items()}
     best = max(totals, key=lambda name: totals[name])
     return Par(best, totals[best], games[best].sheets[0].quilt, totals)
+
+
+class BackgroundPar:
+    """Par computed in a daemon thread while the player plays, so it is (nearly) ready at the end. A daemon
+    thread never holds up quitting: a game left unfinished simply drops it."""
+
+    def __init__(self, seed: int, deck: Deck | None = None, bots: Iterable[str] | None = None) -> None:
+        self._par: Par | None = None
+        self._error: Exception | None = None
+        self._thread = threading.Thread(target=self._run, args=(seed, deck, bots), name="par", daemon=True)
+        self._thread.start()
+
+    def _run(self, seed: int, deck: Deck | None, bots: Iterable[str] | None) -> None:
+        try:
+            self._par = compute_par(seed, deck, bots)
+        except Exception as error:  # noqa: BLE001 - handed to the caller by result()
+            self._error = error
+
+    def ready(self) -> bool:
+        return not self._thread.is_alive()
+
+    def result(self) -> Par:
+        """Wait for par (Ctrl-C interrupts the wait); re-raises what went wrong in the thread."""
+        while self._thread.is_alive():
+            self._thread.join(0.2)
+        if self._error is not None:
+            raise self._error
+        assert self._par is not None
+        return self._par
 
 
 @dataclass(frozen=True)

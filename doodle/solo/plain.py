@@ -116,7 +116,7 @@ class PlainGame:
         stage = s.stage
         lines = []
         if stage == Stage.OVER:
-            return self._scores_line() + "\n" + ascii_quilt(s.quilt, highlight=self._best_cells())
+            return self._scores_line()
         if stage == Stage.START:
             lines.append(f"Start: draw your start card {s.sheet.start_card} anywhere, whole (it cannot be passed).")
         elif stage == Stage.TURN:
