@@ -148,8 +148,18 @@ def test_a_whole_game_by_keys_reaches_the_scorings_and_the_end():
             if stage == Stage.OVER:
                 break
             if stage == Stage.SCORING:
-                seen_highlight.append(bool(app.query_one("#quilt").highlight))
+                view = app.query_one("#quilt")
+                assert view.highlight == app.session.best_rectangle().cells
+                seen_highlight.append(str(app.session.best_rectangle().score) in app.message)
+                if app.session.round == 1:  # a single square before the scoring
+                    await pilot.press("s", "tab", "enter")
+                    assert app.session.uses(Special.SINGLE) == 1 and app.session.stage == Stage.SCORING
+                    assert view.highlight == app.session.best_rectangle().cells
                 await pilot.press("enter")
+            elif stage == Stage.FINAL and app.option_index == 0:
+                await pilot.press("3")
+                assert app.option().card == app.session.game.offer().choices[2]
+                assert "▶ 3:" in str(app.query_one("#cards").render())
             elif not app.session.can_place(app.ghost.base):
                 await pilot.press("p", "p")
             else:
