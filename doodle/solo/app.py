@@ -5,11 +5,12 @@ engine's. A key that makes no sense now only explains why; nothing a player pres
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from doodle.game.sheet import IllegalAction, Special
@@ -19,6 +20,7 @@ from doodle.render import cell_name, draw_polyomino, draw_side_by_side
 from doodle.solo.session import CardOption, CardRole, CutChoice, SoloSession, Stage, cut_name, explain, specials_summary
 from doodle.tui.ghost import Ghost
 from doodle.tui.quilt_view import QuiltView
+from doodle.tui.screens import TextScreen
 
 SINGLE = Polyomino.from_text("#")
 CUT_AWAY_STYLE = "#5f5f5f on #262626"
@@ -46,42 +48,18 @@ during a scoring the best rectangle is yellow.
 [dim]Press any key to close.[/dim]"""
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(TextScreen):
     """Every key of the game; any key closes it."""
 
-    DEFAULT_CSS = """
-    HelpScreen { align: center middle; }
-    HelpScreen > Static { width: auto; max-width: 90; height: auto; border: round $accent; padding: 1 2;
-                          background: $surface; }
-    """
-
-    def compose(self) -> ComposeResult:
-        yield Static(HELP, id="help-text")
-
-    def on_key(self, event) -> None:  # noqa: ANN001 - Textual's event
-        event.stop()
-        self.dismiss()
+    def __init__(self) -> None:
+        super().__init__(HELP)
 
 
-class GameOverScreen(ModalScreen[None]):
-    """The final total; closing it ends the app (the command line then shows par and the high scores)."""
+class GameOverScreen(TextScreen):
+    """The final total; any key ends the app (the command line then shows par and the high scores)."""
 
-    DEFAULT_CSS = """
-    GameOverScreen { align: center middle; }
-    GameOverScreen > Static { width: auto; height: auto; border: double $success; padding: 1 2;
-                              background: $surface; }
-    """
-
-    def __init__(self, text: str) -> None:
-        super().__init__()
-        self.text = text
-
-    def compose(self) -> ComposeResult:
-        yield Static(self.text, id="over-text")
-
-    def on_key(self, event) -> None:  # noqa: ANN001
-        event.stop()
-        self.app.exit()
+    def __init__(self, text: str, on_close: Callable[[], object]) -> None:
+        super().__init__(text, on_close)
 
 
 class SoloApp(App[None]):
@@ -345,7 +323,7 @@ class SoloApp(App[None]):
             empty = s.quilt.empty_count()
             self.push_screen(GameOverScreen(
                 f"[b]Game over: {s.total()} points[/b]\n\nRounds {rounds}, empty cells {empty} (-{empty}).\n\n"
-                "Press any key: par and the high scores follow."))
+                "Press any key: par and the high scores follow.", self.exit))
 
     def _refuse(self, error: Exception) -> None:
         self.pass_armed = False
