@@ -3,15 +3,17 @@ widget that draws a board with a ghost and a highlighted rectangle (`QuiltView`)
 that any key closes (`TextScreen`, for help pages). Game-agnostic: the solo Patchwork Doodle game and the
 2-player Patchwork game both build on them.
 
-`QuiltView` and `TextScreen` are imported on first use, so that code needing only `Ghost` (typed-command modes, bots, the CLI's
-start-up) does not load Textual.
+`QuiltView` and `TextScreen` are imported on first use, so that code needing only `Ghost` (typed-command
+modes, bots, the CLI's start-up) does not load Textual.
 """
 
 from typing import Any
 
 from doodle.tui.ghost import Ghost, distinct_orientations, orientation_code, oriented, parse_orientation
 
-__all__ = ["Ghost", "QuiltView", "TextScreen", "distinct_orientations", "orientation_code", "oriented", "parse_orientation"]
+__all__ = [
+    "Ghost", "QuiltView", "TextScreen", "distinct_orientations", "orientation_code", "oriented", "parse_orientation",
+]
 
 
 def __getattr__(name: str) -> Any:
