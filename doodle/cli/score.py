@@ -1,14 +1,25 @@
-"""`doodle score FILE...`: the score of a quilt, from a text grid (photos: see doodle.sheet)."""
+"""`doodle score FILE...`: the score of a quilt, from a photo of a score sheet or from a text grid."""
 
 from __future__ import annotations
 
+import dataclasses
+import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from doodle.cli.common import echo_json, use_color
+from doodle.cli.common import echo_json, use_color, write_atomic
 from doodle.quilt import Quilt, QuiltTextError
-from doodle.render import cell_name, draw_quilt
+from doodle.render import cell_name, draw_quilt, parse_cell_name
+
+if TYPE_CHECKING:  # the photo reader imports OpenCV, which is slow to load: only when a photo is read
+    from doodle.sheet.scan import ScanResult
+
+EXIT_ERROR = 1
+EXIT_UNCERTAIN = 3
+MAX_ROUND_SCORE = 81
 
 
 def read_text_quilt(path: Path) -> Quilt:
@@ -31,31 +42,283 @@ def quilt_report(quilt: Quilt) -> dict:
     return {"quilt": quilt.rows(), "empty": quilt.empty_count(), "rectangle": rect.to_dict() if rect else None}
 
 
-@click.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path, dir_okay=False))
-@click.option("--json", "as_json", is_flag=True, help="Write one JSON object per file (JSON lines).")
-@click.option("--color/--no-color", default=None, help="Colour the drawing (default: when on a terminal).")
-def score(files: tuple[Path, ...], as_json: bool, color: bool | None) -> None:
-    """Score a quilt written as text: 9 lines of 9 characters, '#' covered and '.' empty.
+def _looks_like_text(path: Path) -> bool:
+    """A text quilt is small UTF-8 text; anything else is handed to the photo reader (which names the problem)."""
+    with path.open("rb") as handle:
+        head = handle.read(4096)
+    if b"\0" in head:
+        return False
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return error.start >= len(head) - 3  # a multi-byte character cut by the 4096-byte window
+    return True
 
-    Shows the quilt with its best rectangle highlighted, the rectangle's size and score, and the empty cells.
-    """
-    for path in files:
-        if not path.exists():
-            raise click.ClickException(f"{path} does not exist")
-        quilt = read_text_quilt(path)
-        report = quilt_report(quilt)
-        if as_json:
-            echo_json({"file": str(path), **report})
-            continue
-        rect = quilt.best_rectangle()
-        click.echo(f"{path}:")
-        click.echo(draw_quilt(quilt, highlight=rect, color=use_color(color)))
-        if rect:
-            corner = cell_name(rect.row, rect.col)
-            click.echo(
-                f"best rectangle: {rect.width} wide x {rect.height} high at {corner}, scores {rect.score}"
+
+@dataclass
+class Reading:
+    """One input's outcome: a text quilt, a photo's scan (perhaps corrected by the user), or an error."""
+
+    path: Path
+    quilt: Quilt | None = None
+    scan: ScanResult | None = None
+    error: str | None = None
+
+    @property
+    def uncertain(self) -> tuple:
+        return self.scan.uncertain if self.scan is not None else ()
+
+
+def _read(path: Path) -> Reading:
+    if not path.exists():
+        return Reading(path, error=f"{path} does not exist")
+    if path.is_dir():
+        return Reading(path, error=f"{path} is a directory: give a photo or a text quilt")
+    try:
+        if path.stat().st_size == 0:
+            return Reading(path, error=f"{path} is empty (0 bytes): give a photo of the sheet or a text quilt")
+        if _looks_like_text(path):
+            return Reading(path, quilt=read_text_quilt(path))
+    except click.ClickException as error:
+        return Reading(path, error=error.message)
+    except OSError as error:
+        return Reading(path, error=f"cannot read {path}: {error.strerror}")
+    from doodle.sheet.scan import ScanError, read_photo
+
+    try:
+        scan = read_photo(path)
+    except ScanError as error:
+        return Reading(path, error=f"{path}: {error}")
+    return Reading(path, quilt=scan.quilt, scan=scan)
+
+
+def _parse_rounds(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[int, int, int] | None:
+    if value is None:
+        return None
+    parts = [part.strip() for part in value.split(",")]
+    if len(parts) != 3 or not all(part.isdigit() for part in parts):
+        raise click.BadParameter(f"{value!r}: give the three round scores separated by commas, e.g. 17,35,60")
+    scores = tuple(int(part) for part in parts)
+    if any(score > MAX_ROUND_SCORE for score in scores):
+        raise click.BadParameter(f"{value!r}: a round scores at most {MAX_ROUND_SCORE} (a full 9x9 quilt)")
+    return scores  # type: ignore[return-value]
+
+
+# --- asking about uncertain items ------------------------------------------------------------------------------
+def _ask(reading: Reading) -> None:
+    """Ask the person at the terminal about each uncertain item and apply the answers to the reading."""
+    scan = reading.scan
+    assert scan is not None
+    quilt, specials, rounds = scan.quilt, list(scan.specials_used or ()), list(scan.round_scores)
+    click.echo(f"{reading.path}: the reader is unsure of {len(scan.uncertain)} mark(s); check the sheet:", err=True)
+    asked_rounds = set()
+    for doubt in scan.uncertain:
+        if doubt.kind == "cell":
+            row, col = parse_cell_name(doubt.name)
+            shaded = click.confirm(
+                f"  cell {doubt.name} looks {'shaded' if doubt.read else 'empty'} "
+                f"(confidence {doubt.confidence:.2f}): is it shaded?",
+                default=doubt.read,
+                err=True,
             )
+            bit = 1 << (row * 9 + col)
+            quilt = Quilt(quilt.bits | bit if shaded else quilt.bits & ~bit)
+        elif doubt.kind == "special":
+            crossed = click.confirm(
+                f"  special action '{doubt.name}' looks {'crossed off' if doubt.read else 'unused'} "
+                f"(confidence {doubt.confidence:.2f}): is it crossed off?",
+                default=doubt.read,
+                err=True,
+            )
+            specials = [s for s in specials if s != doubt.name] + ([doubt.name] if crossed else [])
         else:
-            click.echo("best rectangle: none (the quilt is empty), scores 0")
-        click.echo(f"empty cells: {report['empty']} (penalty -{report['empty']})")
+            number = int(doubt.name.split()[1])
+            if number in asked_rounds:
+                continue
+            asked_rounds.add(number)
+            current = rounds[number - 1]
+            rounds[number - 1] = click.prompt(
+                f"  round {number} score read as {current if current is not None else 'not filled in'} "
+                f"(unsure of its bubbles): the round score, or '-' if none",
+                default="-" if current is None else str(current),
+                value_proc=_round_answer,
+                err=True,
+            )
+    from doodle.sheet.layout import SPECIAL_NAMES
+
+    specials = [name for name in SPECIAL_NAMES if name in specials]
+    reading.scan = dataclasses.replace(
+        scan,
+        quilt=quilt,
+        specials_used=None if scan.specials_used is None else tuple(specials),
+        round_scores=tuple(rounds),
+        uncertain=(),
+    )
+    reading.quilt = quilt
+
+
+def _round_answer(text: str) -> int | None:
+    text = text.strip()
+    if text == "-":
+        return None
+    if not text.isdigit() or int(text) > MAX_ROUND_SCORE:
+        raise click.UsageError(f"{text!r} is not a round score: type 0 to {MAX_ROUND_SCORE}, or '-'")
+    return int(text)
+
+
+# --- output ------------------------------------------------------------------------------------------------------
+def _report(reading: Reading, rounds: tuple[int, int, int] | None) -> dict:
+    data: dict = {"file": str(reading.path)}
+    if reading.error is not None:
+        return {**data, "error": reading.error}
+    if reading.scan is None:
+        data.update(quilt_report(reading.quilt))  # type: ignore[arg-type]
+        if rounds is not None:
+            data.update(round_scores=list(rounds), total=sum(rounds) - reading.quilt.empty_count())
+        return data
+    data.update(reading.scan.to_dict())
+    if rounds is not None:
+        data.update(round_scores=list(rounds), total=reading.scan.total(rounds))
+    return data
+
+
+def _describe(reading: Reading, report: dict, color: bool) -> None:
+    quilt = reading.quilt
+    rect = quilt.best_rectangle()  # type: ignore[union-attr]
+    scan = reading.scan
+    if scan is None:
+        click.echo(f"{reading.path}:")
+    elif scan.method == "markers":
+        click.echo(
+            f"{reading.path}: read with {scan.markers_found} of 4 corner markers, "
+            f"confidence {report['confidence']:.2f}"
+        )
+    else:
+        click.echo(f"{reading.path}: confidence {report['confidence']:.2f}")
+    for note in report.get("notes", ()):
+        click.echo(f"note: {note}")
+    click.echo(draw_quilt(quilt, highlight=rect, color=color))  # type: ignore[arg-type]
+    if rect:
+        corner = cell_name(rect.row, rect.col)
+        click.echo(f"best rectangle: {rect.width} wide x {rect.height} high at {corner}, scores {rect.score}")
+    else:
+        click.echo("best rectangle: none (the quilt is empty), scores 0")
+    click.echo(f"empty cells: {report['empty']} (penalty -{report['empty']})")
+    if scan is not None and scan.method == "markers":
+        used = report["specials_used"]
+        click.echo(f"special actions used: {', '.join(used) if used else 'none'}")
+    if "round_scores" in report:
+        scores = report["round_scores"]
+        click.echo("round scores: " + ", ".join("-" if s is None else str(s) for s in scores))
+        if report["total"] is not None:
+            click.echo(f"total: {' + '.join(map(str, scores))} - {report['empty']} = {report['total']}")
+        else:
+            click.echo("total: unknown (fill in every round's bubbles, or give --rounds 17,35,60)")
+    if reading.uncertain:
+        doubts = ", ".join(f"{_doubt_text(d)} ({d.confidence:.2f})" for d in reading.uncertain)
+        click.echo(f"uncertain, please check: {doubts}")
+
+
+def _doubt_text(doubt) -> str:
+    state = {"cell": ("shaded", "empty"), "special": ("crossed", "unused"), "bubble": ("filled", "empty")}[doubt.kind]
+    label = f"cell {doubt.name}" if doubt.kind == "cell" else doubt.name
+    return f"{label} read as {state[0] if doubt.read else state[1]}"
+
+
+def _summary(readings: list[Reading], reports: list[dict]) -> None:
+    rows = [("file", "empty", "rectangle", "specials", "rounds", "total", "conf", "status")]
+    for reading, report in zip(readings, reports, strict=True):
+        if reading.error is not None:
+            rows.append((str(reading.path), "", "", "", "", "", "", f"error: {reading.error}"))
+            continue
+        rect = report["rectangle"]
+        scores = report.get("round_scores")
+        rows.append(
+            (
+                str(reading.path),
+                str(report["empty"]),
+                f"{rect['width']}x{rect['height']}={rect['score']}" if rect else "-",
+                "-" if report.get("specials_used") is None else str(len(report["specials_used"])),
+                "/".join("-" if s is None else str(s) for s in scores) if scores else "",
+                "" if report.get("total") is None else str(report["total"]),
+                f"{report['confidence']:.2f}" if "confidence" in report else "",
+                f"{len(reading.uncertain)} uncertain" if reading.uncertain else "ok",
+            )
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        click.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip())
+
+
+def _annotate(readings: list[Reading], target: Path) -> None:
+    from doodle.sheet.annotate import annotated_png
+
+    photos = [r for r in readings if r.scan is not None]
+    if len(readings) == 1:
+        if photos:
+            write_atomic(target, annotated_png(photos[0].scan))
+        return
+    for reading in photos:
+        write_atomic(target / f"{reading.path.stem}.annotated.png", annotated_png(reading.scan))
+
+
+@click.command(epilog=f"Exit status: 0 all read, {EXIT_ERROR} a file could not be read, {EXIT_UNCERTAIN} some "
+               "mark was uncertain and not confirmed (listed in the output), 2 bad usage.")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Write one JSON object per file (JSON lines).")
+@click.option("--rounds", callback=_parse_rounds, metavar="R1,R2,R3",
+              help="The three round scores (e.g. 17,35,60), instead of the bubbles read from the photo.")
+@click.option("--annotate", "annotate_to", type=click.Path(path_type=Path), metavar="OUT.png",
+              help="Write the flattened sheet with what was read drawn on it (a directory for several photos).")
+@click.option("--ask/--no-ask", default=None,
+              help="Ask about uncertain marks (default: when run on a terminal).")
+@click.option("--color/--no-color", default=None, help="Colour the drawing (default: when on a terminal).")
+def score(
+    files: tuple[Path, ...],
+    as_json: bool,
+    rounds: tuple[int, int, int] | None,
+    annotate_to: Path | None,
+    ask: bool | None,
+    color: bool | None,
+) -> None:
+    """Score quilts from photos of doodle score sheets or from text grids.
+
+    A photo (JPEG, PNG, ...) of a sheet printed by `doodle sheet` is read from its four corner markers (three
+    suffice); the photo of another 9x9 grid is read from its lines, less surely. The reader reports the quilt, the
+    best rectangle, the empty cells, the special actions crossed off and the round scores filled in as bubbles,
+    and the total when all three are known. Marks it is unsure of are listed; on a terminal it asks about them.
+
+    A text quilt is 9 lines of 9 characters, '#' covered and '.' empty.
+
+    Several files: a progress bar, then one summary table (or JSON lines with --json).
+    """
+    if ask is None:
+        ask = sys.stdin.isatty()
+    many = len(files) > 1
+    if annotate_to is not None and many and annotate_to.exists() and not annotate_to.is_dir():
+        raise click.UsageError(f"--annotate {annotate_to}: with several files, give a directory")
+    readings: list[Reading] = []
+    with click.progressbar(files, label="reading", file=sys.stderr, hidden=not many) as bar:
+        for path in bar:
+            readings.append(_read(path))
+    if not many and readings[0].error is not None:
+        raise click.ClickException(readings[0].error)
+    if annotate_to is not None:
+        _annotate(readings, annotate_to)
+    if ask:
+        for reading in readings:
+            if reading.uncertain:
+                _ask(reading)
+    reports = [_report(reading, rounds) for reading in readings]
+    if as_json:
+        for report in reports:
+            echo_json(report)
+    elif many:
+        _summary(readings, reports)
+    else:
+        _describe(readings[0], reports[0], use_color(color))
+    ctx = click.get_current_context()
+    if any(reading.error is not None for reading in readings):
+        ctx.exit(EXIT_ERROR)
+    if any(reading.uncertain for reading in readings):
+        ctx.exit(EXIT_UNCERTAIN)

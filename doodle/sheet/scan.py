@@ -67,6 +67,7 @@ class Uncertain:
     name: str  # "c4"; "cut"; "round 2 tens 3"
     read: bool  # shaded / crossed / filled as reported
     confidence: float
+    where: layout.Rect = field(compare=False)  # where it is on the sheet (mm), for the annotated picture
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "name": self.name, "read": self.read, "confidence": round(self.confidence, 3)}
@@ -80,7 +81,7 @@ class ScanResult:
     cell_confidence: tuple[tuple[float, ...], ...]  # 9 rows of 9, 0-1
     cell_values: tuple[tuple[float, ...], ...]  # the measured ink per cell (for annotation and diagnosis)
     threshold: float
-    specials_used: tuple[str, ...]
+    specials_used: tuple[str, ...] | None  # None when not read (a grid without our layout)
     round_scores: tuple[int | None, ...]
     uncertain: tuple[Uncertain, ...]
     method: str  # METHOD_MARKERS or METHOD_GRID
@@ -107,7 +108,7 @@ class ScanResult:
             "quilt": self.quilt.rows(),
             "empty": self.quilt.empty_count(),
             "rectangle": rect.to_dict() if rect else None,
-            "specials_used": list(self.specials_used),
+            "specials_used": None if self.specials_used is None else list(self.specials_used),
             "round_scores": list(self.round_scores),
             "total": self.total(),
             "confidence": round(self.confidence, 3),
@@ -254,7 +255,9 @@ def _read_sheet(sheet: np.ndarray, inside: np.ndarray, method: str, markers_foun
         if shaded:
             shaded_cells.append((row, col))
         if conf < UNCERTAIN_BELOW:
-            uncertain.append(Uncertain("cell", f"{layout.COLUMNS[col]}{row + 1}", shaded, conf))
+            uncertain.append(
+                Uncertain("cell", f"{layout.COLUMNS[col]}{row + 1}", shaded, conf, layout.cell_rect(row, col))
+            )
 
     specials = []
     for special in layout.SPECIALS if marks else ():
@@ -265,7 +268,7 @@ def _read_sheet(sheet: np.ndarray, inside: np.ndarray, method: str, markers_foun
         if crossed:
             specials.append(special.name)
         if conf < UNCERTAIN_BELOW:
-            uncertain.append(Uncertain("special", special.name, crossed, conf))
+            uncertain.append(Uncertain("special", special.name, crossed, conf, special.check))
 
     rounds: list[int | None] = [] if marks else [None] * layout.ROUND_COUNT
     for block in layout.ROUNDS if marks else ():
@@ -280,12 +283,15 @@ def _read_sheet(sheet: np.ndarray, inside: np.ndarray, method: str, markers_foun
                 if is_filled:
                     filled.append((value, digit))
                 if conf < UNCERTAIN_BELOW:
-                    uncertain.append(Uncertain("bubble", f"round {block.number} {place} {digit}", is_filled, conf))
+                    uncertain.append(_bubble_doubt(block.number, place, digit, is_filled, conf))
             if len(filled) > 1:
                 # Two bubbles filled in one row: the darker is taken, and the choice is reported as uncertain.
                 filled.sort(reverse=True)
+                listed = {u.name for u in uncertain}
                 for _, digit in filled[1:]:
-                    uncertain.append(Uncertain("bubble", f"round {block.number} {place} {digit}", True, 0.0))
+                    doubt = _bubble_doubt(block.number, place, digit, True, 0.0)
+                    uncertain = [u for u in uncertain if u.name != doubt.name] if doubt.name in listed else uncertain
+                    uncertain.append(doubt)
                 confidences.append(0.0)
             digits[place] = max(filled)[1] if filled else None
         rounds.append(_round_score(digits["tens"], digits["units"]))
@@ -298,7 +304,7 @@ def _read_sheet(sheet: np.ndarray, inside: np.ndarray, method: str, markers_foun
         cell_confidence=tuple(tuple(confidences[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)),
         cell_values=tuple(tuple(float(v) for v in values[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)),
         threshold=threshold,
-        specials_used=tuple(specials),
+        specials_used=tuple(specials) if marks else None,
         round_scores=tuple(rounds),
         uncertain=tuple(uncertain),
         method=method,
@@ -307,6 +313,11 @@ def _read_sheet(sheet: np.ndarray, inside: np.ndarray, method: str, markers_foun
         notes=() if marks else (GRID_NOTE,),
         sheet_image=sheet,
     )
+
+
+def _bubble_doubt(round_number: int, place: str, digit: int, filled: bool, confidence: float) -> Uncertain:
+    name = f"round {round_number} {place} {digit}"
+    return Uncertain("bubble", name, filled, confidence, layout.bubble_rect(round_number, place, digit))
 
 
 def _round_score(tens: int | None, units: int | None) -> int | None:

@@ -1,0 +1,90 @@
+"""The annotated picture: the flattened sheet with what was read drawn on it, to check at a glance."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from doodle.quilt import SIZE
+from doodle.sheet import layout
+from doodle.sheet.scan import ScanResult
+
+SHADED = (200, 120, 30)  # BGR: blue wash over shaded cells
+EMPTY = (60, 60, 220)  # red dot in empty cells (each costs a point)
+RECTANGLE = (40, 170, 40)  # green frame around the best rectangle
+DOUBT = (0, 140, 255)  # orange ring around anything uncertain
+READ = (40, 170, 40)  # green ring around crossed boxes and filled bubbles
+
+
+def _px(value: float, px_per_mm: float) -> int:
+    return round(value * px_per_mm)
+
+
+def annotate(result: ScanResult) -> np.ndarray:
+    """A BGR image of the flattened sheet with shaded cells, empty cells, the best rectangle, the crossed special
+    boxes, the filled bubbles and every uncertain item (with its confidence) drawn on it."""
+    image = result.sheet_image.copy()
+    k = result.px_per_mm
+    wash = image.copy()
+    for row in range(SIZE):
+        for col in range(SIZE):
+            x0, y0, x1, y1 = layout.cell_rect(row, col).inset(1.0).to_px(k)
+            if result.quilt.is_covered(row, col):
+                cv2.rectangle(wash, (x0, y0), (x1, y1), SHADED, -1)
+            else:
+                cv2.circle(image, ((x0 + x1) // 2, (y0 + y1) // 2), _px(1.6, k), EMPTY, -1, cv2.LINE_AA)
+    image = cv2.addWeighted(wash, 0.35, image, 0.65, 0)
+    rect = result.quilt.best_rectangle()
+    if rect is not None:
+        top_left = layout.cell_rect(rect.row, rect.col)
+        bottom_right = layout.cell_rect(rect.row + rect.height - 1, rect.col + rect.width - 1)
+        cv2.rectangle(
+            image,
+            (_px(top_left.x, k), _px(top_left.y, k)),
+            (_px(bottom_right.x2, k), _px(bottom_right.y2, k)),
+            RECTANGLE,
+            max(2, _px(0.9, k)),
+            cv2.LINE_AA,
+        )
+        label = f"{rect.width}x{rect.height} = {rect.score}"
+        _text(image, label, (_px(top_left.x + 1.5, k), _px(top_left.y + 5.0, k)), RECTANGLE, k)
+    if result.method == "markers":
+        for special in layout.SPECIALS:
+            if special.name in result.specials_used:
+                _ring(image, special.check.inset(-1.0), READ, k)
+        for block, score in zip(layout.ROUNDS, result.round_scores, strict=True):
+            if score is None:
+                continue
+            for place, digit in (("tens", score // 10), ("units", score % 10)):
+                cx, cy = layout.bubble_center(block.number, place, digit)
+                cv2.circle(image, (_px(cx, k), _px(cy, k)), _px(layout.BUBBLE_RADIUS_MM + 0.8, k), READ, 2, cv2.LINE_AA)
+    for doubt in result.uncertain:
+        _ring(image, doubt.where.inset(-0.8), DOUBT, k)
+        _text(image, f"{doubt.confidence:.2f}", (_px(doubt.where.x, k), _px(doubt.where.y2 + 3.5, k)), DOUBT, k)
+    header = f"{result.method}, confidence {result.confidence:.2f}, empty {result.quilt.empty_count()}"
+    if result.uncertain:
+        header += f", {len(result.uncertain)} uncertain (orange)"
+    band = np.full((_px(9.0, k), image.shape[1], 3), 255, np.uint8)
+    _text(band, header, (_px(2.0, k), _px(6.0, k)), (30, 30, 30), k, scale=k / 7)
+    return cv2.vconcat([band, image])
+
+
+def _ring(image: np.ndarray, rect: layout.Rect, color: tuple[int, int, int], k: float) -> None:
+    x0, y0, x1, y1 = rect.to_px(k)
+    cv2.rectangle(image, (x0, y0), (x1, y1), color, max(2, _px(0.6, k)), cv2.LINE_AA)
+
+
+def _text(
+    image: np.ndarray, text: str, origin: tuple[int, int], color: tuple[int, int, int], k: float, scale: float = 0
+) -> None:
+    scale = scale or k / 10
+    cv2.putText(image, text, origin, cv2.FONT_HERSHEY_SIMPLEX, scale, (255, 255, 255), 5, cv2.LINE_AA)
+    cv2.putText(image, text, origin, cv2.FONT_HERSHEY_SIMPLEX, scale, color, 2, cv2.LINE_AA)
+
+
+def annotated_png(result: ScanResult) -> bytes:
+    """The annotated picture as PNG bytes (to be written atomically by the caller)."""
+    ok, data = cv2.imencode(".png", annotate(result))
+    if not ok:  # pragma: no cover - OpenCV always encodes a valid BGR image
+        raise RuntimeError("could not encode the annotated picture")
+    return data.tobytes()
