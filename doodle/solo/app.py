@@ -262,26 +262,24 @@ class SoloApp(App[None]):
         return text
 
     def _cards_text(self) -> Text:
+        """The cards on offer, drawn; the one being drawn is marked ▶."""
         s = self.session
         options = s.options()
         if not options:
             return Text()
         chosen = self.option()
-        blocks = []
         if s.stage == Stage.TURN:
             before, after = s.neighbours() or ("", "")
-            deck = s.game.deck
-            current = options[0]
-            shown = [(f"before {before}", deck.card(before).shape, CardRole.BEFORE),
-                     (f"now {current.card}", current.shape, CardRole.CURRENT),
-                     (f"after {after}", deck.card(after).shape, CardRole.AFTER)]
+            shown = [(f"before {before}", before, CardRole.BEFORE), (f"now {options[0].card}", options[0].card,
+                                                                       CardRole.CURRENT),
+                     (f"after {after}", after, CardRole.AFTER)]
         else:
-            shown = [(f"{i + 1}: {o.card}" if s.stage == Stage.FINAL else o.card, o.shape, o.role)
+            shown = [(f"{i + 1}: {o.card}" if s.stage == Stage.FINAL else o.card, o.card, o.role)
                      for i, o in enumerate(options)]
-        for index, (title, shape, role) in enumerate(shown):
-            mark = "▶ " if chosen is not None and (chosen.role == role and (role != CardRole.CHOICE
-                                                                             or options[index] == chosen)) else "  "
-            blocks.append(f"{mark}{title}\n{draw_polyomino(shape)}")
+        blocks = []
+        for title, card, role in shown:
+            mark = "▶ " if chosen is not None and (chosen.card, chosen.role) == (card, role) else "  "
+            blocks.append(f"{mark}{title}\n{draw_polyomino(s.game.deck.card(card).shape)}")
         return Text(draw_side_by_side(blocks, gap=3))
 
     def _scores_text(self) -> Text:
@@ -359,6 +357,8 @@ class SoloApp(App[None]):
             self.refresh_all()
 
     def action_jump(self, forward: bool) -> None:
+        if isinstance(self.screen, TextScreen):  # tab is bound with priority: not under a help page
+            return
         if not self._playing() or self.cut_picking is not None:
             return
         ghost = self.ghost.next_fit(self.session.quilt, forward)
@@ -403,7 +403,10 @@ class SoloApp(App[None]):
             return
         s = self.session
         if s.stage == Stage.SCORING:
-            self.action_place() if not self.single_mode else self.say("Enter shades the cell; esc cancels.")
+            if self.single_mode:
+                self.say("Enter shades the cell; esc cancels the single square.")
+            else:
+                self.action_place()  # passing a scoring is scoring it
             return
         if s.stage == Stage.START:
             self._refuse(IllegalAction(f"the start card {s.sheet.start_card} must be drawn, it cannot be passed"))
