@@ -10,11 +10,12 @@ import random
 import time
 from dataclasses import dataclass, field
 
+from doodle.geometry import Polyomino
 from doodle.patchwork.evaluation import contact_order, fitting, leather_choices, move_value, neighbours
 from doodle.patchwork.game import CHOICES, Game
-from doodle.patchwork.moves import ADVANCE, LEATHER_MOVES, PLACEMENTS, Move
+from doodle.patchwork.moves import ADVANCE, LEATHER_MOVES, Move, placement_of
 from doodle.patchwork.patches import PATCHES, TRACK_END, marks_left
-from doodle.quilt import FULL
+from doodle.quilt import FULL, SIZE
 
 BOT_NAMES = ("random", "greedy", "mcts")
 
@@ -41,18 +42,40 @@ class GreedyBot:
 
 
 # ----- MCTS -----
-# For each patch, its placements in "first fit" order: as high on the board as possible, then as far left. The
-# playouts place a patch at the first one that fits, which packs quilts tightly at almost no cost.
-_FIRST_FIT: tuple[tuple[Move, ...], ...] = tuple(
-    tuple(sorted(moves, key=lambda m: (m.mask.bit_length(), m.mask & -m.mask))) for moves in PLACEMENTS
-)
+# For each patch, each distinct orientation as (cell offsets from the top-left, anchors where it stays on the
+# board, its mask at the top-left). The playouts find, per orientation, the top-most (then left-most) place
+# where the patch fits with a few shifts and ANDs of the empty cells, instead of trying every placement.
+def _orientation_table(shape: Polyomino) -> tuple[tuple[tuple[int, ...], int, int], ...]:
+    table = []
+    for oriented in shape.orientations():
+        offsets = tuple(r * SIZE + c for r, c in sorted(oriented.cells))
+        anchors = sum(
+            1 << (r * SIZE + c) for r in range(SIZE - oriented.height + 1) for c in range(SIZE - oriented.width + 1)
+        )
+        table.append((offsets, anchors, sum(1 << off for off in offsets)))
+    return tuple(table)
+
+
+_ORIENTATIONS = tuple(_orientation_table(patch.shape) for patch in PATCHES)
 
 
 def first_fit(number: int, bits: int) -> Move | None:
-    for move in _FIRST_FIT[number]:
-        if not move.mask & bits:
-            return move
-    return None
+    """A snug placement of patch `number` on quilt `bits`, found fast: of each orientation's top-most, left-most
+    fitting place, the one touching the fewest empty cells (then the top-most); None when nothing fits."""
+    empty = FULL & ~bits
+    best_mask, best_key = 0, None
+    for offsets, anchors, base in _ORIENTATIONS[number]:
+        valid = anchors
+        for offset in offsets:
+            valid &= empty >> offset
+            if not valid:
+                break
+        else:
+            mask = base * (valid & -valid)
+            key = (mask.bit_length(), (neighbours(mask) & empty & ~mask).bit_count())
+            if best_key is None or key < best_key:
+                best_mask, best_key = mask, key
+    return None if best_key is None else placement_of(number, best_mask)
 
 
 def candidate_moves(game: Game, placements: int = 3) -> list[Move]:

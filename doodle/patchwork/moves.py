@@ -68,6 +68,11 @@ def patch_move(number: int, cells: frozenset[Cell] | set[Cell] | list[Cell]) -> 
     return _BY_MASK[number].get(mask)
 
 
+def placement_of(number: int, mask: int) -> Move | None:
+    """The move placing patch `number` on exactly the cells of `mask`, or None when that is not its shape."""
+    return _BY_MASK[number].get(mask)
+
+
 def leather_move(row: int, col: int) -> Move:
     return LEATHER_MOVES[row * SIZE + col]
 
