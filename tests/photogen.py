@@ -65,6 +65,7 @@ class Conditions:
     distractor_outlines: tuple[int, int] = (0, 2)
     occluded_marker_probability: float = 0.0  # a thumb over one corner marker (3 of 4 remain)
     colour_cast: float = 0.0  # warm or cool white balance error, as a share per channel
+    unturned_phone_probability: float = 0.0  # photo frame across the sheet: the sheet fills less of it
 
 
 CONDITIONS: dict[str, Conditions] = {
@@ -87,7 +88,7 @@ CONDITIONS: dict[str, Conditions] = {
         "moderate",
         max_tilt_deg=25,
         max_small_rotation_deg=10,
-        fill=(0.6, 0.9),
+        fill=(0.65, 0.92),
         light_gradient=0.35,
         shadow_probability=0.35,
         shadow_strength=(0.2, 0.4),
@@ -97,12 +98,13 @@ CONDITIONS: dict[str, Conditions] = {
         megapixels=(2.0, 12.0),
         distractor_outlines=(0, 2),
         colour_cast=0.06,
+        unturned_phone_probability=0.1,
     ),
     "harsh": Conditions(
         "harsh",
         max_tilt_deg=35,
         max_small_rotation_deg=20,
-        fill=(0.5, 0.9),
+        fill=(0.6, 0.92),
         light_gradient=0.5,
         shadow_probability=0.7,
         shadow_strength=(0.3, 0.55),
@@ -113,6 +115,7 @@ CONDITIONS: dict[str, Conditions] = {
         distractor_outlines=(1, 3),
         occluded_marker_probability=0.1,
         colour_cast=0.1,
+        unturned_phone_probability=0.1,
     ),
 }
 LEVELS = ("mild", "moderate", "harsh")
@@ -461,16 +464,14 @@ def _rotation(axis: np.ndarray, angle: float) -> np.ndarray:
 
 
 def _project_page(rng: np.random.Generator, cond: Conditions, page_mm: tuple[float, float],
-                  photo_size: tuple[int, int], details: dict) -> np.ndarray:
+                  photo_size: tuple[int, int], rotation_deg: float, details: dict) -> np.ndarray:
     """Where the page's corners (TL, TR, BR, BL) land in the photo: a pinhole camera tilted and rolled."""
     width, height = photo_size
     focal = 0.85 * max(width, height)
     tilt = math.radians(rng.uniform(0, cond.max_tilt_deg))
     tilt_axis_angle = rng.uniform(0, 2 * math.pi)
-    quarter = int(rng.integers(4)) if cond.quarter_turns else 0
-    small = rng.uniform(-cond.max_small_rotation_deg, cond.max_small_rotation_deg)
-    roll = math.radians(90 * quarter + small)
-    details.update(tilt_deg=round(math.degrees(tilt), 1), rotation_deg=round(90 * quarter + small, 1))
+    roll = math.radians(rotation_deg)
+    details.update(tilt_deg=round(math.degrees(tilt), 1), rotation_deg=round(rotation_deg, 1))
     rotation = _rotation(np.array([0.0, 0.0, 1.0]), roll) @ _rotation(
         np.array([math.cos(tilt_axis_angle), math.sin(tilt_axis_angle), 0.0]), tilt)
     pw, ph = page_mm
@@ -557,11 +558,15 @@ def _lighting(rng: np.random.Generator, cond: Conditions, size: tuple[int, int],
     return cv2.resize(gain, (width, height), interpolation=cv2.INTER_LINEAR)
 
 
-def _photo_size(rng: np.random.Generator, cond: Conditions, megapixels: float | None) -> tuple[int, int]:
+def _photo_size(rng: np.random.Generator, cond: Conditions, megapixels: float | None,
+                sheet_upright: bool) -> tuple[int, int]:
+    """A 4:3 frame, held the way the sheet appears (portrait for an upright or upside-down sheet), except now
+    and then when the photographer did not turn the phone."""
     pixels = (megapixels if megapixels is not None else rng.uniform(*cond.megapixels)) * 1e6
     long_side = int(round(math.sqrt(pixels * 4 / 3)))
     short_side = int(round(long_side * 3 / 4))
-    return (long_side, short_side) if rng.random() < 0.5 else (short_side, long_side)
+    portrait = sheet_upright != (rng.random() < cond.unturned_phone_probability)
+    return (short_side, long_side) if portrait else (long_side, short_side)
 
 
 # --- the whole photo --------------------------------------------------------------------------------------------------
@@ -593,9 +598,11 @@ def make_photo(seed: int, level: str | Conditions = "moderate", *, paper: str | 
     number = int(rng.integers(1, 5))  # a few sheet ids only, so that rendered pages are reused
     truth, drawn = random_truth(rng, cond, paper, number)
 
-    photo_size = _photo_size(rng, cond, megapixels)
+    quarter = int(rng.integers(4)) if cond.quarter_turns else 0
+    rotation_deg = 90 * quarter + rng.uniform(-cond.max_small_rotation_deg, cond.max_small_rotation_deg)
+    photo_size = _photo_size(rng, cond, megapixels, sheet_upright=quarter % 2 == 0)
     page_mm = L.page_size(paper)
-    photo_corners = _project_page(rng, cond, page_mm, photo_size, details)
+    photo_corners = _project_page(rng, cond, page_mm, photo_size, rotation_deg, details)
     needed = max(np.linalg.norm(photo_corners[1] - photo_corners[0]) / page_mm[0],
                  np.linalg.norm(photo_corners[3] - photo_corners[0]) / page_mm[1])
     px_per_mm = next((level for level in RENDER_LEVELS if level >= needed * 1.2), RENDER_LEVELS[-1])
@@ -680,6 +687,33 @@ def _degrade(rng: np.random.Generator, cond: Conditions, photo: np.ndarray, deta
     return photo
 
 
-def level_conditions(name: str, **changes) -> Conditions:
+def level_conditions(preset: str, **changes) -> Conditions:
     """A named preset with some ranges changed (e.g. megapixels=(12, 12) for timing)."""
-    return replace(CONDITIONS[name], **changes)
+    return replace(CONDITIONS[preset], **changes)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Write photos and their ground truth: python3 -m tests.photogen OUT_DIR LEVEL:SEED[:MEGAPIXELS] ..."""
+    import argparse
+    import json
+    from pathlib import Path
+
+    parser = argparse.ArgumentParser(prog="python3 -m tests.photogen", description=main.__doc__)
+    parser.add_argument("out", type=Path, help="folder to write NAME.jpg and NAME.truth.json into")
+    parser.add_argument("photos", nargs="+", help="LEVEL:SEED or LEVEL:SEED:MEGAPIXELS, e.g. moderate:1:3")
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    for spec in args.photos:
+        level, seed, *rest = spec.split(":")
+        photo = make_photo(int(seed), level, megapixels=float(rest[0]) if rest else None)
+        name = f"{level}-{seed}"
+        photo.save(str(args.out / f"{name}.jpg"))
+        truth = {"generator": f"python3 -m tests.photogen {args.out} {spec}", "level": level, "seed": int(seed),
+                 "conditions": {k: list(v) if isinstance(v, tuple) else v for k, v in photo.details.items()},
+                 **photo.truth.to_json()}
+        (args.out / f"{name}.truth.json").write_text(json.dumps(truth, indent=2) + "\n", encoding="utf-8")
+        print(f"{name}.jpg: {photo.details}")
+
+
+if __name__ == "__main__":
+    main()

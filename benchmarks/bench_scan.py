@@ -1,0 +1,255 @@
+"""How well and how fast the photo reader reads synthetic phone photos (run by hand; figures go in the README).
+
+    python3 benchmarks/bench_scan.py                      # 200 photos per level: mild, moderate, harsh + timing
+    python3 benchmarks/bench_scan.py --photos 50 --levels harsh --jobs 2 --no-timing
+    python3 benchmarks/bench_scan.py --timing-only --timing-photos 10
+
+Per level it generates photos with tests/photogen.py (seeds 0..N-1, so every failure is reproducible with
+`python3 -m tests.photogen /tmp/out LEVEL:SEED`), reads each with doodle's reader and reports:
+exact-sheet rate (quilt, specials and round scores all right), cell accuracy, special accuracy, round-score
+accuracy, the share of photos flagged uncertain, photos refused with a message, and photos read WRONG WITHOUT
+any uncertainty flag (the number that must be zero).
+
+Timing: photos of 12 megapixels; per photo the reader's time on the JPEG bytes (decoding included) against
+OpenCV decoding the same bytes (best of 3 each), reported as seconds and as a ratio measured in the same run.
+
+The reader's interface this needs: `doodle.sheet.scan.read_photo(image_or_path_or_bytes)` returning an object
+with `.quilt` (doodle.Quilt), `.specials_used` (names), `.round_scores` (3 ints or None) and `.uncertain` (a
+sequence, empty when sure); refusals raise `doodle.sheet.scan_errors.ScanError`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from multiprocessing import Pool
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # for tests.photogen when run as a script
+
+import cv2  # noqa: E402
+
+from tests.photogen import CONDITIONS, LEVELS, level_conditions, make_photo  # noqa: E402
+
+
+def reader():
+    from doodle.sheet.scan import read_photo
+    from doodle.sheet.scan_errors import ScanError
+
+    return read_photo, ScanError
+
+
+@dataclass
+class Outcome:
+    seed: int
+    exact: bool = False
+    refused: str = ""
+    cells_right: int = 0
+    specials_right: int = 0
+    rounds_right: int = 0
+    uncertain: int = 0
+    seconds: float = 0.0
+    wrong: list[str] = field(default_factory=list)
+    details: dict = field(default_factory=dict)
+
+    @property
+    def silent_wrong(self) -> bool:
+        return not self.exact and not self.refused and self.uncertain == 0
+
+
+def read_one(task: tuple[str, int]) -> Outcome:
+    level, seed = task
+    read_photo, scan_error = reader()
+    photo = make_photo(seed, level)
+    truth = photo.truth
+    outcome = Outcome(seed, details=photo.details)
+    start = time.perf_counter()
+    try:
+        result = read_photo(photo.jpeg)
+    except scan_error as error:
+        outcome.seconds = time.perf_counter() - start
+        outcome.refused = str(error)
+        return outcome
+    outcome.seconds = time.perf_counter() - start
+    outcome.cells_right = sum(
+        result.quilt.is_covered(r, c) == truth.quilt.is_covered(r, c) for r in range(9) for c in range(9)
+    )
+    used = set(result.specials_used)
+    outcome.specials_right = sum((name in used) == (name in truth.specials_used) for name in
+                                 ("neighbour", "single", "cut", "twice"))
+    read_scores = tuple(result.round_scores)
+    outcome.rounds_right = sum(a == b for a, b in zip(read_scores, truth.round_scores, strict=True))
+    outcome.uncertain = len(result.uncertain)
+    outcome.exact = outcome.cells_right == 81 and outcome.specials_right == 4 and outcome.rounds_right == 3
+    if outcome.cells_right != 81:
+        wrong_cells = [(r, c) for r in range(9) for c in range(9)
+                       if result.quilt.is_covered(r, c) != truth.quilt.is_covered(r, c)]
+        outcome.wrong.append("cells " + " ".join(
+            f"{'abcdefghi'[c]}{r + 1}({truth.styles.get((r, c), 'empty')})" for r, c in wrong_cells))
+    if outcome.specials_right != 4:
+        outcome.wrong.append(f"specials {sorted(used)} != {list(truth.specials_used)}")
+    if outcome.rounds_right != 3:
+        outcome.wrong.append(f"rounds {list(read_scores)} != {list(truth.round_scores)}")
+    return outcome
+
+
+def run_level(level: str, photos: int, jobs: int, first_seed: int) -> list[Outcome]:
+    tasks = [(level, seed) for seed in range(first_seed, first_seed + photos)]
+    outcomes: list[Outcome] = []
+    start = time.perf_counter()
+    with Pool(jobs) if jobs > 1 else _Serial() as pool:
+        for index, outcome in enumerate(pool.imap(read_one, tasks), 1):
+            outcomes.append(outcome)
+            if index % 10 == 0 or index == photos:
+                exact = sum(o.exact for o in outcomes)
+                rate = index / (time.perf_counter() - start)
+                print(f"\r  {level}: {index}/{photos} photos, {exact} exact, {rate:.1f} photos/s ", end="",
+                      file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    return outcomes
+
+
+class _Serial:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        return None
+
+    @staticmethod
+    def imap(function, items):
+        return map(function, items)
+
+
+def summarise(level: str, outcomes: list[Outcome]) -> dict:
+    n = len(outcomes)
+    read = [o for o in outcomes if not o.refused]
+    return {
+        "level": level,
+        "photos": n,
+        "exact_sheet_rate": sum(o.exact for o in outcomes) / n,
+        "cell_accuracy": sum(o.cells_right for o in read) / (81 * len(read)) if read else None,
+        "special_accuracy": sum(o.specials_right for o in read) / (4 * len(read)) if read else None,
+        "round_score_accuracy": sum(o.rounds_right for o in read) / (3 * len(read)) if read else None,
+        "uncertain_flag_rate": sum(o.uncertain > 0 for o in read) / n,
+        "refused": sum(bool(o.refused) for o in outcomes),
+        "silent_wrong": sum(o.silent_wrong for o in outcomes),
+        "median_read_seconds": statistics.median(o.seconds for o in outcomes),
+        "failures": [
+            {"seed": o.seed, "refused": o.refused or None, "uncertain": o.uncertain, "wrong": o.wrong,
+             "conditions": o.details}
+            for o in outcomes if not o.exact
+        ],
+    }
+
+
+def timing(photos: int) -> dict:
+    read_photo, scan_error = reader()
+    conditions = level_conditions("moderate", megapixels=(12.0, 12.0), name="moderate-12mp")
+    decode, scan = [], []
+    for seed in range(photos):
+        jpeg = make_photo(seed, conditions).jpeg
+        decode.append(min(_timed(lambda jpeg=jpeg: cv2.imdecode(_bytes(jpeg), cv2.IMREAD_COLOR)) for _ in range(3)))
+        scan.append(min(_timed(lambda jpeg=jpeg: _try_read(read_photo, scan_error, jpeg)) for _ in range(3)))
+        print(f"\r  timing: {seed + 1}/{photos} photos of 12 MP ", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    ratios = [s / d for s, d in zip(scan, decode, strict=True)]
+    return {
+        "photos": photos,
+        "megapixels": 12.0,
+        "median_read_seconds": statistics.median(scan),
+        "max_read_seconds": max(scan),
+        "median_decode_seconds": statistics.median(decode),
+        "median_ratio_to_decode": statistics.median(ratios),
+    }
+
+
+def _bytes(jpeg: bytes):
+    import numpy as np
+
+    return np.frombuffer(jpeg, np.uint8)
+
+
+def _try_read(read_photo, scan_error, jpeg: bytes) -> None:
+    with contextlib.suppress(scan_error):  # a refusal costs time too; what is read is measured elsewhere
+        read_photo(jpeg)
+
+
+def _timed(function) -> float:
+    start = time.perf_counter()
+    function()
+    return time.perf_counter() - start
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{cpu}, {os.cpu_count()} logical CPUs, Python {platform.python_version()}, OpenCV {cv2.__version__}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--photos", type=int, default=200, help="photos per level (default 200)")
+    parser.add_argument("--levels", default=",".join(LEVELS), help=f"comma-separated, of {', '.join(CONDITIONS)}")
+    parser.add_argument("--first-seed", type=int, default=0)
+    parser.add_argument("--jobs", type=int, default=1, help="processes for generating and reading (default 1)")
+    parser.add_argument("--timing-photos", type=int, default=10, help="12-megapixel photos to time (default 10)")
+    parser.add_argument("--no-timing", action="store_true")
+    parser.add_argument("--timing-only", action="store_true")
+    parser.add_argument("--json", type=Path, help="also write all figures (and every failure) to this file")
+    args = parser.parse_args()
+    levels = [name.strip() for name in args.levels.split(",") if name.strip()]
+    unknown = [name for name in levels if name not in CONDITIONS]
+    if unknown:
+        parser.error(f"unknown level(s) {', '.join(unknown)}: choose from {', '.join(CONDITIONS)}")
+    try:
+        reader()
+    except ImportError as error:
+        sys.exit(f"the photo reader is not available ({error}): doodle.sheet.scan.read_photo is needed")
+
+    report: dict = {"machine": machine(), "command": " ".join(["python3", *sys.argv]), "levels": []}
+    print(f"machine: {report['machine']}")
+    if not args.timing_only:
+        print(f"{'level':<10}{'photos':>7}{'exact':>9}{'cells':>9}{'specials':>10}{'rounds':>9}"
+              f"{'flagged':>9}{'refused':>9}{'silent wrong':>14}{'s/photo':>9}")
+        for level in levels:
+            summary = summarise(level, run_level(level, args.photos, args.jobs, args.first_seed))
+            report["levels"].append(summary)
+
+            def pct(value: float | None) -> str:
+                return "-" if value is None else f"{100 * value:.2f}%"
+
+            print(f"{level:<10}{summary['photos']:>7}{pct(summary['exact_sheet_rate']):>9}"
+                  f"{pct(summary['cell_accuracy']):>9}{pct(summary['special_accuracy']):>10}"
+                  f"{pct(summary['round_score_accuracy']):>9}{pct(summary['uncertain_flag_rate']):>9}"
+                  f"{summary['refused']:>9}{summary['silent_wrong']:>14}{summary['median_read_seconds']:>9.3f}")
+            for failure in summary["failures"][:8]:
+                what = failure["refused"] or "; ".join(failure["wrong"])
+                flag = "flagged" if failure["uncertain"] else ("refused" if failure["refused"] else "SILENT")
+                print(f"    seed {failure['seed']} [{flag}]: {what[:150]}")
+    if not (args.no_timing or args.timing_photos <= 0):
+        report["timing"] = timing(args.timing_photos)
+        t = report["timing"]
+        print(f"12 MP photo: read {t['median_read_seconds']:.3f} s median (max {t['max_read_seconds']:.3f} s), "
+              f"OpenCV decode {t['median_decode_seconds']:.3f} s, ratio {t['median_ratio_to_decode']:.1f}x "
+              f"over {t['photos']} photos")
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=2, default=str) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
