@@ -27,6 +27,7 @@ def test_ranks_share_places_on_ties_and_count_per_seed(tmp_path):
         assert [e.game_id for e in book.top()] == ["b", "a", "c", "d"]
         assert [e.game_id for e in book.top(2, seed=1)] == ["a", "d"]
         assert book.get("b").round_scores == (10, 20, 30)
+        assert book.count() == 4
 
 
 def test_the_same_game_is_recorded_once(tmp_path):

@@ -14,8 +14,9 @@ from doodle.cli.common import echo_json, use_color
 from doodle.game.deck import Deck, DeckError, load_deck
 from doodle.game.game import DoodleGame
 from doodle.render import draw_quilt
-from doodle.solo.finish import BackgroundPar, Par, record_score, summary
+from doodle.solo.finish import TOP, BackgroundPar, Par, record_score, score_table, summary
 from doodle.solo.plain import PlainGame
+from doodle.solo.scores import ScoreBook, ScoresCorrupt, ScoresError
 from doodle.solo.session import SoloSession, Stage
 from doodle.solo.store import (
     SAVE_ENV,
@@ -76,17 +77,22 @@ def _read_existing(save_path: Path) -> tuple[SoloSave | None, DoodleGame | None]
               help="Play with the cards of this deck file (TOML) instead of the bundled deck.")
 @click.option("--bot", "bot_name", help="Let this bot play the game instead (greedy or expert).")
 @click.option("--json", "as_json", is_flag=True, help="With --bot: write the game record as JSON.")
-@click.option("--no-par", is_flag=True, help="Do not let the bots play your seed at the end (no par).")
+@click.option("--no-par", is_flag=True, help="Do not let the bots play your seed for par (they play it in the "
+              "background while you play).")
+@click.option("--high-scores", is_flag=True, help="Show the high-score table and stop.")
 @click.option("--color/--no-color", default=None, help="Colour the end summary (default: when on a terminal).")
 def solo(plain: bool, seed: int | None, daily: bool, resume: bool, discard: bool, name: str | None,
          save_path: Path | None, scores_path: Path | None, deck_path: Path | None, bot_name: str | None,
-         as_json: bool, no_par: bool, color: bool | None) -> None:
+         as_json: bool, no_par: bool, high_scores: bool, color: bool | None) -> None:
     """Solo score attack: play Patchwork Doodle alone and beat your best (over 100 is a good score).
 
     The game is saved after every move; continue it with --resume. At the end you see your rank in the
     high-score table, par (the best bot's total on the same seed) and your quilt beside the bot's.
     Keys in the full-screen game: press ? for the list. In --plain mode type help.
     """
+    if high_scores:
+        _show_high_scores(scores_path or default_scores_path())
+        return
     if seed is not None and daily:
         raise click.UsageError("give either --seed or --daily, not both")
     if as_json and not bot_name:
@@ -150,6 +156,24 @@ def solo(plain: bool, seed: int | None, daily: bool, resume: bool, discard: bool
     remove_save(save_path)
     text = summary(session, save, par, standing, plain=plain or not interactive, color=use_color(color))
     click.echo(text)
+
+
+def _show_high_scores(scores_path: Path) -> None:
+    if not scores_path.exists():
+        click.echo(f"No games recorded yet (the table will be {scores_path}).")
+        return
+    try:
+        with ScoreBook(scores_path) as book:
+            entries = book.top(TOP)
+            count = book.count()
+    except ScoresCorrupt as error:
+        moved = set_aside(scores_path)
+        raise click.ClickException(
+            f"{error}; it was moved to {moved}, and a new table starts with your next game") from None
+    except ScoresError as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(f"High scores ({count} game{'s' if count != 1 else ''} recorded in {scores_path}):")
+    click.echo("\n".join(score_table(entries)) if entries else "  none yet")
 
 
 def _user_name() -> str:

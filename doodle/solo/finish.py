@@ -149,7 +149,7 @@ def summary(session: SoloSession, save: SoloSave, par: Par | None, standing: Sta
             if standing.seed_rank is not None and standing.seed_rank.of > 1:
                 where += f" (on this seed #{standing.seed_rank.place} of {standing.seed_rank.of})"
             lines.append(where + ".")
-            lines.extend(_table(standing.top, save.game_id))
+            lines.extend(score_table(standing.top, save.game_id))
     return "\n".join(lines)
 
 
@@ -157,7 +157,8 @@ def _drawing(quilt: Quilt, plain: bool, color: bool) -> str:
     return ascii_quilt(quilt) if plain else draw_quilt(quilt, color=color)
 
 
-def _table(entries: list[ScoreEntry], mine: str) -> list[str]:
+def score_table(entries: list[ScoreEntry], mine: str | None = None) -> list[str]:
+    """The rows of the high-score table, best first; equal totals share a place; `mine` is marked."""
     rows = []
     place = 0
     previous = None

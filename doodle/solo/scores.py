@@ -132,6 +132,10 @@ class ScoreBook:
         count = self._one(f"SELECT COUNT(*) FROM scores {where}", args)
         return Rank(better + 1, count)
 
+    def count(self) -> int:
+        """How many games are recorded."""
+        return self._one("SELECT COUNT(*) FROM scores", ())
+
     def top(self, limit: int = 10, seed: int | None = None) -> list[ScoreEntry]:
         """The best games, best first (equal totals: the earlier game first)."""
         where, args = ("WHERE seed = ?", (seed,)) if seed is not None else ("", ())
