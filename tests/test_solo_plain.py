@@ -225,3 +225,18 @@ def test_par_and_the_quilts_side_by_side(paths, monkeypatch):
     match = re.search(r"Par on seed 11: (\d+) by the (\w+) bot", result.output)
     assert match, result.output
     assert re.search(rf"You: {expected.total()}\s+{match.group(2)} bot: {match.group(1)}", result.output)
+
+
+def test_a_users_deck_is_kept_with_the_save_and_a_missing_deck_is_not_corruption(paths, tmp_path):
+    from importlib import resources
+
+    deck = tmp_path / "my deck.toml"
+    deck.write_text(resources.files("doodle.data").joinpath("doodle_cards.toml").read_text(encoding="utf-8"))
+    assert solo(paths, "--seed", "2", "--deck", str(deck), input="draw a1\nquit\n").exit_code == 0
+    resumed = solo(paths, "--resume", input="show\nquit\n")
+    assert resumed.exit_code == 0 and "Round 1, turn 1" in resumed.output
+    deck.rename(tmp_path / "elsewhere.toml")
+    missing = solo(paths, "--resume")
+    assert missing.exit_code == 1 and "Put the deck file back" in missing.output
+    assert paths["save"].exists() and not list(paths["save"].parent.glob("*.corrupt-*"))
+    assert solo(paths, "--new", "--seed", "3", input="quit\n").exit_code == 0

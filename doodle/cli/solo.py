@@ -21,6 +21,7 @@ from doodle.solo.session import SoloSession, Stage
 from doodle.solo.store import (
     SAVE_ENV,
     SCORES_ENV,
+    SaveDeckError,
     SaveError,
     SaveWriteError,
     SoloSave,
@@ -47,13 +48,19 @@ def _load_deck(deck_path: Path | None) -> Deck:
         raise click.ClickException(str(error)) from None
 
 
-def _read_existing(save_path: Path) -> tuple[SoloSave | None, DoodleGame | None]:
-    """The saved game, or (None, None); a damaged save is set aside with a warning on stderr."""
+def _read_existing(save_path: Path, discard: bool) -> tuple[SoloSave | None, DoodleGame | None]:
+    """The saved game, or (None, None); a damaged save is set aside with a warning on stderr. A save whose
+    deck file is missing is left alone (it is not damaged), unless the player discards it with --new."""
     try:
         save = read_save(save_path)
         if save is None:
             return None, None
         return save, save.game()
+    except SaveDeckError as error:
+        if discard:
+            return None, None
+        raise click.ClickException(f"{error}. Put the deck file back to continue, or start over with --new") \
+            from None
     except SaveError as error:
         moved = set_aside(save_path)
         click.echo(f"Warning: the saved game {save_path} cannot be used ({error}); it was moved to {moved}.",
@@ -108,7 +115,7 @@ def solo(plain: bool, seed: int | None, daily: bool, resume: bool, discard: bool
 
     save_path = save_path or default_save_path()
     scores_path = scores_path or default_scores_path()
-    save, game = _read_existing(save_path)
+    save, game = _read_existing(save_path, discard)
     if save is not None and game is not None and game.is_over() and not resume:
         # a finished game whose save was not removed (stopped while scoring): record it (once) and move on
         record_score(scores_path, save, SoloSession(game), None)

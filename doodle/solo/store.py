@@ -29,6 +29,10 @@ class SaveError(ValueError):
     """A save file that cannot be read or does not replay; the message says what is wrong with it."""
 
 
+class SaveDeckError(SaveError):
+    """The save is fine but the user's deck file it was played with cannot be loaded (moved, edited)."""
+
+
 class SaveWriteError(RuntimeError):
     """The game could not be written to its save file (disk full, no permission...)."""
 
@@ -103,7 +107,7 @@ class SoloSave:
         try:
             return load_deck(self.deck_path)
         except DeckError as error:
-            raise SaveError(f"the saved game uses a deck that cannot be loaded: {error}") from None
+            raise SaveDeckError(f"the saved game uses a deck that cannot be loaded: {error}") from None
 
     def game(self) -> DoodleGame:
         """The game replayed from its record; SaveError when it does not replay."""
