@@ -234,6 +234,8 @@ def _round(number: int) -> RoundBox:
 
 
 ROUNDS: tuple[RoundBox, ...] = tuple(_round(n) for n in range(1, ROUND_COUNT + 1))
+ROUNDS_HINT_RECT = Rect(ROUNDS_LEFT_MM, SPECIALS_TOP_MM + SPECIAL_BOX_H + 1.5, ROUNDS[0].box.w, 3.5)
+"""One line telling players how to fill the bubbles."""
 
 
 def bubble_center(round_number: int, place: str, digit: int) -> tuple[float, float]:
@@ -273,6 +275,7 @@ def elements() -> dict[str, Rect]:
         column_labels=COLUMN_LABELS_RECT,
         row_labels=ROW_LABELS_RECT,
         grid=GRID_RECT,
+        rounds_hint=ROUNDS_HINT_RECT,
         rule=RULE_RECT,
         penalty=PENALTY_RECT,
         total=TOTAL_RECT,

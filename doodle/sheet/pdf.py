@@ -79,6 +79,9 @@ class _SheetPainter:
         self.grid()
         for special in L.SPECIALS:
             self.special(special)
+        hint = L.ROUNDS_HINT_RECT
+        self.text(hint.x, hint.y2 - 0.6, "After each round write its score, then fill one bubble per row "
+                  "(17: tens 1, units 7).", 6, "Helvetica-Oblique", MUTED)
         for block in L.ROUNDS:
             self.round_block(block)
         self.rule()
