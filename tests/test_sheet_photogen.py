@@ -4,8 +4,6 @@ These tests check the generator against OpenCV and the layout directly (not thro
 reader's tests and benchmarks stand on ground truth that is itself tested.
 """
 
-import math
-
 import cv2
 import numpy as np
 import pytest
@@ -66,7 +64,7 @@ def test_patches_never_overlap_and_reach_the_target():
         patches = random_patches(rng, target)
         cells = [cell for patch in patches for cell in patch]
         assert len(cells) == len(set(cells))
-        assert len(cells) >= min(81, math.ceil(target * 81)) or len(cells) >= target * 81 - 6
+        assert target * 81 <= len(cells) < target * 81 + 8  # the last patch may overshoot by its size
 
 
 @pytest.mark.parametrize("level", ["clean", "mild", "moderate", "harsh"])
