@@ -78,7 +78,8 @@ class Rect:
         return self.x <= other.x and self.y <= other.y and other.x2 <= self.x2 and other.y2 <= self.y2
 
     def to_px(self, px_per_mm: float) -> tuple[int, int, int, int]:
-        """(x0, y0, x1, y1) in pixels of the canonical sheet image, rounded inwards-safe (x1/y1 exclusive)."""
+        """(x0, y0, x1, y1) in pixels of the canonical sheet image, rounded to whole pixels (x1, y1 exclusive), so
+        `image[y0:y1, x0:x1]` is the rectangle."""
         return (
             round(self.x * px_per_mm),
             round(self.y * px_per_mm),
