@@ -109,6 +109,7 @@ class PatchworkApp(App[None]):
         self.ghost: Ghost | None = None
         self.thinking = False
         self.message = ""
+        self.last_move: tuple[int, Move] | None = None  # (player, move): highlighted on that player's quilt
 
     # ----- layout -----
     def compose(self) -> ComposeResult:
@@ -165,6 +166,7 @@ class PatchworkApp(App[None]):
     def _bot_moved(self, player: int, move: Move) -> None:
         self.thinking = False
         self.game.play(move, player=player)
+        self.last_move = (player, move)
         self.message = f"{self.names[player]} played {_describe(move)}."
         self._after_change()
 
@@ -178,10 +180,11 @@ class PatchworkApp(App[None]):
             view = self.query_one(f"#quilt{player}", QuiltView)
             view.set_class(player == mover, "to-move")
             quilt = game.quilts[player]
+            last = self.last_move[1].cells if self.last_move and self.last_move[0] == player else frozenset()
             if player == mover and self.ghost is not None:
-                view.show(board=quilt, ghost=self.ghost.cells, ghost_fits=self.ghost.fits(quilt))
+                view.show(board=quilt, ghost=self.ghost.cells, ghost_fits=self.ghost.fits(quilt), highlight=last)
             else:
-                view.show(board=quilt, ghost=())
+                view.show(board=quilt, ghost=(), highlight=last)
         self.query_one("#choices", Static).update(self._choices_text())
         self.query_one("#message", Static).update(self.message)
 
@@ -275,6 +278,7 @@ class PatchworkApp(App[None]):
         except IllegalMoveError as error:
             return self._refuse(f"Not played: {error}.")
         self.slot, self.ghost = None, None
+        self.last_move = (player, move)
         self.message = f"{self.names[player]} played {_describe(move)}."
         self._after_change()
 
@@ -287,7 +291,7 @@ class PatchworkApp(App[None]):
             taken += 1
             if self.person_to_move() is not None:
                 break
-        self.slot, self.ghost = None, None
+        self.slot, self.ghost, self.last_move = None, None, None
         self.message = f"Took back {taken} move(s)." if taken else "Nothing to undo."
         self._after_change()
 
