@@ -186,3 +186,11 @@ def test_q_and_ctrl_c_save_and_quit():
             assert app.return_code == 0  # the app has exited
 
         run(10, script, saves)
+
+
+def test_the_help_page_names_every_bound_key():
+    from doodle.solo.app import HELP
+
+    shown = {"left": "←", "right": "→", "up": "↑", "down": "↓", "question_mark": "?", "escape": "esc"}
+    for binding in SoloApp.BINDINGS:
+        assert shown.get(binding.key, binding.key) in HELP, binding.key

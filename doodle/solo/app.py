@@ -19,18 +19,17 @@ from doodle.quilt import Rectangle
 from doodle.render import cell_name, draw_polyomino, draw_side_by_side
 from doodle.solo.session import CardOption, CardRole, CutChoice, SoloSession, Stage, cut_name, explain, specials_summary
 from doodle.tui.ghost import Ghost
+from doodle.tui.keys import GHOST_BINDINGS, GHOST_KEYS_HELP
 from doodle.tui.quilt_view import QuiltView
 from doodle.tui.screens import TextScreen
 
 SINGLE = Polyomino.from_text("#")
 CUT_AWAY_STYLE = "#5f5f5f on #262626"
 
-HELP = """\
+HELP = f"""\
 [b]Keys[/b]
 
-  ←↑→↓        move the patch            click     move it to a cell
-  r / e       rotate clockwise / back   m         mirror (left-right)
-  tab         jump to the next place where it fits   (shift+tab: back)
+{GHOST_KEYS_HELP}
   enter       draw the patch (this ends the turn); in a scoring: score
   p           pass (press twice; once when nothing fits)
   n           neighbour: the card before, then after, then the current again
@@ -79,16 +78,8 @@ class SoloApp(App[None]):
     """
 
     BINDINGS = [
-        Binding("left", "move(0, -1)", "move", show=False),
-        Binding("right", "move(0, 1)", "move", show=False),
-        Binding("up", "move(-1, 0)", "move", show=False),
-        Binding("down", "move(1, 0)", "move", show=False),
-        Binding("r", "rotate(True)", "rotate"),
-        Binding("e", "rotate(False)", "rotate back", show=False),
-        Binding("m", "mirror", "mirror"),
+        *GHOST_BINDINGS,
         Binding("enter", "place", "draw"),
-        Binding("tab", "jump(True)", "next fit", priority=True),
-        Binding("shift+tab", "jump(False)", "previous fit", show=False, priority=True),
         Binding("p", "pass_turn", "pass"),
         Binding("n", "neighbour", "neighbour"),
         Binding("s", "single", "single"),

@@ -1,7 +1,7 @@
 """Reusable pieces for terminal games on a square grid: a UI-free ghost-placement model (`Ghost`) and a Textual
-widget that draws a board with a ghost and a highlighted rectangle (`QuiltView`), and a modal text panel
-that any key closes (`TextScreen`, for help pages). Game-agnostic: the solo Patchwork Doodle game and the
-2-player Patchwork game both build on them.
+widget that draws a board with a ghost and a highlighted rectangle (`QuiltView`), a modal text panel that
+any key closes (`TextScreen`, for help pages), and the keys that steer a ghost (`doodle.tui.keys`).
+Game-agnostic: the solo Patchwork Doodle game and the 2-player Patchwork game both build on them.
 
 `QuiltView` and `TextScreen` are imported on first use, so that code needing only `Ghost` (typed-command
 modes, bots, the CLI's start-up) does not load Textual.
