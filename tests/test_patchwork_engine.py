@@ -267,3 +267,14 @@ def test_legal_moves_have_kind_patch_and_cells():
         assert number in game.circle[:3]
         assert count == len(Quilt().placements(PATCHES[number].shape))
         assert all(PATCHES[number].shape.drawable_as(m.cells) for m in moves if m.patch == number)
+
+
+def test_the_base_game_does_not_import_the_doodle_game():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, doodle.patchwork, doodle.patchwork.bots, doodle.patchwork.plain, doodle.patchwork.app\n"
+        "assert not [m for m in sys.modules if m.startswith('doodle.game')], 'doodle.game was imported'"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
