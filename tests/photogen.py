@@ -269,7 +269,8 @@ class _PageDrawer:
             insets = []
             for dr, dc in ((-1, 0), (0, 1), (1, 0), (0, -1)):  # top, right, bottom, left
                 inside = (row + dr, col + dc) in cells
-                insets.append(-0.2 if inside else float(self.rng.uniform(0.3, 1.6)))
+                # outer edges: mostly inside the printed line, sometimes over it into the next cell
+                insets.append(-0.2 if inside else float(self.rng.uniform(-0.8, 1.6)))
             top, right, bottom, left = insets
             rects.append(L.Rect(cell.x + left, cell.y + top, cell.w - left - right, cell.h - top - bottom))
         return rects
@@ -362,13 +363,14 @@ class _PageDrawer:
                 if (row + dr, col + dc) not in cells:
                     segments.append(self.wobbly_polyline([a, b], 0.25))
         width = rng.uniform(0.35, 0.6)
+        colour = GRAPHITE if rng.random() < 0.7 else self._colour("coloured")
 
         def paint(mask, to_local) -> None:
             for segment in segments:
                 cv2.polylines(mask, [np.array([to_local(*p) for p in segment], np.int32)], False, 255,
                               self.line_px(width), cv2.LINE_AA, 4)
 
-        self.apply(_bounds([L.cell_rect(r, c) for r, c in cells]), paint, GRAPHITE, strength, grain=0.3)
+        self.apply(_bounds([L.cell_rect(r, c) for r, c in cells]), paint, colour, strength, grain=0.3)
 
     # --- specials, bubbles, handwriting -------------------------------------------------------------------------------
     def cross(self, box: L.Rect) -> None:
