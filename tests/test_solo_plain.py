@@ -240,3 +240,15 @@ def test_a_users_deck_is_kept_with_the_save_and_a_missing_deck_is_not_corruption
     assert missing.exit_code == 1 and "Put the deck file back" in missing.output
     assert paths["save"].exists() and not list(paths["save"].parent.glob("*.corrupt-*"))
     assert solo(paths, "--new", "--seed", "3", input="quit\n").exit_code == 0
+
+
+def test_brief_answers_leave_out_the_drawings():
+    game = PlainGame(SoloSession.new(seed=7))
+    assert "Brief answers" in game.handle("brief on")
+    answer = game.handle("draw a1")
+    assert "You draw P" in answer and "rows top to bottom" in answer
+    assert "a b c d e f g h i" not in answer  # no quilt drawing
+    assert game.handle("quilt").startswith("   a b c d e f g h i")
+    game.handle("brief off")
+    assert "a b c d e f g h i" in game.handle("show")
+    assert "brief on or brief off" in game.handle("brief maybe")

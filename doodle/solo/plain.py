@@ -46,6 +46,8 @@ HELP = """Commands (cells are a column a-i and a row 1-9, e.g. c4):
   choose N|CARD         on the final turn: pick one of the three cards (1-3 or its id)
   score                 during a scoring: score the best rectangle now (alias: end, pass)
   show                  show the table and your quilt again
+  quilt                 show just your quilt
+  brief on|off          brief answers without drawings (shapes in one line), e.g. for screen readers
   help                  this list
   quit                  save and stop (continue later with: doodle solo --resume)
 On the quilt: # covered, . empty, * the best rectangle, o the patch where it fits, X where it does not."""
@@ -82,6 +84,7 @@ class PlainGame:
         self.option_index = 0  # which of session.options() the player is drawing
         self.cut: CutChoice | None = None
         self.quit = False
+        self.brief = False  # brief answers: no drawings, shapes in one line (for screen readers)
         self._seen = (session.round, session.turn, session.stage)
 
     @property
@@ -133,8 +136,13 @@ class PlainGame:
         lines.extend(self._card_lines())
         lines.append(self._specials_line())
         lines.append(self._scores_line())
-        lines.append(ascii_quilt(s.quilt, highlight=self._best_cells() if stage == Stage.SCORING else ()))
+        if not self.brief:
+            lines.append(self._quilt_text())
         return "\n".join(line for line in lines if line)
+
+    def _quilt_text(self) -> str:
+        highlight = self._best_cells() if self.session.stage == Stage.SCORING else ()
+        return ascii_quilt(self.session.quilt, highlight=highlight)
 
     def _best_cells(self) -> frozenset[Cell]:
         rect = self.session.best_rectangle()
@@ -172,8 +180,13 @@ class PlainGame:
         if self.cut is not None:
             what += f", cut {self.cut.name} (uses cut): draw the piece of {self.cut.piece.size} cells"
             drawings.append(ascii_shape(self.cut.piece, f"piece {self.cut.name}:"))
-        lines.append(f"You draw {what}.")
-        lines.append(draw_side_by_side(drawings))
+        if self.brief:
+            shape = self.shape()
+            assert shape is not None
+            lines.append(f"You draw {what}: {shape.to_text()} ({shape.size} cells, rows top to bottom).")
+        else:
+            lines.append(f"You draw {what}.")
+            lines.append(draw_side_by_side(drawings))
         shape = self.shape()
         if shape is not None and not s.can_place(shape):
             lines.append(f"{option.card} fits nowhere on your quilt" + (" as cut" if self.cut else "")
@@ -181,7 +194,7 @@ class PlainGame:
         return lines
 
     def _specials_line(self) -> str:
-        return "Specials: " + specials_summary(self.session) + "."
+        return "Specials " + specials_summary(self.session) + "."
 
     def _scores_line(self) -> str:
         s = self.session
@@ -228,6 +241,19 @@ class PlainGame:
 
     def cmd_show(self, args: list[str]) -> str:
         return self.describe()
+
+    def cmd_quilt(self, args: list[str]) -> str:
+        return self._quilt_text()
+
+    def cmd_brief(self, args: list[str]) -> str:
+        word = args[0].lower() if args else "on"
+        if word not in ("on", "off"):
+            raise ValueError("say brief on or brief off")
+        self.brief = word == "on"
+        if self.brief:
+            return ("Brief answers: no drawings; shapes in one line, rows top to bottom ('#' a cell, '.' a gap); "
+                    "quilt shows the quilt.")
+        return "Full answers with drawings."
 
     def cmd_quit(self, args: list[str]) -> str:
         self.quit = True
@@ -389,6 +415,7 @@ COMMANDS = {
     "help": PlainGame.cmd_help, "?": PlainGame.cmd_help,
     "show": PlainGame.cmd_show, "look": PlainGame.cmd_show,
     "quit": PlainGame.cmd_quit, "exit": PlainGame.cmd_quit,
+    "quilt": PlainGame.cmd_quilt, "brief": PlainGame.cmd_brief,
     "draw": PlainGame.cmd_draw, "d": PlainGame.cmd_draw,
     "try": PlainGame.cmd_try, "preview": PlainGame.cmd_try,
     "orient": PlainGame.cmd_orient, "orientations": PlainGame.cmd_orient,
