@@ -114,3 +114,20 @@ def test_selfplay_text_summary_and_bad_options():
     assert result.exit_code == 2 and "not both" in result.output
     result = runner.invoke(main, ["patchwork", "play", "--vs", "alphago"])
     assert result.exit_code == 2 and "alphago" in result.output
+
+
+def test_resume_a_recorded_game_and_bad_records(tmp_path):
+    path = tmp_path / "game.json"
+    runner = CliRunner()
+    args = ["patchwork", "play", "--plain", "--vs", "human"]
+    result = runner.invoke(main, [*args, "--seed", "6", "--record", str(path)], input="advance\nadvance\nquit\n")
+    assert result.exit_code == 0 and json.loads(path.read_text())["moves"] == ["advance", "advance"]
+    result = runner.invoke(main, [*args, "--resume", str(path)], input="advance\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert json.loads(path.read_text())["moves"] == ["advance"] * 3
+    path.write_text('{"order": [1, 1], "moves": []}')
+    result = runner.invoke(main, ["patchwork", "play", "--plain", "--resume", str(path)])
+    assert result.exit_code == 1 and "bad setup: patch 1 appears twice" in result.output
+    path.write_text("not json")
+    result = runner.invoke(main, ["patchwork", "play", "--plain", "--resume", str(path)])
+    assert result.exit_code == 1 and "is not a JSON game record" in result.output

@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from doodle.cli.common import echo_json, use_color, write_atomic
-from doodle.patchwork import EDITIONS, Game
+from doodle.patchwork import EDITIONS, Game, RecordError
 from doodle.patchwork.bots import BOT_NAMES, make_bot, play_game
 from doodle.patchwork.display import position_text
 from doodle.patchwork.plain import PlainMatch, Quit
@@ -26,6 +26,19 @@ def patchwork() -> None:
 
 def _new_game(seed: int | None, edition: str) -> Game:
     return Game.new(seed=seed, edition=edition)
+
+
+def _read_record(path: Path) -> Game:
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise click.ClickException(f"cannot read {path}: {error.strerror}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise click.ClickException(f"{path} is not a JSON game record: {error}") from None
+    try:
+        return Game.from_record(record)
+    except RecordError as error:
+        raise click.ClickException(f"{path}: {error}") from None
 
 
 def _save_record(game: Game, path: Path | None) -> None:
@@ -75,11 +88,17 @@ def _save_record(game: Game, path: Path | None) -> None:
     "--record",
     "record_path",
     type=click.Path(path_type=Path, dir_okay=False),
-    help="Write the game record (JSON) to this file at the end.",
+    help="Write the game record (JSON) to this file at the end (also when you quit early).",
+)
+@click.option(
+    "--resume",
+    "resume_path",
+    type=click.Path(path_type=Path, dir_okay=False, exists=True),
+    help="Go on with the game recorded in this file (its record is then updated there).",
 )
 @click.option("--color/--no-color", default=None, help="Colour the quilts in --plain mode (default: on a terminal).")
 def play(opponent: str, seed: int | None, edition: str, second: bool, seconds: float, plain: bool,
-         record_path: Path | None, color: bool | None) -> None:  # fmt: skip
+         record_path: Path | None, resume_path: Path | None, color: bool | None) -> None:  # fmt: skip
     """Play Patchwork in the terminal.
 
     The full-screen game shows both quilts, buttons, income, the time track with both tokens and the next three
@@ -89,7 +108,11 @@ def play(opponent: str, seed: int | None, edition: str, second: bool, seconds: f
     In --plain mode type moves such as '12 c4 r1 m' (patch 12, top-left corner on c4, turned once, mirrored),
     'advance', or 'leather e5'; type 'help' for the rest.
     """
-    game = _new_game(seed, edition)
+    if resume_path is not None:
+        game = _read_record(resume_path)
+        record_path = record_path or resume_path
+    else:
+        game = _new_game(seed, edition)
     you = 1 if second else 0
     if opponent == "human":
         players: list[object | None] = [None, None]
