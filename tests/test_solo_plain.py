@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -252,3 +253,21 @@ def test_brief_answers_leave_out_the_drawings():
     game.handle("brief off")
     assert "a b c d e f g h i" in game.handle("show")
     assert "brief on or brief off" in game.handle("brief maybe")
+
+
+def test_a_finished_game_left_in_the_save_is_recorded_once(paths):
+    commands, expected = scripted_moves(seed=11, specials=False)
+    # the whole game but the last scoring, then the save as it would be after it, as if stopped while recording
+    solo(paths, "--seed", "11", "--name", "tester", input="\n".join(commands[:-1]) + "\n")
+    from doodle.solo.store import read_save, write_save
+
+    save = read_save(paths["save"])
+    game = save.game()
+    session = SoloSession(game)
+    session.end()  # the last scoring: the game is over, but nobody recorded it
+    finished = replace(save, record=game.to_record())
+    for _ in range(2):  # found twice (the same save written back): still one row
+        write_save(paths["save"], finished)
+        assert solo(paths, "--seed", "12", input="quit\n").exit_code == 0
+        with ScoreBook(paths["scores"]) as book:
+            assert [(e.name, e.total) for e in book.top()] == [("tester", expected.total())]

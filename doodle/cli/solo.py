@@ -115,28 +115,17 @@ def solo(plain: bool, seed: int | None, daily: bool, resume: bool, discard: bool
 
     save_path = save_path or default_save_path()
     scores_path = scores_path or default_scores_path()
-    save, game = _read_existing(save_path, discard)
-    if save is not None and game is not None and game.is_over() and not resume:
-        # a finished game whose save was not removed (stopped while scoring): record it (once) and move on
-        record_score(scores_path, save, SoloSession(game), None)
-        remove_save(save_path)
-        save, game = None, None
     if resume:
+        save, game = _read_existing(save_path, discard=False)
         if save is None or game is None:
             raise click.ClickException(f"there is no saved game at {save_path}: start one with doodle solo")
-    elif save is not None and game is not None and not game.is_over() and not discard:
-        raise click.UsageError(
-            f"a game is in progress in {save_path} (seed {game.dealer.seed}, round {game.dealer.round}, "
-            f"turn {game.dealer.turn}): continue it with --resume, or start a new one with --new (discarding it)"
-        )
-    if not resume:
+    else:
+        _clear_for_new_game(save_path, scores_path, discard)
         day = date.today() if daily else None
-        game_seed = daily_seed(day) if day else seed
         player = name or _user_name()
-        game = DoodleGame.new(1, game_seed, _load_deck(deck_path), [player])
+        game = DoodleGame.new(1, daily_seed(day) if day else seed, _load_deck(deck_path), [player])
         save = SoloSave(game.to_record(), player, daily=day.isoformat() if day else None,
                         deck_path=str(deck_path.resolve()) if deck_path else None)
-    assert save is not None and game is not None
 
     def keep(changed: DoodleGame) -> None:
         nonlocal save
@@ -163,6 +152,22 @@ def solo(plain: bool, seed: int | None, daily: bool, resume: bool, discard: bool
     remove_save(save_path)
     text = summary(session, save, par, standing, plain=plain or not interactive, color=use_color(color))
     click.echo(text)
+
+
+def _clear_for_new_game(save_path: Path, scores_path: Path, discard: bool) -> None:
+    """Refuse to overwrite a game in progress unless --new; record a finished game left behind (stopped while
+    its score was being recorded: the table keeps one row per game, so recording again is safe)."""
+    save, game = _read_existing(save_path, discard)
+    if save is None or game is None:
+        return
+    if game.is_over():
+        record_score(scores_path, save, SoloSession(game), None)
+        remove_save(save_path)
+    elif not discard:
+        raise click.UsageError(
+            f"a game is in progress in {save_path} (seed {game.dealer.seed}, round {game.dealer.round}, "
+            f"turn {game.dealer.turn}): continue it with --resume, or start a new one with --new (discarding it)"
+        )
 
 
 def _show_high_scores(scores_path: Path) -> None:
