@@ -45,6 +45,9 @@ def test_the_start_position_notation():
     game = Game.new(order=[1, 2, 3, 0])
     assert game.notation() == START
     assert Game.from_notation(START).state_key() == game.state_key()
+    assert repr(game) == f"Game.from_notation({START!r})"
+    drawing = str(game)
+    assert "patch 1" in drawing and "player 1 to move." in drawing and drawing.count("a b c d e f g h i") == 2
 
 
 def test_a_pending_leather_patch_survives_the_notation():

@@ -379,6 +379,12 @@ class Game:
     def __repr__(self) -> str:
         return f"Game.from_notation({self.notation()!r})"
 
+    def __str__(self) -> str:
+        """The position drawn in text: the track, both quilts, the next patches, whose turn it is."""
+        from doodle.patchwork.display import position_text
+
+        return position_text(self)
+
 
 LEATHER_MASKS = frozenset(move.mask for move in LEATHER_MOVES)
 
