@@ -69,7 +69,7 @@ def solo(paths: dict[str, Path], *args: str, input: str = "") -> object:
 
 def test_a_whole_game_typed_line_by_line(paths):
     commands, expected = scripted_moves(seed=11)
-    assert expected.uses(Special.NEIGHBOUR) == 1 and expected.uses(Special.SINGLE) == 1
+    assert [expected.uses(s) for s in (Special.NEIGHBOUR, Special.CUT, Special.SINGLE)] == [1, 1, 1]
     result = solo(paths, "--seed", "11", "--name", "tester", input="\n".join(commands) + "\n")
     assert result.exit_code == 0, result.output
     total = expected.total()

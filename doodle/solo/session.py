@@ -68,7 +68,7 @@ def explain(error: Exception) -> str:
 
 
 def specials_summary(session: SoloSession) -> str:
-    """e.g. 'left: single, twice (it repeats one used special); used: neighbour, cut'."""
+    """e.g. "left: single, twice (twice repeats one used special); used: neighbour, cut"."""
     left = [special.value for special, available in session.specials() if available]
     used = [special.value for special in Special if session.uses(special)]
     text = f"left: {', '.join(left) or 'none'}"
