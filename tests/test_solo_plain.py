@@ -271,3 +271,10 @@ def test_a_finished_game_left_in_the_save_is_recorded_once(paths):
         assert solo(paths, "--seed", "12", input="quit\n").exit_code == 0
         with ScoreBook(paths["scores"]) as book:
             assert [(e.name, e.total) for e in book.top()] == [("tester", expected.total())]
+
+
+def test_bytes_that_are_not_text_are_an_unknown_command(paths):
+    result = CliRunner().invoke(main, ["solo", "--plain", "--save", str(paths["save"]), "--scores",
+                                       str(paths["scores"]), "--no-par", "--seed", "1"], input=b"\xff\xfe draw\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "Unknown command" in result.output and "Saved" in result.output

@@ -212,7 +212,7 @@ def _play_plain(session: SoloSession, save_path: Path, interactive: bool) -> boo
     """Run the typed-command game on stdin; True when the game is over."""
     game = PlainGame(session)
     click.echo(game.intro())
-    stdin = click.get_text_stream("stdin")
+    stdin = click.get_text_stream("stdin", errors="replace")  # a stray byte is an unknown command, not a crash
     try:
         while not game.finished:
             if interactive:
