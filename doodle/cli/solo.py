@@ -62,7 +62,7 @@ def _read_existing(save_path: Path, discard: bool) -> tuple[SoloSave | None, Doo
         raise click.ClickException(f"{error}. Put the deck file back to continue, or start over with --new") \
             from None
     except SaveError as error:
-        moved = set_aside(save_path)
+        moved = _set_aside_or_fail(save_path, str(error))
         click.echo(f"Warning: the saved game {save_path} cannot be used ({error}); it was moved to {moved}.",
                    err=True)
         return None, None
@@ -154,6 +154,14 @@ def solo(plain: bool, seed: int | None, daily: bool, resume: bool, discard: bool
     click.echo(text)
 
 
+def _set_aside_or_fail(path: Path, problem: str) -> Path:
+    try:
+        return set_aside(path)
+    except OSError as error:
+        raise click.ClickException(f"{path} cannot be used ({problem}) and cannot be moved aside "
+                                   f"({error.strerror or error}): move or remove it yourself") from None
+
+
 def _clear_for_new_game(save_path: Path, scores_path: Path, discard: bool) -> None:
     """Refuse to overwrite a game in progress unless --new; record a finished game left behind (stopped while
     its score was being recorded: the table keeps one row per game, so recording again is safe)."""
@@ -179,7 +187,7 @@ def _show_high_scores(scores_path: Path) -> None:
             entries = book.top(TOP)
             count = book.count()
     except ScoresCorrupt as error:
-        moved = set_aside(scores_path)
+        moved = _set_aside_or_fail(scores_path, str(error))
         raise click.ClickException(
             f"{error}; it was moved to {moved}, and a new table starts with your next game") from None
     except ScoresError as error:

@@ -94,7 +94,11 @@ def record_score(scores_path: Path, save: SoloSave, session: SoloSession, par: P
     try:
         book = ScoreBook(scores_path)
     except ScoresCorrupt as error:
-        moved = set_aside(scores_path)
+        try:
+            moved = set_aside(scores_path)
+        except OSError as move_error:
+            return Standing(None, None, [], f"The score was not recorded: {error}, and the file cannot be moved "
+                                            f"aside ({move_error.strerror or move_error}).")
         note = f"The score table was damaged ({error}); it was moved to {moved} and a new one started."
         try:
             book = ScoreBook(scores_path)
