@@ -64,6 +64,11 @@ def test_output_is_deterministic_and_numbered():
     assert page_count(render_sheets(3, "a4", 2)) == 2
 
 
+def test_a_pad_of_sheets_shares_what_is_common():
+    """The grid, boxes and texts are one PDF form placed on every page: 50 sheets cost little more than 1."""
+    assert len(render_sheets(50)) < 15 * len(render_sheets(1))  # drawn in full each time it would be ~45x
+
+
 @pytest.mark.parametrize("paper", sorted(L.PAPERS))
 def test_page_has_the_paper_size(paper):
     document = pypdfium2.PdfDocument(render_sheets(1, paper))

@@ -25,6 +25,7 @@ FAINT = HexColor("#b9c2cc")
 CUT_RED = HexColor("#c2410c")
 
 MAX_COUNT = 1000
+COMMON_FORM = "doodleSheetCommon"
 
 
 def _pt(points: float) -> float:
@@ -73,9 +74,14 @@ class _SheetPainter:
 
     # --- the sheet ---------------------------------------------------------------------------------------------------
     def draw(self) -> None:
+        """What differs from sheet to sheet: the markers (per slot on the page), the QR code and the footer."""
         self.markers()
-        self.header()
         self.qr()
+        self.footer()
+
+    def draw_common(self) -> None:
+        """What every sheet shares; drawn once per document as a PDF form and placed on every sheet."""
+        self.header()
         self.grid()
         for special in L.SPECIALS:
             self.special(special)
@@ -87,7 +93,6 @@ class _SheetPainter:
         self.rule()
         self.score_box(L.PENALTY_RECT, "Penalty", "–1 per empty cell")
         self.score_box(L.TOTAL_RECT, "Total", "rounds – penalty")
-        self.footer()
 
     def markers(self) -> None:
         c = self.c
@@ -264,12 +269,16 @@ def render_sheets(count: int = 1, paper: str = "a4", per_page: int = 1, first_id
     canvas.setAuthor("doodle")
     canvas.setCreator(f"doodle {__version__} (layout {L.LAYOUT_VERSION})")
     canvas.setSubject(f"{count} sheet(s), {paper}, {per_page} per page")
+    # the shared part of the sheet, once, in sheet millimetres (y down) like everything the painter draws
+    canvas.beginForm(COMMON_FORM, 0, 0, L.SHEET_WIDTH_MM, L.SHEET_HEIGHT_MM)
+    _SheetPainter(canvas, "", slots[0].marker_ids).draw_common()
+    canvas.endForm()
     for index in range(count):
         slot = slots[index % per_page]
         canvas.saveState()
         canvas.translate(slot.x * mm, (height - slot.y) * mm)
         canvas.scale(slot.scale * mm, -slot.scale * mm)
-        canvas.setLineJoin(0)
+        canvas.doForm(COMMON_FORM)
         _SheetPainter(canvas, sheet_id(first_id + index), slot.marker_ids).draw()
         canvas.restoreState()
         if index % per_page == per_page - 1 or index == count - 1:
