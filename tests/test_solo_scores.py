@@ -37,8 +37,8 @@ def test_the_same_game_is_recorded_once(tmp_path):
         assert book.rank(0).of == 1
 
 
-@settings(max_examples=15)
-@given(st.lists(st.integers(-81, 200), min_size=1, max_size=12), st.integers(-81, 200))
+@settings(max_examples=12)
+@given(st.lists(st.integers(-81, 200), min_size=1, max_size=8), st.integers(-81, 200))
 def test_rank_is_one_plus_the_number_of_better_games(tmp_path_factory, totals, mine):
     path = tmp_path_factory.mktemp("scores") / "s.db"
     with ScoreBook(path) as book:
