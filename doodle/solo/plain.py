@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from doodle.game.sheet import IllegalAction, Special
 from doodle.geometry import Cell, Polyomino
 from doodle.quilt import SIZE, Quilt
-from doodle.render import cell_name, draw_side_by_side, parse_cell_name
+from doodle.render import COLUMNS, cell_name, draw_side_by_side, parse_cell_name
 from doodle.solo.session import (
     CardOption,
     CardRole,
@@ -27,7 +27,6 @@ from doodle.solo.session import (
 )
 from doodle.tui.ghost import Ghost, distinct_orientations, orientation_code, oriented, parse_orientation
 
-COLUMNS = "abcdefghi"
 MAX_HINTS = 8
 
 HELP = """Commands (cells are a column a-i and a row 1-9, e.g. c4):
