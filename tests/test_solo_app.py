@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 from doodle.game.sheet import Special
 from doodle.solo.app import GameOverScreen, HelpScreen, SoloApp
 from doodle.solo.session import CardRole, SoloSession, Stage
+from doodle.tui.ghost import Ghost
 
 SIZE = (110, 36)
 
@@ -194,3 +195,23 @@ def test_the_help_page_names_every_bound_key():
     shown = {"left": "←", "right": "→", "up": "↑", "down": "↓", "question_mark": "?", "escape": "esc"}
     for binding in SoloApp.BINDINGS:
         assert shown.get(binding.key, binding.key) in HELP, binding.key
+
+
+def test_a_resumed_game_opens_where_it_was():
+    from doodle.game.game import DoodleGame
+
+    session = SoloSession.new(seed=13)
+    session.draw(session.options()[0].card, Ghost.centred(session.options()[0].shape).cells)
+    session.end()
+    resumed = SoloSession(DoodleGame.replay(session.game.to_record()))
+    app = SoloApp(resumed)
+
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert "Welcome back: round 1, turn 2" in app.message
+            assert app.query_one("#quilt").board == session.quilt
+            assert app.ghost.fits(session.quilt)  # the patch starts where it can be drawn
+
+    asyncio.run(main())
+

@@ -123,10 +123,13 @@ class SoloApp(App[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        if self.session.stage == Stage.START:
+        s = self.session
+        if s.stage == Stage.START:
             self.message = "Draw your start card: arrows move it, r rotates, m mirrors, enter draws. ? lists every key."
+        elif s.stage == Stage.SCORING:
+            self.message = f"Welcome back to the scoring of round {s.round}: enter scores it, s for a single square."
         else:
-            self.message = f"Welcome back: round {self.session.round}, turn {self.session.turn}. ? lists every key."
+            self.message = f"Welcome back: round {s.round}, turn {s.turn}. ? lists every key."
         self.refresh_all()
 
     # ----- what is being placed -----
