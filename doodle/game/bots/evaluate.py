@@ -4,13 +4,15 @@ what the special actions still in hand are worth. Everything works on a batch of
 A scoring `t` turns away is estimated as the best planning rectangle (one in a corner of the grid) minus a price
 for each cell still missing in it, counting only rectangles whose missing cells the next `t` turns (about
 `cells_per_turn` each) plus the single squares left could cover. A missing cell that is walled in (no empty
-neighbour) or in a walled-in domino costs more: no patch can fill it.
+neighbour) or in a small walled-in pocket costs more: only a single square or one exact shape can fill it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
+import cv2
 import numpy as np
 
 from doodle.game.bots.options import Uses, singles_left
@@ -25,12 +27,13 @@ class Weights:
     cells_per_turn: float = 4.0  # cells a turn is expected to add towards a rectangle
     missing_base: float = 0.5  # the price of a missing cell far from a scoring ...
     missing_near: float = 2.0  # ... plus this divided by the turns left before it
-    walled_extra: float = 2.0  # a missing cell with no empty neighbour counts this much more
-    domino_extra: float = 0.7  # a missing cell of a walled-in domino counts this much more
+    pocket_extra: float = 1.0  # a missing cell counts 1 + this x its pocket hardness
     later_scorings: float = 1.0  # weight of the scorings after the next one (0: look at the next one only)
     perimeter: float = 0.3  # per edge between an empty cell and a covered cell or the border
-    walled: float = 2.0  # per empty cell with no empty neighbour
-    domino: float = 0.8  # per cell of a walled-in empty domino
+    pocket: float = 1.0  # per unit of pocket hardness of the empty cells
+    # How hard an empty cell is to cover, by the size (1, 2, ...) of the empty area (4-connected) it lies in: a
+    # walled-in cell takes a single square or the 1-cell card, a small pocket one exact shape; big areas are easy.
+    pocket_hardness: tuple[float, ...] = (3.0, 2.5, 2.0, 1.5, 0.8, 0.4)
     empty: float = 1.0  # per empty cell (the final penalty)
     single: float = 3.0  # the worth of a single square kept in hand
     neighbour: float = 1.5
@@ -58,36 +61,35 @@ class Horizon:
 @dataclass
 class Features:
     empty: np.ndarray  # (n, 81) float32: 1 where empty
-    walled: np.ndarray  # (n, 81) float32: empty cells with no empty neighbour
-    domino: np.ndarray  # (n, 81) float32: cells of walled-in empty dominoes
+    hardness: np.ndarray  # (n, 81) float32: the pocket hardness of the empty area each cell lies in
     empty_count: np.ndarray  # (n,)
     perimeter: np.ndarray  # (n,)
 
 
-def features(after: np.ndarray) -> Features:
-    e = ~after.reshape(-1, SIZE, SIZE)
+@lru_cache(maxsize=16)
+def _hardness_table(hardness: tuple[float, ...]) -> np.ndarray:
+    table = np.zeros(CELLS + 1, dtype=np.float32)
+    table[1 : len(hardness) + 1] = hardness
+    return table
+
+
+def features(after: np.ndarray, hardness: tuple[float, ...]) -> Features:
+    n = after.shape[0]
+    e = ~after.reshape(n, SIZE, SIZE)
     horizontal = e[:, :, :-1] & e[:, :, 1:]
     vertical = e[:, :-1, :] & e[:, 1:, :]
-    neighbours = np.zeros(e.shape, dtype=np.int8)
-    neighbours[:, :, :-1] += horizontal
-    neighbours[:, :, 1:] += horizontal
-    neighbours[:, :-1, :] += vertical
-    neighbours[:, 1:, :] += vertical
-    walled = e & (neighbours == 0)
-    lone = e & (neighbours == 1)
-    domino_h = horizontal & lone[:, :, :-1] & lone[:, :, 1:]
-    domino_v = vertical & lone[:, :-1, :] & lone[:, 1:, :]
-    domino = np.zeros(e.shape, dtype=bool)
-    domino[:, :, :-1] |= domino_h
-    domino[:, :, 1:] |= domino_h
-    domino[:, :-1, :] |= domino_v
-    domino[:, 1:, :] |= domino_v
+    # label the empty areas of all the quilts at once: stacked, with a covered row between two quilts
+    image = np.zeros((n, SIZE + 1, SIZE), dtype=np.uint8)
+    image[:, :SIZE] = e
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(image.reshape(-1, SIZE), connectivity=4)
+    sizes = stats[:, cv2.CC_STAT_AREA].copy()
+    sizes[0] = 0  # the covered background
+    area = np.take(sizes, labels).reshape(n, SIZE + 1, SIZE)[:, :SIZE]
     empty_count = e.sum(axis=(1, 2))
     pairs = horizontal.sum(axis=(1, 2)) + vertical.sum(axis=(1, 2))
-    n = e.shape[0]
     return Features(
-        e.reshape(n, CELLS).astype(np.float32), walled.reshape(n, CELLS).astype(np.float32),
-        domino.reshape(n, CELLS).astype(np.float32), empty_count, 4 * empty_count - 2 * pairs,
+        e.reshape(n, CELLS).astype(np.float32), np.take(_hardness_table(hardness), area.reshape(n, CELLS)),
+        empty_count, 4 * empty_count - 2 * pairs,
     )
 
 
@@ -107,6 +109,7 @@ def best_rectangles(empty: np.ndarray, allowed_missing: np.ndarray | int, corner
     return np.maximum(best, 0)
 
 
+@lru_cache(maxsize=1024)
 def reserve(uses: Uses, weights: Weights, turns_left: int) -> float:
     """What the special actions still in hand are worth (Neighbour and Cut fade as the game runs out)."""
     fade = min(1.0, turns_left / 6)
@@ -125,11 +128,10 @@ def reserve(uses: Uses, weights: Weights, turns_left: int) -> float:
 def evaluate(after: np.ndarray, uses: list[Uses], horizon: Horizon, weights: Weights) -> np.ndarray:
     """The estimated worth of each after-state (row of `after`, with its specials `uses[i]`): the coming
     scorings, less the final penalty and raggedness, plus the specials in hand."""
-    f = features(after)
+    f = features(after, weights.pocket_hardness)
     singles = np.array([singles_left(u) for u in uses], dtype=np.float32)
     total = -weights.empty * f.empty_count.astype(np.float32)
-    total -= weights.perimeter * f.perimeter + weights.walled * f.walled.sum(axis=1)
-    total -= weights.domino * f.domino.sum(axis=1)
+    total -= weights.perimeter * f.perimeter + weights.pocket * f.hardness.sum(axis=1)
     total += np.array([reserve(u, weights, horizon.turns_left) for u in uses], dtype=np.float32)
     for k, turns in enumerate(horizon.turns_to_scorings):
         weight = 1.0 if k == 0 else weights.later_scorings
@@ -138,7 +140,7 @@ def evaluate(after: np.ndarray, uses: list[Uses], horizon: Horizon, weights: Wei
         if turns == 0:
             pot = best_rectangles(f.empty, singles, price=weights.single)
         else:
-            pressure = f.empty + weights.walled_extra * f.walled + weights.domino_extra * f.domino
+            pressure = f.empty + weights.pocket_extra * f.hardness
             allowed = weights.cells_per_turn * turns + singles
             price = weights.missing_base + weights.missing_near / turns
             pot = best_rectangles(f.empty, allowed, corner_only=True, weights=pressure, price=price)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from doodle.game.bots.evaluate import Weights
 from doodle.game.bots.planner import PlanningBot
 
-EXPERT_WEIGHTS = Weights()
+EXPERT_WEIGHTS = Weights(later_scorings=0.3)
 
 
 def expert_bot(**options) -> PlanningBot:

@@ -8,6 +8,7 @@ The special actions are tracked as `Uses` = (neighbour, single, cut) counts, the
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -32,6 +33,7 @@ def spend(uses: Uses, neighbour: int = 0, single: int = 0, cut: int = 0) -> Uses
     return after
 
 
+@lru_cache(maxsize=64)
 def singles_left(uses: Uses) -> int:
     """How many single squares the sheet still allows (0, 1 or 2)."""
     return max(k for k in range(3) if spend(uses, single=k) is not None)

@@ -39,6 +39,9 @@ class PlanningBot:
     weights: Weights = field(default_factory=Weights)
     lookahead: bool = False
     breadth: int = 12
+    deep_endgame: bool = True
+    deep_from_turn: int = 4
+    deep_breadth: int = 5
 
     # ----- the Bot protocol -----
     def act(self, game: DoodleGame, player: int) -> list[Action]:
@@ -63,7 +66,7 @@ class PlanningBot:
         cands = candidates(sheet.quilt.bits, mask_vector(sheet.quilt.bits), [option], uses, with_pass=False)
         values = evaluate(cands.after, uses_after(cands, uses), Horizon.after_turn(1, 0), self.weights)
         if self.lookahead:
-            values = self._refine(game, cands, values, uses, Horizon.after_turn(1, 0))
+            values = self._refine(game, cands, values, uses, sheet.quilt.bits)
         best = int(np.argmax(values))
         return DrawPatch(option.card, cells_of(cands.masks[best]), False)
 
@@ -80,7 +83,7 @@ class PlanningBot:
             horizon = Horizon.after_turn(offer.round, offer.turn)
             values = evaluate(cands.after, row_uses, horizon, self.weights)
             if self.lookahead:
-                values = self._refine(game, cands, values, uses, horizon)
+                values = self._refine(game, cands, values, uses, sheet.quilt.bits)
         # among equal values, prefer spending fewer special actions
         spent = np.array([sum(u) for u in row_uses], dtype=np.float32)
         best = int(np.argmax(values - 1e-3 * spent))
@@ -112,42 +115,51 @@ class PlanningBot:
             cells += spare[: chosen - len(cells)]
         return [SingleSquare(cell) for cell in cells[:chosen]]
 
-    # ----- looking one card ahead -----
-    def _refine(self, game: DoodleGame, cands: Candidates, values: np.ndarray, uses: Uses,
-                horizon: Horizon) -> np.ndarray:
-        """Re-score the best `breadth` rows by the expected worth of the next card's best draw."""
+    # ----- looking ahead -----
+    def _refine(self, game: DoodleGame, cands: Candidates, values: np.ndarray, uses: Uses, base: int) -> np.ndarray:
+        """Re-score the best `breadth` rows by the expected worth of the next card's best draw (deeper near the
+        end of the game, where the last turns decide how many holes stay empty)."""
         order = np.argsort(-values)[: self.breadth]
         after_uses = uses_after(cands, uses)
-        outcomes, scoring_first = _next_offers(game)
+        unseen = _unseen(game.dealer)
+        depth = self.depth(game.dealer)
         refined = np.full(values.shape, -np.inf, dtype=np.float32)
         for row in order:
-            bits = _bits_of(cands.after[row])
-            row_uses = after_uses[int(cands.option_index[row])]
-            worth = 0.0
-            if scoring_first:
-                worth += float(best_rectangles((~cands.after[row : row + 1]).astype(np.float32),
-                                               singles_left(row_uses), price=self.weights.single)[0])
-            for offer, probability in outcomes:
-                worth += probability * self._best_next(game.deck, bits, cands.after[row], row_uses, offer)
-            refined[row] = worth
+            refined[row] = self._expected(game.deck, game.dealer, unseen, base | cands.masks[row], cands.after[row],
+                                          after_uses[int(cands.option_index[row])], depth)
         return refined
 
-    def _best_next(self, deck: Deck, bits: int, vector: np.ndarray, uses: Uses, offer: Offer) -> float:
-        if offer.phase == Phase.FINAL:
-            options = draw_options(offer, deck, uses, neighbour=False)
-        else:
-            options = draw_options(offer, deck, uses, neighbour=False, cut=False)
+    def depth(self, dealer: Dealer) -> int:
+        """How many further draws to look at beyond the next card's: one in the last round's late turns."""
+        return 1 if self.deep_endgame and dealer.round == ROUNDS and dealer.turn >= self.deep_from_turn else 0
+
+    def _expected(self, deck: Deck, dealer: Dealer, unseen: list[str], bits: int, vector: np.ndarray, uses: Uses,
+                  depth: int) -> float:
+        """The expected worth of a quilt once this decision is made, over the next card's chances."""
+        outcomes, scoring_first = _next_offers(dealer, unseen)
+        worth = 0.0
+        if scoring_first:
+            empty = (~vector).astype(np.float32).reshape(1, -1)
+            worth += float(best_rectangles(empty, singles_left(uses), price=self.weights.single)[0])
+        for next_dealer, offer, probability in outcomes:
+            worth += probability * self._best_next(deck, next_dealer, unseen, offer, bits, vector, uses, depth)
+        return worth
+
+    def _best_next(self, deck: Deck, dealer: Dealer | None, unseen: list[str], offer: Offer, bits: int,
+                   vector: np.ndarray, uses: Uses, depth: int) -> float:
+        final = offer.phase == Phase.FINAL
+        options = draw_options(offer, deck, uses, neighbour=False, cut=final)
         cands = candidates(bits, vector, options, uses)
         after_uses = uses_after(cands, uses)
         row_uses = [after_uses[i] for i in cands.option_index]
-        if offer.phase == Phase.FINAL:
+        if final:
             return float(final_values(cands.after, row_uses).max())
         values = evaluate(cands.after, row_uses, Horizon.after_turn(offer.round, offer.turn), self.weights)
-        return float(values.max())
-
-
-def _bits_of(vector: np.ndarray) -> int:
-    return int(sum(1 << int(i) for i in np.flatnonzero(vector)))
+        if depth <= 0 or dealer is None:
+            return float(values.max())
+        top = np.argsort(-values)[: self.deep_breadth]
+        return max(self._expected(deck, dealer, unseen, bits | cands.masks[row], cands.after[row], row_uses[row],
+                                  depth - 1) for row in top)
 
 
 def _best_rectangle_with_missing(bits: int, missing: int) -> tuple[int, int]:
@@ -160,35 +172,34 @@ def _best_rectangle_with_missing(bits: int, missing: int) -> tuple[int, int]:
     return best[0], best[2]
 
 
-def _next_offers(game: DoodleGame) -> tuple[list[tuple[Offer, float]], bool]:
-    """The offers of the next decision with their chances, as the player knows them, and whether an
-    intermediate scoring comes first. Cards still in the deck are any unseen card, equally likely."""
-    dealer = game.dealer.clone()
+def _next_offers(dealer: Dealer, unseen: list[str]) -> tuple[list[tuple[Dealer | None, Offer, float]], bool]:
+    """The offers of the next decision with their chances, as the player knows them (with the table as it
+    would then be, when it is known), and whether an intermediate scoring comes first. A card still to be dealt
+    is any unseen card, equally likely."""
+    dealer = dealer.clone()
     if dealer.phase == Phase.TURN:
         dealer.end_turn()
     scoring = dealer.phase == Phase.SCORING
     if scoring:
         if dealer.round == ROUNDS:
             return [], True
-        unseen = _unseen(game.dealer)
         dealer.round += 1
         dealer.turn = 1
         dealer.circle = dealer.circle + [None] * NEW_CARDS_PER_ROUND  # type: ignore[list-item]
         dealer.draw_pile = []
         dealer.phase = Phase.ROLL
     if dealer.phase == Phase.FINAL:
-        return [(dealer.offer(), 1.0)], scoring
-    outcomes: list[tuple[Offer, float]] = []
+        return [(dealer, dealer.offer(), 1.0)], scoring
+    outcomes: list[tuple[Dealer | None, Offer, float]] = []
     for face, chance in dealer.chance_outcomes():
         rolled = dealer.clone()
         rolled.roll(face)
-        offer = rolled.offer()
-        if offer.current is None:
-            cards = unseen  # a card dealt after the scoring: any unseen card
-            for card in cards:
-                outcomes.append((Offer(Phase.TURN, offer.round, offer.turn, card, ()), float(chance) / len(cards)))
+        if rolled.current_card is None:  # a card dealt after the scoring: any unseen card
+            for card in unseen:
+                outcomes.append((None, Offer(Phase.TURN, rolled.round, rolled.turn, card, ()),
+                                 float(chance) / len(unseen)))
         else:
-            outcomes.append((offer, float(chance)))
+            outcomes.append((None if scoring else rolled, rolled.offer(), float(chance)))
     return outcomes, scoring
 
 
