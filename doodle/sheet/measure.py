@@ -21,6 +21,9 @@ SIGMAS = (1.5, 4.0, 12.0, 36.0)
 @dataclass(frozen=True)
 class FlatField:
     ink: np.ndarray  # float32, 0 = paper, 1 = black, per pixel of the sheet image
+    brightness: np.ndarray  # float32, the brightest channel over the paper estimate: about 1 on paper
+    normalised: np.ndarray  # float32 BGR over the paper estimate (1 = paper)
+    paper: np.ndarray  # float32, the brightest channel of the paper estimate (0-255)
     paper_level: float  # median paper brightness (0-255) before correction: how much light there was
 
 
@@ -35,7 +38,9 @@ def paper_estimate(bgr: np.ndarray, trusted: np.ndarray) -> np.ndarray:
     opened = cv2.dilate(bgr, cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5)))
     coarse_size = (max(1, width // COARSE), max(1, height // COARSE))
     values = cv2.resize(opened, coarse_size, interpolation=cv2.INTER_AREA).astype(np.float32)
-    weight = (cv2.resize(trusted.astype(np.float32), coarse_size, interpolation=cv2.INTER_AREA) > 0.99).astype(
+    # A coarse pixel counts as paper when most of it is trusted paper (the max filter has already widened the
+    # paper over thin printed lines; thin strips of paper between printed things still count).
+    weight = (cv2.resize(trusted.astype(np.float32), coarse_size, interpolation=cv2.INTER_AREA) > 0.6).astype(
         np.float32
     )
     if weight.sum() < 4:
@@ -58,11 +63,28 @@ def paper_estimate(bgr: np.ndarray, trusted: np.ndarray) -> np.ndarray:
 def flat_field(bgr: np.ndarray, trusted: np.ndarray) -> FlatField:
     """Divide by the paper estimate and turn the result into ink (0 paper .. 1 black)."""
     paper = paper_estimate(bgr, trusted)
-    b, g, r = cv2.split(cv2.divide(bgr.astype(np.float32), np.maximum(paper, 1.0)))
+    normalised = cv2.divide(bgr.astype(np.float32), np.maximum(paper, 1.0))
+    b, g, r = cv2.split(normalised)
     ink = 1.0 - np.clip(cv2.min(cv2.min(b, g), r), 0.0, 1.0)
-    brightest = cv2.max(cv2.max(*cv2.split(paper)[:2]), cv2.split(paper)[2])
+    brightness = cv2.max(cv2.max(b, g), r)
+    pb, pg, pr = cv2.split(paper)
+    brightest = cv2.max(cv2.max(pb, pg), pr)
     level = float(np.median(brightest[trusted])) if trusted.any() else float(np.median(brightest))
-    return FlatField(ink=ink, paper_level=level)
+    return FlatField(ink=ink, brightness=brightness, normalised=normalised, paper=brightest, paper_level=level)
+
+
+def light_variation(field: FlatField, window_px: int) -> np.ndarray:
+    """How much the light changes within `window_px` of each pixel, as max - min of log paper brightness.
+
+    Smooth lighting changes little over a few centimetres; a hard shadow edge changes a lot, and where the
+    estimate had to bridge such an edge from afar, the cells there cannot be read with confidence.
+    """
+    small = cv2.resize(field.paper, None, fx=1 / COARSE, fy=1 / COARSE, interpolation=cv2.INTER_AREA)
+    log = np.log(np.maximum(small, 1.0))
+    k = max(3, (window_px // COARSE) | 1)
+    kernel = np.ones((k, k), np.uint8)
+    spread = cv2.dilate(log, kernel) - cv2.erode(log, kernel)
+    return cv2.resize(spread, (field.paper.shape[1], field.paper.shape[0]), interpolation=cv2.INTER_NEAREST)
 
 
 def region_ink(ink: np.ndarray, box: tuple[int, int, int, int]) -> float:
@@ -74,26 +96,36 @@ def region_ink(ink: np.ndarray, box: tuple[int, int, int, int]) -> float:
 
 @dataclass(frozen=True)
 class Threshold:
-    value: float  # cells above are shaded
-    gap: float  # width of the gap it sits in (0 when the sheet is all one kind)
-    low: float  # the highest value below the threshold (or the threshold when none)
-    high: float  # the lowest value above
+    value: float  # values above are marked
+    low: float  # the value just below the gap (the window's bottom when none)
+    high: float  # the value just above the gap (the window's top when none)
 
 
-def largest_gap_threshold(values: np.ndarray, lowest: float, highest: float, default: float) -> Threshold:
-    """The per-sheet threshold: the middle of the largest gap in the sorted values.
+# Gaps are compared on a log scale offset by this much ink: empty paper measures about 0 with noise of a few
+# hundredths, so 0.01 -> 0.08 is a wider gap than 0.15 -> 0.45 (light pencil against heavy pencil).
+LOG_OFFSET = 0.02
 
-    Only the part of each gap inside the window [`lowest`, `highest`] counts, and the threshold is kept inside
-    it: below lies the paper's own noise, and above, a gap between light pencil and heavy pencil is not the gap
-    between empty and shaded. With no gap in the window (all cells alike), the threshold is `default`.
+
+def log_distance(a: float, b: float) -> float:
+    return abs(float(np.log((b + LOG_OFFSET) / (a + LOG_OFFSET))))
+
+
+def largest_gap_threshold(values: np.ndarray, lowest: float, highest: float) -> Threshold:
+    """The per-sheet threshold: the middle of the largest gap in the sorted values (OMRChecker's idea).
+
+    Gaps are measured on a log scale and only the part of each gap inside the window [`lowest`, `highest`]
+    counts: below it lies the paper's own noise, and above it a gap between light and heavy pencil is not the
+    gap between empty and shaded. All values alike (an empty or a full grid) gives the gap that runs off the
+    end of the window, so an all-empty sheet reads as empty and an all-shaded one as shaded.
     """
     ordered = np.concatenate(([-1.0], np.sort(np.asarray(values, dtype=np.float64)), [2.0]))
-    best = Threshold(value=default, gap=0.0, low=default, high=default)
-    best_inside = 0.0
+    best, best_size = Threshold(lowest, lowest, highest), -1.0
     for a, b in zip(ordered[:-1], ordered[1:], strict=True):
-        inside = min(b, highest) - max(a, lowest)
-        if inside > best_inside:
-            middle = float(np.clip((a + b) / 2, lowest, highest))
-            best_inside = inside
-            best = Threshold(value=middle, gap=float(min(b, 1.0) - max(a, 0.0)), low=float(a), high=float(b))
+        lo, hi = max(a, lowest), min(b, highest)
+        if hi <= lo:
+            continue
+        size = log_distance(lo, hi)
+        if size > best_size:
+            middle = float(np.sqrt((lo + LOG_OFFSET) * (hi + LOG_OFFSET)) - LOG_OFFSET)
+            best, best_size = Threshold(middle, float(a), float(b)), size
     return best

@@ -50,7 +50,7 @@ def load_photo(source: PhotoSource, working_side: int = WORKING_SIDE) -> np.ndar
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", Image.DecompressionBombWarning)
         try:
-            image = Image.open(stream)
+            image = Image.open(stream)  # reads the header only: format and size, no pixels yet
         except (UnidentifiedImageError, Image.DecompressionBombError):
             raise NotAnImageError(
                 f"{name} is not an image this reader understands: give a JPEG or PNG photo of the sheet"
@@ -68,19 +68,45 @@ def load_photo(source: PhotoSource, working_side: int = WORKING_SIDE) -> np.ndar
                 raise NotAnImageError(
                     f"{name} is only {width}x{height} pixels: photograph the sheet at 1 megapixel or more"
                 )
-            scale = working_side / max(width, height)
-            if image.format == "JPEG" and scale < 1:
-                # Decode at 1/2, 1/4 or 1/8 directly (never smaller than the working size).
-                image.draft("RGB", (int(width * scale) + 1, int(height * scale) + 1))
+            if image.format in _OPENCV_FORMATS:
+                data = source if isinstance(source, bytes) else Path(source).read_bytes()
+                return _fit(_decode_with_opencv(data, image.format, max(width, height), working_side, name),
+                            working_side)
             try:
                 image.load()
-                image = ImageOps.exif_transpose(image)
+                if image.getexif().get(_ORIENTATION, 1) != 1:
+                    image = ImageOps.exif_transpose(image)
                 bgr = _pil_to_bgr(image)
             except (OSError, SyntaxError, ValueError, Image.DecompressionBombError) as error:
                 raise NotAnImageError(
                     f"{name} is damaged or cut short ({error}): copy the photo again from the phone"
                 ) from None
     return _fit(bgr, working_side)
+
+
+_ORIENTATION = 0x0112  # the EXIF tag saying how the phone was held
+_OPENCV_FORMATS = ("JPEG", "PNG")
+_REDUCED = ((8, cv2.IMREAD_REDUCED_COLOR_8), (4, cv2.IMREAD_REDUCED_COLOR_4), (2, cv2.IMREAD_REDUCED_COLOR_2))
+
+
+def _complete(data: bytes, fmt: str) -> bool:
+    """A JPEG ends with its end-of-image marker, a PNG with its IEND chunk (a few trailing bytes are allowed)."""
+    tail = data[-4096:]
+    return b"\xff\xd9" in tail if fmt == "JPEG" else b"IEND" in tail
+
+
+def _decode_with_opencv(data: bytes, fmt: str, long_side: int, working_side: int, name: str) -> np.ndarray:
+    """Decode with OpenCV (libjpeg-turbo, EXIF orientation applied), straight at 1/2, 1/4 or 1/8 scale when the
+    photo is that much larger than the working size."""
+    if not _complete(data, fmt):
+        raise NotAnImageError(f"{name} is cut short (the {fmt} data ends early): copy the photo again from the phone")
+    flag = cv2.IMREAD_COLOR
+    if fmt == "JPEG":
+        flag = next((f for k, f in _REDUCED if long_side / k >= working_side), cv2.IMREAD_COLOR)
+    bgr = cv2.imdecode(np.frombuffer(data, np.uint8), flag)
+    if bgr is None:
+        raise NotAnImageError(f"{name} is damaged: its {fmt} data cannot be decoded; copy the photo again")
+    return bgr
 
 
 def _pil_to_bgr(image: Image.Image) -> np.ndarray:

@@ -18,7 +18,14 @@ import numpy as np
 from doodle.quilt import SIZE, Quilt, mask_of
 from doodle.sheet import layout
 from doodle.sheet.markers import detect_markers, fit_markers
-from doodle.sheet.measure import flat_field, largest_gap_threshold, region_ink
+from doodle.sheet.measure import (
+    FlatField,
+    flat_field,
+    largest_gap_threshold,
+    light_variation,
+    log_distance,
+    region_ink,
+)
 from doodle.sheet.photo import PhotoSource, load_photo
 from doodle.sheet.scan_errors import (
     MarkersMissingError,
@@ -28,18 +35,25 @@ from doodle.sheet.scan_errors import (
     TooDarkError,
 )
 
-PX_PER_MM = 5.0
-"""Resolution of the flattened sheet image: a 16 mm cell is 80 pixels."""
+PX_PER_MM = 4.0
+"""Resolution of the flattened sheet image: a 16 mm cell is 64 pixels, a bubble 18."""
 
 CELL_INSET_MM = 3.5  # measure a cell's interior only: away from printed lines and hand-drawn outlines
 CHECK_INSET_MM = 1.5
 BUBBLE_READ_RADIUS_MM = 1.6
+BUBBLE_RING_MM = (2.7, 3.1)  # the paper around a bubble, inside its neighbours
 
 # Cell threshold window (ink units): empty paper measures about 0, the lightest pencil fill well above 0.05.
-CELL_LOWEST = 0.035
+CELL_LOWEST = 0.02
 CELL_HIGHEST = 0.22
-# A cell is uncertain when its value is within this distance of the threshold (confidence below 0.5).
-CELL_MARGIN = 0.05
+# Confidence 1 at this log distance (see measure.log_distance) from the threshold; uncertain below half of it.
+CELL_LOG_MARGIN = 0.8
+PAPER_CELL = 0.03  # a cell measuring less ink than this (and under half the threshold) is taken as paper
+MAX_PASSES = 5
+OVERBRIGHT = 1.06  # a cell's median brightness this far above the paper estimate: the estimate is wrong there
+SHADOW_DOUBT = 0.3  # the confidence given to cells where the light estimate is doubtful
+SHADOW_WINDOW_MM = 24.0  # light changing by more than SHADOW_VARIATION (log) within this: a hard shadow edge
+SHADOW_VARIATION = 0.12
 # Crossed special boxes and filled bubbles: fixed thresholds in ink units, with the same confidence idea.
 CHECK_THRESHOLD = 0.06
 CHECK_MARGIN = 0.04
@@ -184,12 +198,29 @@ def _check_light_and_focus(gray: np.ndarray) -> None:
 
 # --- reading the flattened sheet -------------------------------------------------------------------------------
 def _trusted_paper(inside: np.ndarray) -> np.ndarray:
-    """Where the sheet image shows bare paper: nothing printed there and nothing for the player to draw."""
+    """Where the sheet image shows paper: everywhere except where the player draws (cells, boxes, bubbles,
+    written scores) and the large printed areas (markers, QR code, tinted boxes). Printed text and thin lines are
+    taken out later by a small max filter, so the paper between them counts, close around the grid too."""
     trusted = inside.copy()
-    for rect in layout.elements().values():
-        x0, y0, x1, y1 = rect.inset(-1.5).to_px(PX_PER_MM)
-        trusted[max(y0, 0) : max(y1, 0), max(x0, 0) : max(x1, 0)] = False
+    for marker in layout.MARKERS:
+        _set(trusted, marker.rect.inset(-1.0), False)
+    _set(trusted, layout.QR_RECT.inset(-1.0), False)
+    _set(trusted, layout.GRID_RECT.inset(-0.7), False)
+    for special in layout.SPECIALS:
+        _set(trusted, special.box.inset(-1.0), False)
+    for rect in (layout.RULE_RECT, layout.PENALTY_RECT, layout.TOTAL_RECT):
+        _set(trusted, rect.inset(-1.0), False)
+    for block in layout.ROUNDS:
+        _set(trusted, block.write.inset(-1.5), False)
+        for place in layout.PLACES:
+            for digit in range(10):
+                _set(trusted, layout.bubble_rect(block.number, place, digit).inset(-0.6), False)
     return trusted
+
+
+def _set(mask: np.ndarray, rect: layout.Rect, value: bool) -> None:
+    x0, y0, x1, y1 = rect.to_px(PX_PER_MM)
+    mask[max(y0, 0) : max(y1, 0), max(x0, 0) : max(x1, 0)] = value
 
 
 def _grid_ring(inside: np.ndarray) -> np.ndarray:
@@ -206,14 +237,22 @@ def _cell_boxes() -> list[tuple[int, int, int, int]]:
     return [layout.cell_rect(r, c).inset(CELL_INSET_MM).to_px(PX_PER_MM) for r in range(SIZE) for c in range(SIZE)]
 
 
-def _disk_mean(ink: np.ndarray, center_mm: tuple[float, float], radius_mm: float) -> float:
+def _bubble_value(field_: FlatField, center_mm: tuple[float, float]) -> float:
+    """Ink inside a bubble, against the paper in a ring just around it (not the light estimate): a shadow edge
+    near the bubbles cannot fill them in."""
     cx, cy = center_mm[0] * PX_PER_MM, center_mm[1] * PX_PER_MM
-    r = radius_mm * PX_PER_MM
-    x0, y0 = int(cx - r), int(cy - r)
-    patch = ink[y0 : int(cy + r) + 2, x0 : int(cx + r) + 2]
+    outer = BUBBLE_RING_MM[1] * PX_PER_MM
+    x0, y0 = int(cx - outer), int(cy - outer)
+    patch = field_.normalised[y0 : int(cy + outer) + 2, x0 : int(cx + outer) + 2]
     ys, xs = np.mgrid[y0 : y0 + patch.shape[0], x0 : x0 + patch.shape[1]]
-    disk = (xs + 0.5 - cx) ** 2 + (ys + 0.5 - cy) ** 2 <= r * r
-    return float(patch[disk].mean()) if disk.any() else 0.0
+    distance = np.sqrt((xs + 0.5 - cx) ** 2 + (ys + 0.5 - cy) ** 2) / PX_PER_MM
+    disk = distance <= BUBBLE_READ_RADIUS_MM
+    ring = (distance >= BUBBLE_RING_MM[0]) & (distance <= BUBBLE_RING_MM[1])
+    if not disk.any() or not ring.any():
+        return 0.0
+    inside = patch[disk].mean(axis=0)
+    paper = np.percentile(patch[ring], 80, axis=0)
+    return float(max(0.0, 1.0 - float((inside / np.maximum(paper, 1e-3)).min())))
 
 
 def _confidence(value: float, threshold: float, margin: float) -> float:
@@ -221,10 +260,18 @@ def _confidence(value: float, threshold: float, margin: float) -> float:
     return float(min(1.0, abs(value - threshold) / (2 * margin)))
 
 
-def _read_cells(ink: np.ndarray) -> tuple[np.ndarray, float]:
-    values = np.array([region_ink(ink, box) for box in _cell_boxes()])
-    threshold = largest_gap_threshold(values, CELL_LOWEST, CELL_HIGHEST, default=(CELL_LOWEST + CELL_HIGHEST) / 2)
-    return values, threshold.value
+def _cell_values(field_: FlatField) -> np.ndarray:
+    return np.array([region_ink(field_.ink, box) for box in _cell_boxes()])
+
+
+def _overbright_cells(field_: FlatField) -> set[int]:
+    """Cells brighter than paper: the light estimate is too dark there (a shadow edge misplaced), so neither
+    they nor their neighbours can be trusted."""
+    found = set()
+    for index, (x0, y0, x1, y1) in enumerate(_cell_boxes()):
+        if float(np.median(field_.brightness[y0:y1, x0:x1])) > OVERBRIGHT:
+            found.add(index)
+    return found
 
 
 def _read_sheet(sheet: np.ndarray, inside: np.ndarray, method: str, markers_found: int) -> ScanResult:
@@ -233,16 +280,43 @@ def _read_sheet(sheet: np.ndarray, inside: np.ndarray, method: str, markers_foun
     field_ = flat_field(sheet, trusted)
     if field_.paper_level < TOO_DARK_LEVEL:
         raise TooDarkError("the photo is too dark to read: take it in better light (or with the flash, avoiding glare)")
-    values, threshold = _read_cells(field_.ink)
-    # Second pass: the empty cells are paper too; with them the light is known inside the grid as well, which
-    # matters under a hard shadow across a full grid.
+    # The empty cells are paper too: with them the light is known inside the grid, which matters under a hard
+    # shadow across the grid. Cells surely empty join the paper, and the light is estimated again, until no
+    # more join: the paper grows from the margins into the grid through the empty cells.
     boxes = _cell_boxes()
-    for (x0, y0, x1, y1), value in zip(boxes, values, strict=True):
-        if value < threshold - CELL_MARGIN:
+    joined: set[int] = set()
+    for _ in range(MAX_PASSES):
+        values = _cell_values(field_)
+        threshold = largest_gap_threshold(values, CELL_LOWEST, CELL_HIGHEST).value
+        overbright = _overbright_cells(field_)
+        new = {
+            i
+            for i, value in enumerate(values)
+            if i not in joined and i not in overbright and value < min(PAPER_CELL, threshold / 2)
+        }
+        if not new:
+            break
+        for i in new:
+            x0, y0, x1, y1 = boxes[i]
             trusted[y0:y1, x0:x1] = True
-    field_ = flat_field(sheet, trusted)
+        joined |= new
+        field_ = flat_field(sheet, trusted)
+    values = _cell_values(field_)
+    threshold = largest_gap_threshold(values, CELL_LOWEST, CELL_HIGHEST).value
+    doubtful = set()
+    # Cells that are not known paper, where the light changes steeply nearby: a hard shadow edge was bridged.
+    variation = light_variation(field_, round(SHADOW_WINDOW_MM * PX_PER_MM))
+    for index, (x0, y0, x1, y1) in enumerate(boxes):
+        if index not in joined and variation[(y0 + y1) // 2, (x0 + x1) // 2] > SHADOW_VARIATION:
+            doubtful.add(index)
+    # Under a hard shadow anywhere on the grid, every cell near the threshold is less sure: widen the band.
+    gy, gx = _grid_box_px()
+    margin = CELL_LOG_MARGIN * (2.0 if float(variation[gy, gx].max()) > SHADOW_VARIATION else 1.0)
+    for index in _overbright_cells(field_):
+        row, col = divmod(index, SIZE)
+        doubtful |= {r * SIZE + c for r in range(row - 1, row + 2) for c in range(col - 1, col + 2)
+                     if 0 <= r < SIZE and 0 <= c < SIZE}
     ink = field_.ink
-    values, threshold = _read_cells(ink)
 
     uncertain: list[Uncertain] = []
     confidences: list[float] = []
@@ -250,7 +324,9 @@ def _read_sheet(sheet: np.ndarray, inside: np.ndarray, method: str, markers_foun
     for index, value in enumerate(values):
         row, col = divmod(index, SIZE)
         shaded = bool(value > threshold)
-        conf = _confidence(float(value), threshold, CELL_MARGIN)
+        conf = min(1.0, log_distance(float(value), threshold) / margin)
+        if index in doubtful:
+            conf = min(conf, SHADOW_DOUBT)
         confidences.append(conf)
         if shaded:
             shaded_cells.append((row, col))
@@ -264,6 +340,9 @@ def _read_sheet(sheet: np.ndarray, inside: np.ndarray, method: str, markers_foun
         value = region_ink(ink, special.check.inset(CHECK_INSET_MM).to_px(PX_PER_MM))
         crossed = value > CHECK_THRESHOLD
         conf = _confidence(value, CHECK_THRESHOLD, CHECK_MARGIN)
+        cx, cy = (round(v * PX_PER_MM) for v in special.check.center)
+        if variation[cy, cx] > SHADOW_VARIATION:
+            conf = min(conf, SHADOW_DOUBT)
         confidences.append(conf)
         if crossed:
             specials.append(special.name)
@@ -276,7 +355,7 @@ def _read_sheet(sheet: np.ndarray, inside: np.ndarray, method: str, markers_foun
         for place in layout.PLACES:
             filled = []
             for digit in range(10):
-                value = _disk_mean(ink, layout.bubble_center(block.number, place, digit), BUBBLE_READ_RADIUS_MM)
+                value = _bubble_value(field_, layout.bubble_center(block.number, place, digit))
                 conf = _confidence(value, BUBBLE_THRESHOLD, BUBBLE_MARGIN)
                 confidences.append(conf)
                 is_filled = value > BUBBLE_THRESHOLD
