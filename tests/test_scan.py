@@ -1,0 +1,193 @@
+"""The photo reader against synthetic photos with known truth (tests/photogen.py renders the real PDF).
+
+Kept to a few dozen photos so the suite stays fast; the 200-photos-per-level sweep is benchmarks/bench_scan.py.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from doodle.quilt import Quilt
+from doodle.render import cell_name
+from doodle.sheet import layout as L
+from doodle.sheet.scan import METHOD_GRID, METHOD_MARKERS, ScanResult, read_photo
+from doodle.sheet.scan_errors import MarkersMissingError
+from tests.photogen import level_conditions, make_photo
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "photos"
+SMALL = 2.0  # megapixels: quick to make and to read
+
+
+def wrong_items(result: ScanResult, truth) -> set[str]:
+    """Names (as the reader's uncertain list names them) of everything read differently from the truth."""
+    wrong = {
+        cell_name(r, c)
+        for r in range(9)
+        for c in range(9)
+        if result.quilt.is_covered(r, c) != truth.quilt.is_covered(r, c)
+    }
+    if result.specials_used is not None:
+        wrong |= set(result.specials_used) ^ set(truth.specials_used)
+    for number, (read, true) in enumerate(zip(result.round_scores, truth.round_scores, strict=True), 1):
+        if read != true:
+            wrong.add(f"round {number}")
+    return wrong
+
+
+def flagged(result: ScanResult) -> set[str]:
+    names = set()
+    for doubt in result.uncertain:
+        names.add(" ".join(doubt.name.split()[:2]) if doubt.kind == "bubble" else doubt.name)
+    return names
+
+
+def assert_exact(result: ScanResult, truth) -> None:
+    assert result.quilt == truth.quilt, f"read\n{result.quilt}\ntruth\n{truth.quilt}"
+    assert result.specials_used == truth.specials_used
+    assert result.round_scores == truth.round_scores
+
+
+def recode(image: np.ndarray, quality: int = 92) -> bytes:
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    assert ok
+    return data.tobytes()
+
+
+def cover_markers(photo, corners: tuple[str, ...]) -> np.ndarray:
+    """The photo with the named corner markers painted over in paper white (as if cut off or covered)."""
+    image = photo.image.copy()
+    for marker in L.MARKERS:
+        if marker.corner in corners:
+            r = marker.rect.inset(-2.0)
+            quad = np.array([[(r.x, r.y), (r.x2, r.y), (r.x2, r.y2), (r.x, r.y2)]], np.float64)
+            points = cv2.perspectiveTransform(quad, photo.sheet_to_photo)[0]
+            cv2.fillConvexPoly(image, points.astype(np.int32), (235, 235, 235))
+    return image
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_mild_photos_are_read_exactly(seed):
+    photo = make_photo(seed, "mild", megapixels=SMALL)
+    result = read_photo(photo.jpeg)
+    assert result.method == METHOD_MARKERS and result.markers_found == 4
+    assert_exact(result, photo.truth)
+
+
+@pytest.mark.parametrize(("level", "seeds"), [("moderate", range(100, 106)), ("harsh", range(100, 106))])
+def test_never_silently_wrong(level, seeds):
+    """Whatever the conditions, everything read wrongly is in the uncertain list (or the photo is refused)."""
+    for seed in seeds:
+        photo = make_photo(seed, level, megapixels=SMALL)
+        result = read_photo(photo.jpeg)
+        silent = wrong_items(result, photo.truth) - flagged(result)
+        assert not silent, f"{level} seed {seed}: read wrongly without a flag: {sorted(silent)} ({photo.details})"
+
+
+@pytest.mark.parametrize("turn", [cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_180, cv2.ROTATE_90_COUNTERCLOCKWISE])
+def test_any_quarter_turn_reads_the_same(turn):
+    photo = make_photo(3, "mild", megapixels=SMALL)
+    upright = read_photo(photo.jpeg)
+    turned = read_photo(cv2.rotate(photo.image, turn))
+    assert_exact(upright, photo.truth)
+    assert_exact(turned, photo.truth)
+
+
+@pytest.mark.parametrize("style", ["pale yellow", "light", "hatching", "scribble"])
+def test_every_pencil_style_counts_as_shaded(style):
+    conditions = level_conditions("mild", styles=(style,), name=f"mild-{style}")
+    photo = make_photo(21, conditions, megapixels=SMALL)
+    assert photo.truth.quilt.covered_count() > 0
+    assert_exact(read_photo(photo.jpeg), photo.truth)
+
+
+def test_outlined_patches_are_not_shaded():
+    conditions = level_conditions("mild", distractor_outlines=(3, 3), name="mild-outlines")
+    photo = make_photo(5, conditions, megapixels=SMALL)
+    assert_exact(read_photo(photo.jpeg), photo.truth)
+
+
+@pytest.mark.parametrize("seed", [3, 7])  # tilted 34 and 31 degrees
+def test_steep_tilt_at_one_megapixel(seed):
+    conditions = level_conditions("mild", max_tilt_deg=35, megapixels=(1.0, 1.0), name="mild-tilted-1mp")
+    photo = make_photo(seed, conditions)
+    assert photo.details["tilt_deg"] > 30
+    assert_exact(read_photo(photo.jpeg), photo.truth)
+
+
+@pytest.mark.parametrize("corner", ["tl", "tr", "br", "bl"])
+def test_three_markers_suffice(corner):
+    photo = make_photo(2, "mild", megapixels=SMALL)
+    result = read_photo(recode(cover_markers(photo, (corner,))))
+    assert result.method == METHOD_MARKERS and result.markers_found == 3
+    assert_exact(result, photo.truth)
+
+
+def test_two_markers_and_no_grid_is_refused_with_the_count():
+    photo = make_photo(2, "mild", megapixels=SMALL)
+    image = cover_markers(photo, ("tl", "br"))
+    # Hide the grid too: without it there is nothing left to read.
+    g = L.GRID_RECT.inset(-3.0)
+    quad = np.array([[(g.x, g.y), (g.x2, g.y), (g.x2, g.y2), (g.x, g.y2)]], np.float64)
+    cv2.fillConvexPoly(image, cv2.perspectiveTransform(quad, photo.sheet_to_photo)[0].astype(np.int32), (90, 90, 90))
+    with pytest.raises(MarkersMissingError, match="only 2 of 4 corner markers are visible: photograph the whole"):
+        read_photo(recode(image))
+
+
+def test_markerless_grid_is_read_with_lower_confidence():
+    photo = make_photo(6, level_conditions("mild", quarter_turns=False, name="mild-upright"), megapixels=3.0)
+    result = read_photo(recode(cover_markers(photo, ("tl", "tr", "br", "bl"))))
+    assert result.method == METHOD_GRID and result.markers_found == 0
+    assert result.quilt == photo.truth.quilt
+    assert result.specials_used is None and result.round_scores == (None, None, None)
+    assert result.confidence <= 0.8 and "without corner markers" in result.notes[0]
+
+
+def test_result_json_follows_the_contract():
+    photo = make_photo(1, "mild", megapixels=SMALL)
+    data = read_photo(photo.jpeg).to_dict()
+    assert len(data["quilt"]) == 9 and all(len(row) == 9 for row in data["quilt"])
+    assert Quilt.from_text("\n".join(data["quilt"])) == photo.truth.quilt
+    assert data["empty"] == photo.truth.quilt.empty_count()
+    rect = photo.truth.quilt.best_rectangle()
+    assert data["rectangle"] == (rect.to_dict() if rect else None)
+    assert data["specials_used"] == list(photo.truth.specials_used)
+    assert data["round_scores"] == list(photo.truth.round_scores)
+    known = all(score is not None for score in photo.truth.round_scores)
+    expected_total = sum(photo.truth.round_scores) - photo.truth.quilt.empty_count() if known else None
+    assert data["total"] == expected_total
+    assert 0.0 <= data["confidence"] <= 1.0 and data["method"] == "markers"
+    json.dumps(data)  # serialisable as it is
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in EXAMPLES.glob("*.jpg")))
+def test_example_photos_give_their_json(name):
+    """What the reader is sure of matches the expected JSON; what it is unsure of is listed, and answering those
+    questions from the sheet (as `doodle score` asks on a terminal) gives exactly the expected JSON."""
+    expected = json.loads((EXAMPLES / f"{name}.json").read_text())
+    result = read_photo(EXAMPLES / f"{name}.jpg")
+    truth_quilt = Quilt.from_text("\n".join(expected["quilt"]))
+    bits = result.quilt.bits
+    specials = set(result.specials_used or ())
+    rounds = list(result.round_scores)
+    for doubt in result.uncertain:
+        if doubt.kind == "cell":
+            r, c = divmod(L.COLUMNS.index(doubt.name[0]) + 9 * (int(doubt.name[1]) - 1), 9)
+            bits = bits & ~(1 << (r * 9 + c)) | (truth_quilt.bits & (1 << (r * 9 + c)))
+        elif doubt.kind == "special":
+            specials.discard(doubt.name)
+            specials |= {doubt.name} & set(expected["specials_used"])
+        else:
+            number = int(doubt.name.split()[1])
+            rounds[number - 1] = expected["round_scores"][number - 1]
+    answered = Quilt(bits)
+    rect = answered.best_rectangle()
+    assert answered.rows() == expected["quilt"]
+    assert answered.empty_count() == expected["empty"]
+    assert (rect.to_dict() if rect else None) == expected["rectangle"]
+    assert [n for n in L.SPECIAL_NAMES if n in specials] == expected["specials_used"]
+    assert rounds == expected["round_scores"]
