@@ -88,7 +88,8 @@ def _read(path: Path) -> Reading:
     try:
         scan = read_photo(path)
     except ScanError as error:
-        return Reading(path, error=f"{path}: {error}")
+        message = str(error)
+        return Reading(path, error=message if message.startswith(str(path)) else f"{path}: {message}")
     return Reading(path, quilt=scan.quilt, scan=scan)
 
 

@@ -19,7 +19,7 @@ from doodle.sheet.scan_errors import ImageTooLargeError, NotAnImageError
 # decoded straight at half size.
 WORKING_SIDE = 2000
 # Refuse beyond this many pixels (a decompression bomb, or a scan at absurd resolution).
-MAX_PIXELS = 200_000_000
+MAX_PIXELS = 150_000_000
 
 PhotoSource = str | Path | bytes | np.ndarray | Image.Image
 
@@ -51,7 +51,12 @@ def load_photo(source: PhotoSource, working_side: int = WORKING_SIDE) -> np.ndar
         warnings.simplefilter("ignore", Image.DecompressionBombWarning)
         try:
             image = Image.open(stream)  # reads the header only: format and size, no pixels yet
-        except (UnidentifiedImageError, Image.DecompressionBombError):
+        except Image.DecompressionBombError:
+            raise ImageTooLargeError(
+                f"{name} has more pixels than the {MAX_PIXELS / 1e6:.0f} megapixels the reader accepts: take the "
+                "photo at normal phone resolution"
+            ) from None
+        except UnidentifiedImageError:
             raise NotAnImageError(
                 f"{name} is not an image this reader understands: give a JPEG or PNG photo of the sheet"
             ) from None

@@ -1,0 +1,152 @@
+"""`doodle score PHOTO...`: output, options, exit codes, and a clear message for every kind of bad input."""
+
+from __future__ import annotations
+
+import json
+import struct
+import zlib
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from doodle.cli import main
+from doodle.cli.score import EXIT_UNCERTAIN
+from tests.photogen import make_photo
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "photos"
+SURE = EXAMPLES / "moderate-5.jpg"  # read with no doubt
+UNSURE = EXAMPLES / "harsh-8.jpg"  # a hard shadow: some cells are listed as uncertain
+
+
+def run(*args: str, input: str | None = None):
+    return CliRunner().invoke(main, ["score", *args], input=input)
+
+
+def write_jpeg(path: Path, image: np.ndarray) -> Path:
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    assert ok
+    path.write_bytes(data.tobytes())
+    return path
+
+
+@pytest.fixture(scope="module")
+def photo():
+    return make_photo(1, "mild", megapixels=2.0)
+
+
+def test_photo_is_scored_like_a_text_quilt(tmp_path):
+    expected = json.loads(SURE.with_suffix(".json").read_text())
+    result = run("--no-ask", "--no-color", str(SURE))
+    assert result.exit_code == 0, result.output
+    assert "read with 4 of 4 corner markers" in result.output
+    rect = expected["rectangle"]
+    assert f"{rect['width']} wide x {rect['height']} high" in result.output
+    assert f"scores {rect['score']}" in result.output
+    assert f"empty cells: {expected['empty']}" in result.output
+    assert "special actions used: single" in result.output
+    assert "total: unknown" in result.output  # round 3 was left empty on this sheet
+
+
+def test_json_and_rounds_option():
+    expected = json.loads(SURE.with_suffix(".json").read_text())
+    data = json.loads(run("--json", "--no-ask", str(SURE)).output)
+    for key in ("quilt", "empty", "rectangle", "specials_used", "round_scores", "total"):
+        assert data[key] == expected[key], key
+    assert data["file"] == str(SURE) and data["method"] == "markers" and data["uncertain"] == []
+    given = json.loads(run("--json", "--no-ask", "--rounds", "17,35,60", str(SURE)).output)
+    assert given["round_scores"] == [17, 35, 60] and given["total"] == 112 - expected["empty"]
+
+
+@pytest.mark.parametrize("value", ["17,35", "a,b,c", "17,35,99"])
+def test_bad_rounds_option(value):
+    result = run("--rounds", value, str(SURE))
+    assert result.exit_code == 2 and "--rounds" in result.output
+
+
+def test_text_quilt_with_rounds_gets_a_total(tmp_path):
+    path = tmp_path / "q.txt"
+    path.write_text("#########\n" * 9)
+    data = json.loads(run("--json", "--rounds", "81,81,81", str(path)).output)
+    assert data["empty"] == 0 and data["total"] == 243
+
+
+def test_annotate_writes_the_flattened_sheet(tmp_path):
+    out = tmp_path / "seen.png"
+    result = run("--no-ask", "--annotate", str(out), str(SURE))
+    assert result.exit_code == 0, result.output
+    image = cv2.imread(str(out))
+    assert image is not None and image.shape[1] == 760 and image.shape[0] > 1048  # the sheet plus a caption band
+
+
+def test_uncertain_marks_give_their_own_exit_code_or_are_asked(tmp_path):
+    result = run("--no-ask", "--no-color", str(UNSURE))
+    assert result.exit_code == EXIT_UNCERTAIN, result.output
+    assert "uncertain, please check: cell" in result.output
+    # On a terminal it asks; accepting every reading (Enter) settles the doubts.
+    asked = run("--ask", "--json", str(UNSURE), input="\n" * 100)
+    assert asked.exit_code == 0, asked.output
+    assert "is it shaded?" in asked.output
+    data = json.loads(asked.output.strip().splitlines()[-1])
+    assert data["uncertain"] == []
+    # Answering from the sheet gives the true quilt.
+    expected = json.loads(UNSURE.with_suffix(".json").read_text())
+    assert data["quilt"] == expected["quilt"]
+
+
+def test_several_photos_give_one_table_or_json_lines(tmp_path):
+    files = [str(SURE), str(EXAMPLES / "mild-2.jpg"), str(tmp_path / "missing.jpg")]
+    table = run("--no-ask", *files)
+    assert table.exit_code == 1  # one file could not be read
+    lines = table.stdout.strip().splitlines()  # the progress bar goes to stderr
+    assert lines[0].split()[:3] == ["file", "empty", "rectangle"]
+    assert any(line.startswith(str(SURE)) and line.rstrip().endswith("ok") for line in lines)
+    assert any("missing.jpg does not exist" in line for line in lines)
+    jsonl = run("--no-ask", "--json", *files[:2])
+    records = [json.loads(line) for line in jsonl.stdout.strip().splitlines()]
+    assert [r["file"] for r in records] == files[:2] and jsonl.exit_code == 0
+
+
+def test_annotate_several_photos_into_a_directory(tmp_path):
+    result = run("--no-ask", "--annotate", str(tmp_path), str(SURE), str(EXAMPLES / "mild-2.jpg"))
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mild-2.annotated.png", "moderate-5.annotated.png"]
+
+
+def _png_header_only(width: int, height: int) -> bytes:
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\0" * 16)) + chunk(b"IEND", b"")
+
+
+@pytest.mark.parametrize(
+    ("name", "make", "message"),
+    [
+        ("garbage.jpg", lambda p, photo: p.write_bytes(bytes(range(256)) * 40), "is not an image this reader"),
+        ("empty.jpg", lambda p, photo: p.write_bytes(b""), "is empty (0 bytes)"),
+        ("cut.jpg", lambda p, photo: p.write_bytes(photo.jpeg[: len(photo.jpeg) // 2]), "cut short"),
+        ("huge.png", lambda p, photo: p.write_bytes(_png_header_only(30000, 20000)), "megapixels the reader accepts"),
+        ("tiny.png", lambda p, photo: cv2.imwrite(str(p), np.full((50, 80, 3), 200, np.uint8)), "only 80x50 pixels"),
+        ("table.jpg", lambda p, photo: write_jpeg(p, cv2.GaussianBlur(
+            np.random.default_rng(0).integers(0, 255, (1200, 1600, 3), dtype=np.uint8), (0, 0), 2)),
+         "no score sheet found"),
+        ("dark.jpg", lambda p, photo: write_jpeg(p, (photo.image * 0.08).astype(np.uint8)), "too dark"),
+        ("blurred.jpg", lambda p, photo: write_jpeg(p, cv2.GaussianBlur(photo.image, (0, 0), 10)), "too blurred"),
+    ],
+)
+def test_bad_input_gets_its_own_message(tmp_path, photo, name, make, message):
+    path = tmp_path / name
+    make(path, photo)
+    result = run("--no-ask", str(path))
+    assert result.exit_code == 1, result.output
+    assert message in result.output
+    assert isinstance(result.exception, SystemExit)  # a message, not a traceback
+
+
+def test_a_directory_is_refused(tmp_path):
+    result = run(str(tmp_path))
+    assert result.exit_code == 1 and "is a directory" in result.output

@@ -1,0 +1,55 @@
+"""The reader's measuring steps on their own: the largest-gap threshold and the flat-field correction."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+from doodle.sheet.measure import flat_field, largest_gap_threshold
+
+LOWEST, HIGHEST = 0.02, 0.22
+
+empty_values = st.lists(st.floats(0.0, 0.015), max_size=81)
+shaded_values = st.lists(st.floats(0.09, 0.9), max_size=81)
+
+
+@given(empty_values, shaded_values)
+def test_threshold_separates_paper_from_any_pencil(empty, shaded):
+    """Empty cells (paper noise) and shaded ones (light to heavy pencil, in any mix) are split between them,
+    also when the sheet is all empty or all shaded."""
+    threshold = largest_gap_threshold(np.array(empty + shaded), LOWEST, HIGHEST).value
+    assert all(v < threshold for v in empty)
+    assert all(v > threshold for v in shaded)
+
+
+def test_threshold_is_not_fooled_by_light_and_heavy_pencil():
+    values = np.array([0.005] * 40 + [0.11] * 10 + [0.6] * 31)  # light graphite beside solid fills
+    assert 0.015 < largest_gap_threshold(values, LOWEST, HIGHEST).value < 0.11
+
+
+def test_flat_field_removes_a_light_gradient_and_a_shadow_on_paper():
+    height, width = 400, 300
+    gain = np.linspace(0.55, 1.0, width, dtype=np.float32)[None, :].repeat(height, axis=0)
+    gain[:, 200:] *= 0.6  # a hard shadow over the right third
+    paper = np.full((height, width, 3), 230, np.float32)
+    mark = paper.copy()
+    mark[180:220, 100:140] *= 0.5  # a pencil mark where the paper is lit
+    image = np.clip(mark * gain[..., None], 0, 255).astype(np.uint8)
+    trusted = np.ones((height, width), bool)
+    trusted[170:230, 90:150] = False  # the reader never trusts where the player draws
+    field = flat_field(image, trusted)
+    assert field.ink[20:160, 20:180].max() < 0.05  # lit paper
+    assert field.ink[20:380, 230:290].max() < 0.05  # paper in the shadow, away from its edge
+    assert abs(float(np.median(field.ink[185:215, 105:135])) - 0.5) < 0.06  # the mark keeps its darkness
+
+
+def test_flat_field_counts_pale_yellow_as_ink():
+    image = np.full((200, 200, 3), 235, np.uint8)
+    image[80:120, 80:120] = (130, 225, 235)  # BGR: pale yellow pencil takes the blue away
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    assert 235 - int(gray[100, 100]) < 20  # hardly darker in grey
+    trusted = np.ones((200, 200), bool)
+    trusted[70:130, 70:130] = False
+    assert float(flat_field(image, trusted).ink[100, 100]) > 0.3
