@@ -1,15 +1,17 @@
-"""Helpers shared by the commands: JSON output, colour detection, atomic writes."""
+"""Helpers shared by the commands: JSON output and colour detection (atomic writes live in doodle.files)."""
 
 from __future__ import annotations
 
 import json
 import os
 import sys
-import tempfile
-from pathlib import Path
 from typing import Any
 
 import click
+
+from doodle.files import write_atomic
+
+__all__ = ["echo_json", "use_color", "write_atomic"]
 
 
 def echo_json(data: Any) -> None:
@@ -22,20 +24,3 @@ def use_color(option: bool | None) -> bool:
     if option is not None:
         return option
     return sys.stdout.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
-
-
-def write_atomic(path: str | Path, data: str | bytes) -> None:
-    """Write a file so that it is either the old one or the whole new one, never half written."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    mode = "wb" if isinstance(data, bytes) else "w"
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, mode, **({} if mode == "wb" else {"encoding": "utf-8"})) as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -16,6 +15,7 @@ from typing import Any
 
 import platformdirs
 
+from doodle.files import write_atomic
 from doodle.game.deck import Deck, DeckError, load_deck
 from doodle.game.game import DoodleGame, RecordError
 
@@ -48,21 +48,6 @@ def default_save_path() -> Path:
 
 def default_scores_path() -> Path:
     return data_dir() / "solo-scores.sqlite3"
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write `text` so that `path` holds either its old content or the whole new one, never half of it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def set_aside(path: Path) -> Path:
