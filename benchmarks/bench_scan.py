@@ -60,9 +60,13 @@ class Outcome:
     wrong: list[str] = field(default_factory=list)
     details: dict = field(default_factory=dict)
 
+    unflagged: list[str] = field(default_factory=list)  # read wrongly and not in the uncertain list
+
     @property
     def silent_wrong(self) -> bool:
-        return not self.exact and not self.refused and self.uncertain == 0
+        """Something read wrongly that the reader did not list as uncertain (item by item, not just 'the photo
+        had some doubt')."""
+        return bool(self.unflagged)
 
 
 def read_one(task: tuple[str, int]) -> Outcome:
@@ -82,7 +86,7 @@ def read_one(task: tuple[str, int]) -> Outcome:
     outcome.cells_right = sum(
         result.quilt.is_covered(r, c) == truth.quilt.is_covered(r, c) for r in range(9) for c in range(9)
     )
-    used = set(result.specials_used)
+    used = set(result.specials_used or ())  # None: not read (a markerless grid)
     outcome.specials_right = sum((name in used) == (name in truth.specials_used) for name in
                                  ("neighbour", "single", "cut", "twice"))
     read_scores = tuple(result.round_scores)
@@ -98,6 +102,13 @@ def read_one(task: tuple[str, int]) -> Outcome:
         outcome.wrong.append(f"specials {sorted(used)} != {list(truth.specials_used)}")
     if outcome.rounds_right != 3:
         outcome.wrong.append(f"rounds {list(read_scores)} != {list(truth.round_scores)}")
+    flagged = {" ".join(d.name.split()[:2]) if d.kind == "bubble" else d.name for d in result.uncertain}
+    wrong_items = [f"{'abcdefghi'[c]}{r + 1}" for r in range(9) for c in range(9)
+                   if result.quilt.is_covered(r, c) != truth.quilt.is_covered(r, c)]
+    wrong_items += sorted(used ^ set(truth.specials_used))
+    wrong_items += [f"round {n}" for n, (a, b) in enumerate(zip(read_scores, truth.round_scores, strict=True), 1)
+                    if a != b]
+    outcome.unflagged = [item for item in wrong_items if item not in flagged]
     return outcome
 
 
@@ -145,7 +156,7 @@ def summarise(level: str, outcomes: list[Outcome]) -> dict:
         "median_read_seconds": statistics.median(o.seconds for o in outcomes),
         "failures": [
             {"seed": o.seed, "refused": o.refused or None, "uncertain": o.uncertain, "wrong": o.wrong,
-             "conditions": o.details}
+             "unflagged": o.unflagged, "conditions": o.details}
             for o in outcomes if not o.exact
         ],
     }
@@ -239,7 +250,7 @@ def main() -> None:
                   f"{summary['refused']:>9}{summary['silent_wrong']:>14}{summary['median_read_seconds']:>9.3f}")
             for failure in summary["failures"][:8]:
                 what = failure["refused"] or "; ".join(failure["wrong"])
-                flag = "flagged" if failure["uncertain"] else ("refused" if failure["refused"] else "SILENT")
+                flag = "refused" if failure["refused"] else ("SILENT" if failure["unflagged"] else "flagged")
                 print(f"    seed {failure['seed']} [{flag}]: {what[:150]}")
     if not (args.no_timing or args.timing_photos <= 0):
         report["timing"] = timing(args.timing_photos)

@@ -54,6 +54,9 @@ OVERBRIGHT = 1.06  # a cell's median brightness this far above the paper estimat
 SHADOW_DOUBT = 0.3  # the confidence given to cells where the light estimate is doubtful
 SHADOW_WINDOW_MM = 24.0  # light changing by more than SHADOW_VARIATION (log) within this: a hard shadow edge
 SHADOW_VARIATION = 0.12
+SHADOW_MAX_INK = 0.6  # a shadow darkens paper by at most this much ink; heavier pencil is sure
+NEUTRAL_CHROMA = 0.12  # grey: channels within this share of each other (after the paper's colour is divided out)
+SHADOW_NOTE = "a hard shadow crosses the sheet: grey cells may be shadow or light pencil; retake it in even light"
 # Crossed special boxes and filled bubbles: fixed thresholds in ink units (measured over synthetic photos at
 # every condition level: unused boxes read up to 0.07 under shadows, crossed ones from 0.08; empty bubbles up
 # to 0.05, filled ones from 0.3), with confidence on the same log scale as the cells.
@@ -261,6 +264,13 @@ def _cell_values(field_: FlatField) -> np.ndarray:
     return np.array([region_ink(field_.ink, box) for box in _cell_boxes()])
 
 
+def _neutral(field_: FlatField, box: tuple[int, int, int, int]) -> bool:
+    """Whether the region is grey (paper, graphite, a shadow) rather than coloured pencil."""
+    x0, y0, x1, y1 = box
+    mean = field_.normalised[y0:y1, x0:x1].reshape(-1, 3).mean(axis=0)
+    return float((mean.max() - mean.min()) / max(float(mean.max()), 1e-3)) < NEUTRAL_CHROMA
+
+
 def _overbright_cells(field_: FlatField) -> set[int]:
     """Cells brighter than paper: the light estimate is too dark there (a shadow edge misplaced), so neither
     they nor their neighbours can be trusted."""
@@ -306,9 +316,15 @@ def _read_sheet(sheet: np.ndarray, inside: np.ndarray, method: str, markers_foun
     for index, (x0, y0, x1, y1) in enumerate(boxes):
         if index not in joined and variation[(y0 + y1) // 2, (x0 + x1) // 2] > SHADOW_VARIATION:
             doubtful.add(index)
-    # Under a hard shadow anywhere on the grid, every cell near the threshold is less sure: widen the band.
-    gy, gx = _grid_box_px()
-    margin = CELL_LOG_MARGIN * (2.0 if float(variation[gy, gx].max()) > SHADOW_VARIATION else 1.0)
+    # A hard shadow on the sheet: every cell near the threshold is less sure (a wider band), and a grey cell that
+    # is not known paper may be empty paper in the shadow rather than light pencil (a shadow never adds colour,
+    # and never darkens paper as much as heavy pencil does).
+    shadow = bool(float(variation[trusted].max(initial=0.0)) > SHADOW_VARIATION)
+    margin = CELL_LOG_MARGIN * (2.0 if shadow else 1.0)
+    if shadow:
+        for index, box in enumerate(boxes):
+            if index not in joined and values[index] < SHADOW_MAX_INK and _neutral(field_, box):
+                doubtful.add(index)
     for index in _overbright_cells(field_):
         row, col = divmod(index, SIZE)
         doubtful |= {r * SIZE + c for r in range(row - 1, row + 2) for c in range(col - 1, col + 2)
@@ -386,7 +402,7 @@ def _read_sheet(sheet: np.ndarray, inside: np.ndarray, method: str, markers_foun
         method=method,
         confidence=confidence,
         markers_found=markers_found,
-        notes=() if marks else (GRID_NOTE,),
+        notes=(() if marks else (GRID_NOTE,)) + ((SHADOW_NOTE,) if shadow else ()),
         sheet_image=sheet,
     )
 
