@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from doodle.game import DoodleGame, DrawPatch, EndTurn, Phase, SingleSquare
 from doodle.game.bots import BOT_NAMES, get_bot, play_solo
 from doodle.game.bots.options import draw_options, singles_left, spend, uses_of
+from doodle.game.deck import parse_deck
 from doodle.quilt import Quilt
 
 SEEDS = st.integers(min_value=0, max_value=10**9)
@@ -84,6 +85,28 @@ def test_a_bot_acts_legally_from_any_position(seed: int, steps: int, name: str) 
     assert game.sheets[0].quilt.bits & before.bits == before.bits  # nothing drawn is ever undone
 
 
+def random_shape(rng: random.Random, size: int) -> str:
+    """A random connected shape of `size` cells, as deck text ("#.#/###")."""
+    cells = {(0, 0)}
+    while len(cells) < size:
+        r, c = rng.choice(sorted(cells))
+        cells.add(rng.choice([(r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)]))
+    top, left = min(r for r, _ in cells), min(c for _, c in cells)
+    rows = max(r for r, _ in cells) - top + 1
+    cols = max(c for _, c in cells) - left + 1
+    return "/".join("".join("#" if (top + r, left + c) in cells else "." for c in range(cols)) for r in range(rows))
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(SEEDS, st.sampled_from(BOT_NAMES))
+def test_bots_play_legally_with_any_users_deck(seed: int, name: str) -> None:
+    rng = random.Random(seed)
+    text = f'name = "random"\n[[start]]\nid = "S"\nshape = "{random_shape(rng, 7)}"\n'
+    text += "".join(f'[[patch]]\nid = "R{i}"\nshape = "{random_shape(rng, rng.randint(1, 9))}"\n' for i in range(20))
+    game = play_solo(get_bot(name), seed, deck=parse_deck(text))
+    assert game.is_over() and game.totals()[0] == sum(game.sheets[0].round_scores) - game.sheets[0].quilt.empty_count()
+
+
 def test_progress_counts_the_eighteen_turns() -> None:
     seen = []
     play_solo(get_bot("greedy"), 11, progress=lambda done, total: seen.append((done, total)))
@@ -124,3 +147,10 @@ def test_a_single_square_completes_a_rectangle_only_when_it_is_worth_it(name: st
     small_gain = "\n".join(["###......"] * 3 + ["##......."] + ["........."] * 5)
     game = scoring_position(1, Quilt.from_text(small_gain))  # 3x3 = 9 now, 4x3 = 10 with one square
     assert get_bot(name).act(game, 0) == [EndTurn()]
+
+
+def test_expert_outscores_greedy_on_average_over_fixed_seeds() -> None:
+    seeds = range(4)  # deterministic: the bots have no randomness of their own
+    greedy = sum(play_solo(get_bot("greedy"), seed).totals()[0] for seed in seeds)
+    expert = sum(play_solo(get_bot("expert"), seed).totals()[0] for seed in seeds)
+    assert expert > greedy

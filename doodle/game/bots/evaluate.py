@@ -28,6 +28,8 @@ class Weights:
     missing_base: float = 0.5  # the price of a missing cell far from a scoring ...
     missing_near: float = 2.0  # ... plus this divided by the turns left before it
     pocket_extra: float = 1.0  # a missing cell counts 1 + this x its pocket hardness
+    final_price: float = 1.0  # the missing-cell price is this much higher for the final scoring (a hole
+    # anywhere costs a whole row or column of it, so only a quilt with its holes in one edge line scores well)
     later_scorings: float = 1.0  # weight of the scorings after the next one (0: look at the next one only)
     perimeter: float = 0.3  # per edge between an empty cell and a covered cell or the border
     pocket: float = 1.0  # per unit of pocket hardness of the empty cells
@@ -143,6 +145,8 @@ def evaluate(after: np.ndarray, uses: list[Uses], horizon: Horizon, weights: Wei
             pressure = f.empty + weights.pocket_extra * f.hardness
             allowed = weights.cells_per_turn * turns + singles
             price = weights.missing_base + weights.missing_near / turns
+            if k == len(horizon.turns_to_scorings) - 1:
+                price *= weights.final_price
             pot = best_rectangles(f.empty, allowed, corner_only=True, weights=pressure, price=price)
         total += weight * pot
     return total

@@ -42,6 +42,7 @@ class PlanningBot:
     deep_endgame: bool = True
     deep_from_turn: int = 4
     deep_breadth: int = 5
+    leaf_cut: bool = False  # also try the cut pieces of the next card when looking ahead
 
     # ----- the Bot protocol -----
     def act(self, game: DoodleGame, player: int) -> list[Action]:
@@ -141,14 +142,16 @@ class PlanningBot:
         if scoring_first:
             empty = (~vector).astype(np.float32).reshape(1, -1)
             worth += float(best_rectangles(empty, singles_left(uses), price=self.weights.single)[0])
+        chances = sum(probability for _, _, probability in outcomes)
         for next_dealer, offer, probability in outcomes:
-            worth += probability * self._best_next(deck, next_dealer, unseen, offer, bits, vector, uses, depth)
+            worth += probability / chances * self._best_next(deck, next_dealer, unseen, offer, bits, vector, uses,
+                                                             depth)
         return worth
 
     def _best_next(self, deck: Deck, dealer: Dealer | None, unseen: list[str], offer: Offer, bits: int,
                    vector: np.ndarray, uses: Uses, depth: int) -> float:
         final = offer.phase == Phase.FINAL
-        options = draw_options(offer, deck, uses, neighbour=False, cut=final)
+        options = draw_options(offer, deck, uses, neighbour=False, cut=final or self.leaf_cut)
         cands = candidates(bits, vector, options, uses)
         after_uses = uses_after(cands, uses)
         row_uses = [after_uses[i] for i in cands.option_index]
