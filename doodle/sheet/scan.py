@@ -65,6 +65,7 @@ CHECK_LOG_MARGIN = 0.7
 BUBBLE_THRESHOLD = 0.2
 BUBBLE_LOG_MARGIN = 0.5
 UNCERTAIN_BELOW = 0.5
+MAX_ROUND_SCORE = 81  # a full 9x9 quilt
 
 TOO_DARK_LEVEL = 40.0  # paper darker than this (0-255) leaves too little contrast between pencil and paper
 GRID_CONFIDENCE_CAP = 0.8  # a markerless read is never reported as more certain than this
@@ -281,58 +282,115 @@ def _overbright_cells(field_: FlatField) -> set[int]:
     return found
 
 
+@dataclass
+class _Reading:
+    """What the steps of `_read_sheet` collect: the doubts and every confidence."""
+
+    uncertain: list[Uncertain] = field(default_factory=list)
+    confidences: list[float] = field(default_factory=list)
+
+
 def _read_sheet(sheet: np.ndarray, inside: np.ndarray, method: str, markers_found: int) -> ScanResult:
     marks = method == METHOD_MARKERS
     trusted = _trusted_paper(inside) if marks else _grid_ring(inside)
+    field_, values, threshold, joined = _light_and_cells(sheet, trusted)
+    variation = light_variation(field_, round(SHADOW_WINDOW_MM * PX_PER_MM))
+    shadow = bool(float(variation[trusted].max(initial=0.0)) > SHADOW_VARIATION)
+    reading = _Reading()
+    quilt = _read_cells(field_, values, threshold, joined, variation, shadow, reading)
+    specials = _read_specials(field_, variation, reading) if marks else None
+    rounds = _read_rounds(field_, reading) if marks else (None,) * layout.ROUND_COUNT
+    confidence = min(reading.confidences) if reading.confidences else 1.0
+    if not marks:
+        confidence = min(confidence, GRID_CONFIDENCE_CAP)
+    cell_confidence = reading.confidences[: SIZE * SIZE]
+    return ScanResult(
+        quilt=quilt,
+        cell_confidence=tuple(tuple(cell_confidence[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)),
+        cell_values=tuple(tuple(float(v) for v in values[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)),
+        threshold=threshold,
+        specials_used=specials,
+        round_scores=rounds,
+        uncertain=_unique(reading.uncertain),
+        method=method,
+        confidence=confidence,
+        markers_found=markers_found,
+        notes=(() if marks else (GRID_NOTE,)) + ((SHADOW_NOTE,) if shadow else ()),
+        sheet_image=sheet,
+    )
+
+
+def _unique(doubts: list[Uncertain]) -> tuple[Uncertain, ...]:
+    """Each doubtful item once, with its lowest confidence, in the order first met."""
+    unique: dict[tuple[str, str], Uncertain] = {}
+    for doubt in doubts:
+        key = (doubt.kind, doubt.name)
+        if key not in unique or doubt.confidence < unique[key].confidence:
+            unique[key] = doubt
+    return tuple(unique.values())
+
+
+def _light_and_cells(sheet: np.ndarray, trusted: np.ndarray) -> tuple[FlatField, np.ndarray, float, set[int]]:
+    """The light over the sheet, the ink in each cell, the threshold, and the cells taken as paper.
+
+    The empty cells are paper too: with them the light is known inside the grid, which matters under a hard
+    shadow across it. Cells surely empty join the paper (`trusted` grows) and the light is estimated again, until
+    no more join: the paper grows from the margins into the grid through the empty cells.
+    """
     field_ = flat_field(sheet, trusted)
     if field_.paper_level < TOO_DARK_LEVEL:
         raise TooDarkError("the photo is too dark to read: take it in better light (or with the flash, avoiding glare)")
-    # The empty cells are paper too: with them the light is known inside the grid, which matters under a hard
-    # shadow across the grid. Cells surely empty join the paper, and the light is estimated again, until no
-    # more join: the paper grows from the margins into the grid through the empty cells.
     boxes = _cell_boxes()
     joined: set[int] = set()
     for _ in range(MAX_PASSES):
         values = _cell_values(field_)
         threshold = largest_gap_threshold(values, CELL_LOWEST, CELL_HIGHEST).value
         overbright = _overbright_cells(field_)
-        new = {
-            i
-            for i, value in enumerate(values)
-            if i not in joined and i not in overbright and value < min(PAPER_CELL, threshold / 2)
-        }
+        limit = min(PAPER_CELL, threshold / 2)
+        new = {i for i, value in enumerate(values) if i not in joined | overbright and value < limit}
         if not new:
-            break
+            return field_, values, threshold, joined
         for i in new:
             x0, y0, x1, y1 = boxes[i]
             trusted[y0:y1, x0:x1] = True
         joined |= new
         field_ = flat_field(sheet, trusted)
     values = _cell_values(field_)
-    threshold = largest_gap_threshold(values, CELL_LOWEST, CELL_HIGHEST).value
+    return field_, values, largest_gap_threshold(values, CELL_LOWEST, CELL_HIGHEST).value, joined
+
+
+def _read_cells(
+    field_: FlatField,
+    values: np.ndarray,
+    threshold: float,
+    joined: set[int],
+    variation: np.ndarray,
+    shadow: bool,
+    reading: _Reading,
+) -> Quilt:
+    boxes = _cell_boxes()
     doubtful = set()
-    # Cells that are not known paper, where the light changes steeply nearby: a hard shadow edge was bridged.
-    variation = light_variation(field_, round(SHADOW_WINDOW_MM * PX_PER_MM))
+    # Cells that are not known paper where the light changes steeply nearby: a hard shadow edge was bridged.
     for index, (x0, y0, x1, y1) in enumerate(boxes):
         if index not in joined and variation[(y0 + y1) // 2, (x0 + x1) // 2] > SHADOW_VARIATION:
             doubtful.add(index)
     # A hard shadow on the sheet: every cell near the threshold is less sure (a wider band), and a grey cell that
     # is not known paper may be empty paper in the shadow rather than light pencil (a shadow never adds colour,
     # and never darkens paper as much as heavy pencil does).
-    shadow = bool(float(variation[trusted].max(initial=0.0)) > SHADOW_VARIATION)
     margin = CELL_LOG_MARGIN * (2.0 if shadow else 1.0)
     if shadow:
         for index, box in enumerate(boxes):
             if index not in joined and values[index] < SHADOW_MAX_INK and _neutral(field_, box):
                 doubtful.add(index)
+    # Cells brighter than paper: the light estimate is wrong around them.
     for index in _overbright_cells(field_):
         row, col = divmod(index, SIZE)
-        doubtful |= {r * SIZE + c for r in range(row - 1, row + 2) for c in range(col - 1, col + 2)
-                     if 0 <= r < SIZE and 0 <= c < SIZE}
-    ink = field_.ink
-
-    uncertain: list[Uncertain] = []
-    confidences: list[float] = []
+        doubtful |= {
+            r * SIZE + c
+            for r in range(row - 1, row + 2)
+            for c in range(col - 1, col + 2)
+            if 0 <= r < SIZE and 0 <= c < SIZE
+        }
     shaded_cells = []
     for index, value in enumerate(values):
         row, col = divmod(index, SIZE)
@@ -340,71 +398,64 @@ def _read_sheet(sheet: np.ndarray, inside: np.ndarray, method: str, markers_foun
         conf = min(1.0, log_distance(float(value), threshold) / margin)
         if index in doubtful:
             conf = min(conf, SHADOW_DOUBT)
-        confidences.append(conf)
+        reading.confidences.append(conf)
         if shaded:
             shaded_cells.append((row, col))
         if conf < UNCERTAIN_BELOW:
-            uncertain.append(
-                Uncertain("cell", f"{layout.COLUMNS[col]}{row + 1}", shaded, conf, layout.cell_rect(row, col))
-            )
+            name = f"{layout.COLUMNS[col]}{row + 1}"
+            reading.uncertain.append(Uncertain("cell", name, shaded, conf, layout.cell_rect(row, col)))
+    return Quilt(mask_of(shaded_cells))
 
+
+def _read_specials(field_: FlatField, variation: np.ndarray, reading: _Reading) -> tuple[str, ...]:
     specials = []
-    for special in layout.SPECIALS if marks else ():
-        value = region_ink(ink, special.check.inset(CHECK_INSET_MM).to_px(PX_PER_MM))
+    for special in layout.SPECIALS:
+        value = region_ink(field_.ink, special.check.inset(CHECK_INSET_MM).to_px(PX_PER_MM))
         crossed = value > CHECK_THRESHOLD
         conf = min(1.0, log_distance(value, CHECK_THRESHOLD) / CHECK_LOG_MARGIN)
         cx, cy = (round(v * PX_PER_MM) for v in special.check.center)
         if variation[cy, cx] > SHADOW_VARIATION:
             conf = min(conf, SHADOW_DOUBT)
-        confidences.append(conf)
+        reading.confidences.append(conf)
         if crossed:
             specials.append(special.name)
         if conf < UNCERTAIN_BELOW:
-            uncertain.append(Uncertain("special", special.name, crossed, conf, special.check))
+            reading.uncertain.append(Uncertain("special", special.name, crossed, conf, special.check))
+    return tuple(specials)
 
-    rounds: list[int | None] = [] if marks else [None] * layout.ROUND_COUNT
-    for block in layout.ROUNDS if marks else ():
+
+def _read_rounds(field_: FlatField, reading: _Reading) -> tuple[int | None, ...]:
+    rounds: list[int | None] = []
+    for block in layout.ROUNDS:
         digits: dict[str, int | None] = {}
         for place in layout.PLACES:
             filled = []
+            doubts: dict[int, Uncertain] = {}
             for digit in range(10):
                 value = _bubble_value(field_, layout.bubble_center(block.number, place, digit))
                 conf = min(1.0, log_distance(value, BUBBLE_THRESHOLD) / BUBBLE_LOG_MARGIN)
-                confidences.append(conf)
-                is_filled = value > BUBBLE_THRESHOLD
-                if is_filled:
+                reading.confidences.append(conf)
+                if value > BUBBLE_THRESHOLD:
                     filled.append((value, digit))
                 if conf < UNCERTAIN_BELOW:
-                    uncertain.append(_bubble_doubt(block.number, place, digit, is_filled, conf))
-            if len(filled) > 1:
-                # Two bubbles filled in one row: the darker is taken, and the choice is reported as uncertain.
-                filled.sort(reverse=True)
-                listed = {u.name for u in uncertain}
-                for _, digit in filled[1:]:
-                    doubt = _bubble_doubt(block.number, place, digit, True, 0.0)
-                    uncertain = [u for u in uncertain if u.name != doubt.name] if doubt.name in listed else uncertain
-                    uncertain.append(doubt)
-                confidences.append(0.0)
-            digits[place] = max(filled)[1] if filled else None
-        rounds.append(_round_score(digits["tens"], digits["units"]))
-
-    confidence = min(confidences) if confidences else 1.0
-    if method == METHOD_GRID:
-        confidence = min(confidence, GRID_CONFIDENCE_CAP)
-    return ScanResult(
-        quilt=Quilt(mask_of(shaded_cells)),
-        cell_confidence=tuple(tuple(confidences[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)),
-        cell_values=tuple(tuple(float(v) for v in values[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)),
-        threshold=threshold,
-        specials_used=tuple(specials) if marks else None,
-        round_scores=tuple(rounds),
-        uncertain=tuple(uncertain),
-        method=method,
-        confidence=confidence,
-        markers_found=markers_found,
-        notes=(() if marks else (GRID_NOTE,)) + ((SHADOW_NOTE,) if shadow else ()),
-        sheet_image=sheet,
-    )
+                    doubts[digit] = _bubble_doubt(block.number, place, digit, value > BUBBLE_THRESHOLD, conf)
+            filled.sort(reverse=True)
+            # Two bubbles filled in one row: the darker is taken, and the others are reported as uncertain.
+            for _, digit in filled[1:]:
+                doubts[digit] = _bubble_doubt(block.number, place, digit, True, 0.0)
+                reading.confidences.append(0.0)
+            reading.uncertain.extend(doubts[d] for d in sorted(doubts))
+            digits[place] = filled[0][1] if filled else None
+        score = _round_score(digits["tens"], digits["units"])
+        if score is not None and score > MAX_ROUND_SCORE:
+            # No rectangle scores more than 81: the bubbles were misread or misfilled.
+            for place in layout.PLACES:
+                digit = digits[place]
+                if digit is not None:
+                    reading.uncertain.append(_bubble_doubt(block.number, place, digit, True, 0.0))
+            reading.confidences.append(0.0)
+        rounds.append(score)
+    return tuple(rounds)
 
 
 def _bubble_doubt(round_number: int, place: str, digit: int, filled: bool, confidence: float) -> Uncertain:
