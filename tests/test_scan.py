@@ -147,6 +147,39 @@ def test_markerless_grid_is_read_with_lower_confidence():
     assert result.confidence <= 0.8 and "without corner markers" in result.notes[0]
 
 
+def hand_ruled_grid(seed: int) -> tuple[np.ndarray, Quilt]:
+    """A photo of a 9x9 grid ruled by hand on plain paper (wobbly lines, no markers), some cells shaded grey."""
+    rng = np.random.default_rng(seed)
+    cell, margin = 70, 120
+    size = 9 * cell + 2 * margin
+    paper = np.full((size + 200, size, 3), (225, 232, 236), np.uint8)
+    cells = {(r, c) for r in range(9) for c in range(9) if rng.random() < 0.45}
+    for r, c in cells:
+        x0, y0 = margin + c * cell + 5, margin + r * cell + 5
+        shade = int(rng.uniform(80, 170))
+        cv2.rectangle(paper, (x0, y0), (x0 + cell - 10, y0 + cell - 10), (shade, shade, shade + 10), -1)
+    for i in range(10):
+        at = margin + i * cell
+        across = [(margin + t * cell * 9 // 8, at + int(rng.normal(0, 1.5))) for t in range(9)]
+        down = [(at + int(rng.normal(0, 1.5)), margin + t * cell * 9 // 8) for t in range(9)]
+        for line in (across, down):
+            cv2.polylines(paper, [np.array(line, np.int32)], False, (40, 40, 40), 4 if i in (0, 9) else 2, cv2.LINE_AA)
+    h, w = paper.shape[:2]
+    corners = np.float32([[160, 120], [1180, 180], [1240, 1420], [90, 1360]]) + rng.normal(0, 20, (4, 2))
+    warp = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), corners.astype(np.float32))
+    table = np.full((1500, 1350, 3), (60, 90, 130), np.uint8)
+    photo = cv2.warpPerspective(paper, warp, (1350, 1500), dst=table, borderMode=cv2.BORDER_TRANSPARENT)
+    return cv2.GaussianBlur(photo, (0, 0), 0.8), Quilt.from_cells(cells)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_hand_ruled_grid_is_read_without_markers(seed):
+    photo, quilt = hand_ruled_grid(seed)
+    result = read_photo(photo)
+    assert result.method == METHOD_GRID and result.confidence <= 0.8
+    assert result.quilt == quilt
+
+
 def test_result_json_follows_the_contract():
     photo = make_photo(1, "mild", megapixels=SMALL)
     data = read_photo(photo.jpeg).to_dict()
