@@ -75,3 +75,29 @@ def test_advance_undo_and_refusals():
     assert "cannot afford patch 3: it costs 7 buttons, player 1 has 5" in seen[0][0] and seen[0][2] == 0
     assert seen[1][1:] == ((1, 0), 1)
     assert seen[2][1:] == ((0, 0), 0) and "Took back 1 move" in seen[2][0]
+
+
+def test_a_leather_patch_is_placed_with_a_one_cell_ghost_and_the_game_ends():
+    empty = "0" * 21
+    game = Game.from_notation(f"current circle:1,0 p0:49/0/0/{empty} p1:49/0/0/{empty} top:0 bonus:- leather:- end:-")
+    app = PatchworkApp(game, [None, None], ["player 1", "player 2"])
+    seen = []
+
+    async def go() -> None:
+        async with app.run_test(size=(110, 45)) as pilot:
+            await pilot.press("a")  # 49 -> 50: the leather patch on 50
+            await pilot.pause()
+            seen.append((app.ghost.cells if app.ghost else None, app.message))
+            await pilot.press("up", "left", "enter")
+            await pilot.pause()
+            seen.append(app.message)
+            await pilot.press("a", "a", "a", "a")  # 51, 52, 53, 53
+            await pilot.pause()
+            seen.append(app.message)
+
+    asyncio.run(go())
+    assert seen[0] == (frozenset({(4, 4)}), "You passed a leather patch: place it (1x1) with the arrows and enter.")
+    assert game.quilts[0].cells == frozenset({(3, 3)})
+    assert seen[1] == "player 1 played a leather patch on d4."
+    a, b = game.scores()
+    assert game.is_over() and seen[2] == f"Game over: {a} to {b}; player {game.winner() + 1} wins."

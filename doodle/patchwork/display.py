@@ -16,8 +16,9 @@ TOKENS = ("1", "2")
 
 
 def player_label(player: int, names: Sequence[str] | None = None) -> str:
-    name = f" ({names[player]})" if names else ""
-    return f"player {player + 1}{name}"
+    """'player 1', or 'player 1 (you)' when the seat has another name."""
+    label = f"player {player + 1}"
+    return f"{label} ({names[player]})" if names and names[player] not in ("", label) else label
 
 
 def track_lines(game: Game) -> list[str]:
