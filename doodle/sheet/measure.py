@@ -14,7 +14,7 @@ import numpy as np
 
 # The paper estimate is built at this fraction of the sheet image's resolution (a 2 mm grid at 4 px/mm).
 COARSE = 8
-# Scales (in coarse pixels) tried from fine to broad when filling the paper estimate where paper is hidden.
+# Scales (in coarse pixels) of the paper estimate, blended from broad to fine where paper is hidden.
 SIGMAS = (1.5, 4.0, 12.0, 36.0)
 
 
