@@ -14,7 +14,6 @@ from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from doodle.geometry import Polyomino
@@ -24,17 +23,17 @@ from doodle.patchwork.moves import ADVANCE, Move, leather_move, patch_move
 from doodle.patchwork.patches import PATCHES
 from doodle.render import cell_name
 from doodle.tui.ghost import Ghost
+from doodle.tui.keys import GHOST_BINDINGS, GHOST_KEYS_HELP
 from doodle.tui.quilt_view import QuiltView
+from doodle.tui.screens import TextScreen
 
 SINGLE = Polyomino.from_text("#")
 
-HELP = """\
+HELP = f"""\
 [b]Keys[/b]
 
   1 2 3       pick one of the next three patches (shown as a ghost on your quilt)
-  ←↑→↓        move the patch            click     move it to a cell of your quilt
-  r / e       rotate clockwise / back   m         mirror (left-right)
-  tab         jump to the next place where it fits   (shift+tab: back)
+{GHOST_KEYS_HELP}
   enter       place the patch (green: it fits; red: it does not)
   a           advance: move just past the other token, 1 button per space
   esc         put the patch back        u         undo your last move
@@ -44,21 +43,6 @@ A leather patch (1x1) you pass on the track must be placed at once: move it and 
 Tokens on the track: 1 and 2; $ an income mark, L a leather patch still there.
 
 [dim]Press any key to close.[/dim]"""
-
-
-class HelpScreen(ModalScreen[None]):
-    DEFAULT_CSS = """
-    HelpScreen { align: center middle; }
-    HelpScreen > Static { width: auto; max-width: 96; height: auto; border: round $accent; padding: 1 2;
-                          background: $surface; }
-    """
-
-    def compose(self) -> ComposeResult:
-        yield Static(HELP)
-
-    def on_key(self, event) -> None:  # noqa: ANN001 - Textual's event
-        event.stop()
-        self.dismiss()
 
 
 class PatchworkApp(App[None]):
@@ -79,18 +63,10 @@ class PatchworkApp(App[None]):
     """
 
     BINDINGS = [
-        Binding("left", "move(0, -1)", "move", show=False),
-        Binding("right", "move(0, 1)", "move", show=False),
-        Binding("up", "move(-1, 0)", "move", show=False),
-        Binding("down", "move(1, 0)", "move", show=False),
+        *GHOST_BINDINGS,
         Binding("1", "pick(0)", "patch 1", show=False),
         Binding("2", "pick(1)", "patch 2", show=False),
         Binding("3", "pick(2)", "patch 3", show=False),
-        Binding("r", "rotate(True)", "rotate"),
-        Binding("e", "rotate(False)", "rotate back", show=False),
-        Binding("m", "mirror", "mirror"),
-        Binding("tab", "jump(True)", "next fit", priority=True),
-        Binding("shift+tab", "jump(False)", "previous fit", show=False, priority=True),
         Binding("enter", "place", "place"),
         Binding("a", "advance", "advance"),
         Binding("escape", "cancel", "put back", show=False),
@@ -296,7 +272,7 @@ class PatchworkApp(App[None]):
         self._after_change()
 
     def action_help(self) -> None:
-        self.push_screen(HelpScreen())
+        self.push_screen(TextScreen(HELP))
 
     def _why_not_now(self) -> str:
         if self.game.is_over():
