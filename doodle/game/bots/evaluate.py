@@ -36,6 +36,8 @@ class Weights:
     # How hard an empty cell is to cover, by the size (1, 2, ...) of the empty area (4-connected) it lies in: a
     # walled-in cell takes a single square or the 1-cell card, a small pocket one exact shape; big areas are easy.
     pocket_hardness: tuple[float, ...] = (3.0, 2.5, 2.0, 1.5, 0.8, 0.4)
+    pocket_size: int = 0  # a rectangle is out of reach when it holds more pockets of at most this size than ...
+    pockets_per_turn: float = 0.3  # ... the single squares left plus this many per turn can fill (0: no limit)
     empty: float = 1.0  # per empty cell (the final penalty)
     single: float = 3.0  # the worth of a single square kept in hand
     neighbour: float = 1.5
@@ -64,6 +66,7 @@ class Horizon:
 class Features:
     empty: np.ndarray  # (n, 81) float32: 1 where empty
     hardness: np.ndarray  # (n, 81) float32: the pocket hardness of the empty area each cell lies in
+    pockets: np.ndarray  # (n, 81) float32: 1 / size on the cells of small pockets (a sum counts pockets)
     empty_count: np.ndarray  # (n,)
     perimeter: np.ndarray  # (n,)
 
@@ -75,7 +78,7 @@ def _hardness_table(hardness: tuple[float, ...]) -> np.ndarray:
     return table
 
 
-def features(after: np.ndarray, hardness: tuple[float, ...]) -> Features:
+def features(after: np.ndarray, hardness: tuple[float, ...], pocket_size: int = 0) -> Features:
     n = after.shape[0]
     e = ~after.reshape(n, SIZE, SIZE)
     horizontal = e[:, :, :-1] & e[:, :, 1:]
@@ -89,16 +92,21 @@ def features(after: np.ndarray, hardness: tuple[float, ...]) -> Features:
     area = np.take(sizes, labels).reshape(n, SIZE + 1, SIZE)[:, :SIZE]
     empty_count = e.sum(axis=(1, 2))
     pairs = horizontal.sum(axis=(1, 2)) + vertical.sum(axis=(1, 2))
+    area = area.reshape(n, CELLS)
+    small = (area > 0) & (area <= pocket_size)
+    pockets = np.where(small, 1.0 / np.maximum(area, 1), 0.0).astype(np.float32)
     return Features(
-        e.reshape(n, CELLS).astype(np.float32), np.take(_hardness_table(hardness), area.reshape(n, CELLS)),
+        e.reshape(n, CELLS).astype(np.float32), np.take(_hardness_table(hardness), area), pockets,
         empty_count, 4 * empty_count - 2 * pairs,
     )
 
 
 def best_rectangles(empty: np.ndarray, allowed_missing: np.ndarray | int, corner_only: bool = False,
-                    weights: np.ndarray | None = None, price: float = 0.0) -> np.ndarray:
+                    weights: np.ndarray | None = None, price: float = 0.0, pockets: np.ndarray | None = None,
+                    allowed_pockets: np.ndarray | None = None) -> np.ndarray:
     """For each row: the best rectangle score minus `price` per missing cell, over the rectangles whose missing
-    cells (weighted by `weights`, default `empty`) number at most `allowed_missing`; 0 if there is none."""
+    cells (weighted by `weights`, default `empty`) number at most `allowed_missing` (and, if given, that hold
+    at most `allowed_pockets` small pockets, counted by `pockets`); 0 if there is none."""
     table = rectangles(corner_only)
     covered_max = CELLS - int(empty.sum(axis=1).min()) if len(empty) else 0
     limit = covered_max + int(np.max(allowed_missing))
@@ -106,7 +114,10 @@ def best_rectangles(empty: np.ndarray, allowed_missing: np.ndarray | int, corner
     matrix, scores = table.matrix[keep], table.scores[keep]
     missing = (empty if weights is None else weights) @ matrix.T
     allowed = np.asarray(allowed_missing, dtype=np.float32).reshape(-1, 1)
-    value = np.where(missing <= allowed + 1e-6, scores - price * missing, NO_VALUE)
+    feasible = missing <= allowed + 1e-6
+    if pockets is not None and allowed_pockets is not None:
+        feasible &= pockets @ matrix.T <= allowed_pockets.reshape(-1, 1) + 1e-3
+    value = np.where(feasible, scores - price * missing, NO_VALUE)
     best = value.max(axis=1) if value.shape[1] else np.zeros(len(empty), dtype=np.float32)
     return np.maximum(best, 0)
 
@@ -130,7 +141,7 @@ def reserve(uses: Uses, weights: Weights, turns_left: int) -> float:
 def evaluate(after: np.ndarray, uses: list[Uses], horizon: Horizon, weights: Weights) -> np.ndarray:
     """The estimated worth of each after-state (row of `after`, with its specials `uses[i]`): the coming
     scorings, less the final penalty and raggedness, plus the specials in hand."""
-    f = features(after, weights.pocket_hardness)
+    f = features(after, weights.pocket_hardness, weights.pocket_size)
     singles = np.array([singles_left(u) for u in uses], dtype=np.float32)
     total = -weights.empty * f.empty_count.astype(np.float32)
     total -= weights.perimeter * f.perimeter + weights.pocket * f.hardness.sum(axis=1)
@@ -147,7 +158,9 @@ def evaluate(after: np.ndarray, uses: list[Uses], horizon: Horizon, weights: Wei
             price = weights.missing_base + weights.missing_near / turns
             if k == len(horizon.turns_to_scorings) - 1:
                 price *= weights.final_price
-            pot = best_rectangles(f.empty, allowed, corner_only=True, weights=pressure, price=price)
+            limit = singles + weights.pockets_per_turn * turns if weights.pocket_size else None
+            pot = best_rectangles(f.empty, allowed, corner_only=True, weights=pressure, price=price,
+                                  pockets=f.pockets if weights.pocket_size else None, allowed_pockets=limit)
         total += weight * pot
     return total
 
