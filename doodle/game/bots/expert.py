@@ -12,7 +12,7 @@ from doodle.game.bots.planner import PlanningBot
 # Tuned by hand over seeds 2000..2079 (the benchmark uses seeds 0..199): see benchmarks/bench_bots.py.
 EXPERT_WEIGHTS = Weights(
     later_scorings=0.3, final_price=3.0, pocket=0.5, pocket_extra=0.5,
-    pocket_hardness=(3.0, 1.5, 1.0, 0.75, 0.5, 0.3), pocket_size=3, single=4.0, twice=3.0,
+    pocket_hardness=(3.0, 1.5, 1.0, 0.75, 0.5, 0.3), pocket_size=3, single=6.0, twice=5.0,
 )
 
 
