@@ -3,8 +3,9 @@ what the special actions still in hand are worth. Everything works on a batch of
 
 A scoring `t` turns away is estimated as the best planning rectangle (one in a corner of the grid) minus a price
 for each cell still missing in it, counting only rectangles whose missing cells the next `t` turns (about
-`cells_per_turn` each) plus the single squares left could cover. A missing cell that is walled in (no empty
-neighbour) or in a small walled-in pocket costs more: only a single square or one exact shape can fill it.
+`cells_per_turn` each) plus the single squares left could cover. A missing cell in a small walled-in pocket (an
+empty area of a few cells, found with OpenCV's connected components) costs more, since only a single square or
+one exact shape can fill it; a rectangle holding more such pockets than can be filled is out of reach.
 """
 
 from __future__ import annotations

@@ -107,3 +107,9 @@ def candidates(bits: int, quilt_vector: np.ndarray, options: list[Option], uses:
 
 def uses_after(cands: Candidates, uses: Uses) -> list[Uses]:
     return [uses if option is None else option.uses for option in cands.options]
+
+
+def row_uses(cands: Candidates, uses: Uses) -> list[Uses]:
+    """The specials used after each row's draw."""
+    after = uses_after(cands, uses)
+    return [after[i] for i in cands.option_index]

@@ -18,6 +18,7 @@ from doodle.game.bots.options import (
     Uses,
     candidates,
     draw_options,
+    row_uses,
     singles_left,
     uses_after,
     uses_of,
@@ -65,7 +66,7 @@ class PlanningBot:
         uses = uses_of(sheet)
         option = Option(sheet.start_card, game.deck.card(sheet.start_card).shape, uses)
         cands = candidates(sheet.quilt.bits, mask_vector(sheet.quilt.bits), [option], uses, with_pass=False)
-        values = evaluate(cands.after, uses_after(cands, uses), Horizon.after_turn(1, 0), self.weights)
+        values = evaluate(cands.after, row_uses(cands, uses), Horizon.after_turn(1, 0), self.weights)
         if self.lookahead:
             values = self._refine(game, cands, values, uses, sheet.quilt.bits)
         best = int(np.argmax(values))
@@ -76,17 +77,16 @@ class PlanningBot:
         uses = uses_of(sheet)
         options = draw_options(offer, game.deck, uses)
         cands = candidates(sheet.quilt.bits, mask_vector(sheet.quilt.bits), options, uses)
-        after_uses = uses_after(cands, uses)
-        row_uses = [after_uses[i] for i in cands.option_index]
+        uses_by_row = row_uses(cands, uses)
         if offer.phase == Phase.FINAL:
-            values = final_values(cands.after, row_uses)
+            values = final_values(cands.after, uses_by_row)
         else:
             horizon = Horizon.after_turn(offer.round, offer.turn)
-            values = evaluate(cands.after, row_uses, horizon, self.weights)
+            values = evaluate(cands.after, uses_by_row, horizon, self.weights)
             if self.lookahead:
                 values = self._refine(game, cands, values, uses, sheet.quilt.bits)
         # among equal values, prefer spending fewer special actions
-        spent = np.array([sum(u) for u in row_uses], dtype=np.float32)
+        spent = np.array([sum(u) for u in uses_by_row], dtype=np.float32)
         best = int(np.argmax(values - 1e-3 * spent))
         option = cands.options[int(cands.option_index[best])]
         if option is None:
@@ -153,15 +153,14 @@ class PlanningBot:
         final = offer.phase == Phase.FINAL
         options = draw_options(offer, deck, uses, neighbour=False, cut=final or self.leaf_cut)
         cands = candidates(bits, vector, options, uses)
-        after_uses = uses_after(cands, uses)
-        row_uses = [after_uses[i] for i in cands.option_index]
+        uses_by_row = row_uses(cands, uses)
         if final:
-            return float(final_values(cands.after, row_uses).max())
-        values = evaluate(cands.after, row_uses, Horizon.after_turn(offer.round, offer.turn), self.weights)
+            return float(final_values(cands.after, uses_by_row).max())
+        values = evaluate(cands.after, uses_by_row, Horizon.after_turn(offer.round, offer.turn), self.weights)
         if depth <= 0 or dealer is None:
             return float(values.max())
         top = np.argsort(-values)[: self.deep_breadth]
-        return max(self._expected(deck, dealer, unseen, bits | cands.masks[row], cands.after[row], row_uses[row],
+        return max(self._expected(deck, dealer, unseen, bits | cands.masks[row], cands.after[row], uses_by_row[row],
                                   depth - 1) for row in top)
 
 
