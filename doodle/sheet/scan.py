@@ -34,6 +34,7 @@ from doodle.sheet.scan_errors import (
     TooBlurryError,
     TooDarkError,
 )
+from doodle.sheet.shadows import ShadowMap, find_shadows
 
 PX_PER_MM = 4.0
 """Resolution of the flattened sheet image: a 16 mm cell is 64 pixels, a bubble 18."""
@@ -50,6 +51,9 @@ CELL_HIGHEST = 0.22
 CELL_LOG_MARGIN = 0.8
 PAPER_CELL = 0.03  # a cell measuring less ink than this (and under half the threshold) is taken as paper
 MAX_PASSES = 5
+GRID_LINE_REACH_MM = 3.0  # pencil edges lie this close to a printed grid line (shading over or short of it)
+SHADOW_SEEN = 0.05  # a shadow taking this much light or more was found and taken out
+SHADOW_NEAR_MM = 8.0  # cells this close to such a shadow are read with doubt when grey
 OVERBRIGHT = 1.06  # a cell's median brightness this far above the paper estimate: the estimate is wrong there
 SHADOW_DOUBT = 0.3  # the confidence given to cells where the light estimate is doubtful
 SHADOW_WINDOW_MM = 24.0  # light changing by more than SHADOW_VARIATION (log) within this: a hard shadow edge
@@ -293,13 +297,24 @@ class _Reading:
 def _read_sheet(sheet: np.ndarray, inside: np.ndarray, method: str, markers_found: int) -> ScanResult:
     marks = method == METHOD_MARKERS
     trusted = _trusted_paper(inside) if marks else _grid_ring(inside)
-    field_, values, threshold, joined = _light_and_cells(sheet, trusted)
-    variation = light_variation(field_, round(SHADOW_WINDOW_MM * PX_PER_MM))
-    shadow = bool(float(variation[trusted].max(initial=0.0)) > SHADOW_VARIATION)
+    # The cells are read with the hard shadows taken out (see shadows.py); the boxes and bubbles, read against
+    # fixed thresholds and their own surroundings, from the photo's light as it is.
+    shadows = _find_shadows(sheet, trusted)
+    field_, values, threshold, joined = _light_and_cells(_unshadowed(sheet, shadows), trusted.copy())
+    window = round(SHADOW_WINDOW_MM * PX_PER_MM)
+    variation = light_variation(field_, window)
+    shadowed = _shadowed_cells(shadows)
+    if float(variation[trusted].max(initial=0.0)) > SHADOW_VARIATION:
+        shadowed = set(range(SIZE * SIZE))  # the light still changes steeply after the shadows were taken out
+    shadow = bool(shadowed)
     reading = _Reading()
-    quilt = _read_cells(field_, values, threshold, joined, variation, shadow, reading)
-    specials = _read_specials(field_, variation, reading) if marks else None
-    rounds = _read_rounds(field_, reading) if marks else (None,) * layout.ROUND_COUNT
+    quilt = _read_cells(field_, values, threshold, joined, variation, shadowed, shadow, reading)
+    if marks:
+        plain = flat_field(sheet, trusted)
+        specials = _read_specials(field_, plain, light_variation(plain, window), reading)
+        rounds = _read_rounds(plain, reading)
+    else:
+        specials, rounds = None, (None,) * layout.ROUND_COUNT
     confidence = min(reading.confidences) if reading.confidences else 1.0
     if not marks:
         confidence = min(confidence, GRID_CONFIDENCE_CAP)
@@ -318,6 +333,40 @@ def _read_sheet(sheet: np.ndarray, inside: np.ndarray, method: str, markers_foun
         notes=(() if marks else (GRID_NOTE,)) + ((SHADOW_NOTE,) if shadow else ()),
         sheet_image=sheet,
     )
+
+
+def _find_shadows(sheet: np.ndarray, trusted: np.ndarray) -> ShadowMap:
+    """The hard shadows on the sheet, told from pencil by not running along the printed grid lines."""
+    height, width = sheet.shape[:2]
+    near_columns = np.zeros((height, width), bool)
+    near_rows = np.zeros((height, width), bool)
+    grid, reach = layout.GRID_RECT, GRID_LINE_REACH_MM
+    for k in range(SIZE + 1):
+        _set(near_columns, layout.Rect(grid.x + k * layout.CELL_MM - reach, grid.y - reach, 2 * reach,
+                                       grid.h + 2 * reach), True)
+        _set(near_rows, layout.Rect(grid.x - reach, grid.y + k * layout.CELL_MM - reach, grid.w + 2 * reach,
+                                    2 * reach), True)
+    domain = trusted.copy()
+    _set(domain, grid.inset(-1.0), True)
+    return find_shadows(sheet, near_columns, near_rows, domain, trusted)
+
+
+def _shadowed_cells(shadows: ShadowMap) -> set[int]:
+    """Cells in or next to a shadow that was taken out, or crossed by a shadow's edge: there the light is an
+    estimate, and a residual error could pass for light pencil."""
+    if shadows.depth <= 0.0:
+        return set()
+    dark = (shadows.gain < 1.0 - SHADOW_SEEN) | shadows.steps
+    found = set()
+    for index, rect in enumerate(layout.cell_rect(r, c) for r in range(SIZE) for c in range(SIZE)):
+        x0, y0, x1, y1 = rect.inset(-SHADOW_NEAR_MM).to_px(PX_PER_MM)
+        if dark[max(y0, 0) : y1, max(x0, 0) : x1].any():
+            found.add(index)
+    return found
+
+
+def _unshadowed(sheet: np.ndarray, shadows: ShadowMap) -> np.ndarray:
+    return np.clip(sheet.astype(np.float32) / shadows.gain[..., None], 0, 255).astype(np.uint8)
 
 
 def _unique(doubts: list[Uncertain]) -> tuple[Uncertain, ...]:
@@ -365,6 +414,7 @@ def _read_cells(
     threshold: float,
     joined: set[int],
     variation: np.ndarray,
+    shadowed: set[int],
     shadow: bool,
     reading: _Reading,
 ) -> Quilt:
@@ -380,7 +430,7 @@ def _read_cells(
     margin = CELL_LOG_MARGIN * (2.0 if shadow else 1.0)
     if shadow:
         for index, box in enumerate(boxes):
-            if index not in joined and values[index] < SHADOW_MAX_INK and _neutral(field_, box):
+            if index in shadowed and index not in joined and values[index] < SHADOW_MAX_INK and _neutral(field_, box):
                 doubtful.add(index)
     # Cells brighter than paper: the light estimate is wrong around them.
     for index in _overbright_cells(field_):
@@ -407,14 +457,19 @@ def _read_cells(
     return Quilt(mask_of(shaded_cells))
 
 
-def _read_specials(field_: FlatField, variation: np.ndarray, reading: _Reading) -> tuple[str, ...]:
+def _read_specials(
+    field_: FlatField, plain: FlatField, variation: np.ndarray, reading: _Reading
+) -> tuple[str, ...]:
+    """The crossed boxes, read with the shadows taken out; in doubt where the photo's own light (`plain`, with
+    its `variation`) reads a box differently or changes steeply around it."""
     specials = []
     for special in layout.SPECIALS:
-        value = region_ink(field_.ink, special.check.inset(CHECK_INSET_MM).to_px(PX_PER_MM))
+        box = special.check.inset(CHECK_INSET_MM).to_px(PX_PER_MM)
+        value = region_ink(field_.ink, box)
         crossed = value > CHECK_THRESHOLD
         conf = min(1.0, log_distance(value, CHECK_THRESHOLD) / CHECK_LOG_MARGIN)
         cx, cy = (round(v * PX_PER_MM) for v in special.check.center)
-        if variation[cy, cx] > SHADOW_VARIATION:
+        if variation[cy, cx] > SHADOW_VARIATION or (region_ink(plain.ink, box) > CHECK_THRESHOLD) != crossed:
             conf = min(conf, SHADOW_DOUBT)
         reading.confidences.append(conf)
         if crossed:

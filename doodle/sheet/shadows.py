@@ -1,0 +1,144 @@
+"""Hard shadows on a flattened sheet: find the light's steps and take them out before anything is measured.
+
+A shadow multiplies everything under it (paper, print and pencil) by the same factor, so its edge is a step in
+log brightness that runs on across paper and pencil alike, along a curve of any shape. Pencil also makes steps,
+but a player shades whole cells, so the edges of pencil run along the printed grid lines. The steps that are not
+grid-aligned are taken as the light's; integrating only those (a Poisson solve) gives the shadow as a map of
+log gain, piecewise flat with sharp edges, which the smooth flat-field cannot model. Smooth light is left to the
+flat-field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+STEP_SCALE = 4  # the map is built at this fraction of the sheet image's resolution (1 mm at 4 px/mm)
+# A change of log brightness per map pixel above this is a step (a 15% shadow over 2 mm gives about 0.06; a
+# light gradient across the whole sheet gives under 0.005 per pixel).
+STEP_MIN = 0.035
+STEP_MAX = 0.9  # steeper than any shadow: the edge of something printed in black
+COHERENCE = 0.75  # how one-signed the differences around a step must be (1: all one way)
+MIN_DEPTH = 0.08  # log: shadows lighter than this are left to the smooth flat-field
+MIN_REGION = 100  # map pixels (1 mm each): a smaller dark region is not a shadow
+MIN_EDGE = 8  # edge pixels on bare paper needed to measure a region's step across its edge
+ACROSS = 3.0  # map pixels either side of an edge where the step is measured
+ALIGNED_RATIO = 6.0  # a gradient this much more across a grid line than along it runs along it
+
+
+@dataclass(frozen=True)
+class ShadowMap:
+    gain: np.ndarray  # float32, sheet image size: the shadow's share of the light (1 = no shadow)
+    steps: np.ndarray  # bool, sheet image size: pixels near a step of the light (a shadow's edge)
+    depth: float  # how much light the darkest shadow takes (0 = none)
+
+
+def find_shadows(
+    bgr: np.ndarray, near_columns: np.ndarray, near_rows: np.ndarray, domain: np.ndarray, paper: np.ndarray
+) -> ShadowMap:
+    """The shadows on the sheet image `bgr`.
+
+    `near_columns` / `near_rows` (bool, image size) mark where a step across x / across y is expected from the
+    content (near a vertical / horizontal grid line); `domain` marks where steps are believed at all (paper and
+    the grid; not markers, the QR code or printed boxes, whose black edges are not light); `paper` marks the
+    known bare paper. A shadow must fall on some of it: a dark region seen only where the player draws is taken
+    as pencil, never brightened away.
+    """
+    height, width = bgr.shape[:2]
+    small = (max(2, width // STEP_SCALE), max(2, height // STEP_SCALE))
+    opened = cv2.dilate(bgr, cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5)))  # thin dark strokes away
+    b, g, r = cv2.split(cv2.resize(opened, small, interpolation=cv2.INTER_AREA).astype(np.float32))
+    log = np.log(np.maximum(cv2.max(cv2.max(b, g), r), 1.0))
+    log = cv2.GaussianBlur(log, (0, 0), 0.8)
+    gx = np.zeros_like(log)
+    gy = np.zeros_like(log)
+    gx[:, :-1] = log[:, 1:] - log[:, :-1]
+    gy[:-1, :] = log[1:, :] - log[:-1, :]
+    # A step shows over a few pixels: keep a difference where the neighbourhood's step is strong.
+    sx = cv2.GaussianBlur(np.abs(gx), (0, 0), 1.0) * 2.5
+    sy = cv2.GaussianBlur(np.abs(gy), (0, 0), 1.0) * 2.5
+    strength = np.sqrt(sx * sx + sy * sy)
+
+    def shrink(mask: np.ndarray) -> np.ndarray:
+        return cv2.resize(mask.astype(np.uint8), small, interpolation=cv2.INTER_NEAREST) > 0
+
+    cols, rows, inside, bare = shrink(near_columns), shrink(near_rows), shrink(domain), shrink(paper)
+    aligned = (cols & (sx > ALIGNED_RATIO * sy)) | (rows & (sy > ALIGNED_RATIO * sx)) | (cols & rows)
+    # A shadow's edge is one step, all its differences of one sign; pencil strokes and grain go up and down.
+    coherent = np.hypot(cv2.GaussianBlur(gx, (0, 0), 1.5), cv2.GaussianBlur(gy, (0, 0), 1.5)) > COHERENCE * (
+        cv2.GaussianBlur(np.hypot(gx, gy), (0, 0), 1.5))
+    keep = (strength > STEP_MIN) & (strength < STEP_MAX) & ~aligned & inside & coherent
+    keep = cv2.erode(inside.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool) & keep
+    kx = np.where(keep, gx, 0.0).astype(np.float32)
+    ky = np.where(keep, gy, 0.0).astype(np.float32)
+    shadow = _integrate(kx, ky)
+    top = float(np.percentile(shadow[inside], 99)) if inside.any() else float(shadow.max())
+    shadow = np.minimum(shadow - top, 0.0)
+    deepest = float(-np.percentile(shadow[inside], 1)) if inside.any() else 0.0
+    log_gain = np.zeros_like(shadow)
+    if deepest > MIN_DEPTH:
+        log_gain = _regions(shadow < -deepest / 2, keep, log, shadow, bare)
+    log_gain = cv2.GaussianBlur(log_gain, (0, 0), 0.7)
+    depth = float(1.0 - np.exp(log_gain.min()))
+    gain = cv2.resize(np.exp(log_gain), (width, height), interpolation=cv2.INTER_LINEAR)
+    steps = cv2.dilate(keep.astype(np.uint8), np.ones((3, 3), np.uint8))
+    steps_full = cv2.resize(steps, (width, height), interpolation=cv2.INTER_NEAREST) > 0
+    return ShadowMap(gain=gain, steps=steps_full, depth=depth)
+
+
+def _regions(
+    mask: np.ndarray, keep: np.ndarray, log: np.ndarray, shadow: np.ndarray, bare: np.ndarray
+) -> np.ndarray:
+    """Piecewise-flat log gain: each shadow region gets the median step measured across its detected edges
+    (the integral alone underestimates a step whose edge was only partly seen)."""
+    count, labels = cv2.connectedComponents(mask.astype(np.uint8), connectivity=8)
+    height, width = mask.shape
+    gy, gx = np.gradient(cv2.GaussianBlur(shadow, (0, 0), 1.0))
+    log_gain = np.zeros_like(log)
+    edge = keep & (cv2.dilate(mask.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0) & (
+        cv2.erode(mask.astype(np.uint8), np.ones((5, 5), np.uint8)) == 0)
+    ys, xs = np.nonzero(edge)
+    norm = np.hypot(gx[ys, xs], gy[ys, xs]) + 1e-9
+    nx, ny = gx[ys, xs] / norm, gy[ys, xs] / norm  # towards the light
+    ox = np.clip(np.round(xs + ACROSS * nx).astype(int), 0, width - 1)
+    oy = np.clip(np.round(ys + ACROSS * ny).astype(int), 0, height - 1)
+    ix = np.clip(np.round(xs - ACROSS * nx).astype(int), 0, width - 1)
+    iy = np.clip(np.round(ys - ACROSS * ny).astype(int), 0, height - 1)
+    steps = log[iy, ix] - log[oy, ox]  # negative: darker inside
+    owner = labels[iy, ix]
+    on_paper = bare[iy, ix] & bare[oy, ox]
+    for label in range(1, count):
+        region = labels == label
+        if region.sum() < MIN_REGION:
+            continue
+        # The step is measured where the edge crosses bare paper, and only there: a dark region whose edge is
+        # never seen on paper is pencil, not a shadow.
+        mine = steps[(owner == label) & on_paper & (steps < 0)]
+        if mine.size >= MIN_EDGE:
+            log_gain[region] = float(np.median(mine))
+    return log_gain
+
+
+def _integrate(gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
+    """The surface whose forward differences best match (gx, gy) in least squares (Neumann borders, via DCT)."""
+    height, width = gx.shape
+    div = gx.copy()
+    div[:, 1:] -= gx[:, :-1]
+    div += gy
+    div[1:, :] -= gy[:-1, :]
+    # cv2.dct wants even sizes: pad by reflection (keeps the Neumann condition).
+    ph, pw = height + height % 2, width + width % 2
+    padded = cv2.copyMakeBorder(div, 0, ph - height, 0, pw - width, cv2.BORDER_REFLECT)
+    if (ph, pw) != (height, width):
+        padded[height:, :] = 0
+        padded[:, width:] = 0
+    spectrum = cv2.dct(padded.astype(np.float64))
+    ky = 2 * np.cos(np.pi * np.arange(ph) / ph) - 2
+    kx = 2 * np.cos(np.pi * np.arange(pw) / pw) - 2
+    denominator = ky[:, None] + kx[None, :]
+    denominator[0, 0] = 1.0
+    spectrum /= denominator
+    spectrum[0, 0] = 0.0
+    return cv2.idct(spectrum)[:height, :width].astype(np.float32)
