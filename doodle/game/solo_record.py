@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from doodle.game.dealer import Phase
+from doodle.game.dealer import Offer, Phase
 from doodle.game.deck import Deck
 from doodle.game.game import DoodleGame, RecordError
-from doodle.game.sheet import DrawPatch, EndTurn, SingleSquare, action_from_json
+from doodle.game.sheet import Action, DrawPatch, EndTurn, SingleSquare, action_from_json
 
 SOLO_FORMAT = "doodle-solo/1"
 FIELDS = ("format", "seed", "bot", "deck", "start_card", "start", "turns", "scorings", "round_quilts",
@@ -95,7 +95,7 @@ def _open(replay: DoodleGame, phase: Phase) -> dict[str, Any]:
     }
 
 
-def _specials(action: Any, offer: Any) -> list[str]:
+def _specials(action: Action, offer: Offer) -> list[str]:
     """The special actions one action crossed off."""
     if isinstance(action, SingleSquare):
         return ["single"]

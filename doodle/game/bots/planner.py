@@ -28,7 +28,7 @@ from doodle.game.dealer import NEW_CARDS_PER_ROUND, ROUNDS, Dealer, Offer, Phase
 from doodle.game.deck import Deck
 from doodle.game.game import DoodleGame
 from doodle.game.sheet import Action, DrawPatch, EndTurn, Sheet, SingleSquare
-from doodle.quilt import cells_of
+from doodle.quilt import FULL, cells_of
 
 
 @dataclass
@@ -109,10 +109,10 @@ class PlanningBot:
             chosen = int(np.argmax(gains))
         if not chosen:
             return []
-        score, mask = best_by_count[chosen]
+        _, mask = best_by_count[chosen]
         cells = sorted(cells_of(mask & ~bits))
         if last:
-            spare = sorted(cells_of(~(bits | mask) & ((1 << 81) - 1)))
+            spare = sorted(cells_of(~(bits | mask) & FULL))
             cells += spare[: chosen - len(cells)]
         return [SingleSquare(cell) for cell in cells[:chosen]]
 
@@ -123,14 +123,14 @@ class PlanningBot:
         order = np.argsort(-values)[: self.breadth]
         after_uses = uses_after(cands, uses)
         unseen = _unseen(game.dealer)
-        depth = self.depth(game.dealer)
+        depth = self._depth(game.dealer)
         refined = np.full(values.shape, -np.inf, dtype=np.float32)
         for row in order:
             refined[row] = self._expected(game.deck, game.dealer, unseen, base | cands.masks[row], cands.after[row],
                                           after_uses[int(cands.option_index[row])], depth)
         return refined
 
-    def depth(self, dealer: Dealer) -> int:
+    def _depth(self, dealer: Dealer) -> int:
         """How many further draws to look at beyond the next card's: one in the last round's late turns."""
         return 1 if self.deep_endgame and dealer.round == ROUNDS and dealer.turn >= self.deep_from_turn else 0
 
