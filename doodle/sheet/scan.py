@@ -52,8 +52,8 @@ CELL_LOG_MARGIN = 0.8
 PAPER_CELL = 0.03  # a cell measuring less ink than this (and under half the threshold) is taken as paper
 MAX_PASSES = 5
 GRID_LINE_REACH_MM = 3.0  # pencil edges lie this close to a printed grid line (shading over or short of it)
-SHADOW_SEEN = 0.05  # a shadow taking this much light or more was found and taken out
-SHADOW_NEAR_MM = 8.0  # cells this close to such a shadow are read with doubt when grey
+SHADOW_EDGE = 0.01  # log gain changing this much between neighbouring pixels: the edge of a shadow taken out
+SHADOW_NEAR_MM = 3.0  # cells this close to such a shadow are read with doubt when grey
 OVERBRIGHT = 1.06  # a cell's median brightness this far above the paper estimate: the estimate is wrong there
 SHADOW_DOUBT = 0.3  # the confidence given to cells where the light estimate is doubtful
 SHADOW_WINDOW_MM = 24.0  # light changing by more than SHADOW_VARIATION (log) within this: a hard shadow edge
@@ -304,8 +304,9 @@ def _read_sheet(sheet: np.ndarray, inside: np.ndarray, method: str, markers_foun
     window = round(SHADOW_WINDOW_MM * PX_PER_MM)
     variation = light_variation(field_, window)
     shadowed = _shadowed_cells(shadows)
-    if float(variation[trusted].max(initial=0.0)) > SHADOW_VARIATION:
-        shadowed = set(range(SIZE * SIZE))  # the light still changes steeply after the shadows were taken out
+    steep = float(variation[trusted].max(initial=0.0)) > SHADOW_VARIATION
+    if steep and not shadowed:
+        shadowed = set(range(SIZE * SIZE))  # a shadow seen in the light but not taken out: every grey cell doubts
     shadow = bool(shadowed)
     reading = _Reading()
     quilt = _read_cells(field_, values, threshold, joined, variation, shadowed, shadow, reading)
@@ -352,11 +353,13 @@ def _find_shadows(sheet: np.ndarray, trusted: np.ndarray) -> ShadowMap:
 
 
 def _shadowed_cells(shadows: ShadowMap) -> set[int]:
-    """Cells in or next to a shadow that was taken out, or crossed by a shadow's edge: there the light is an
-    estimate, and a residual error could pass for light pencil."""
+    """Cells near the edge of a shadow that was taken out, or near a step of the light left in: there the light
+    is least sure, and an error could pass for light pencil."""
     if shadows.depth <= 0.0:
         return set()
-    dark = (shadows.gain < 1.0 - SHADOW_SEEN) | shadows.steps
+    log_gain = np.log(np.maximum(shadows.gain, 1e-3))
+    k = np.ones((3, 3), np.uint8)
+    dark = (cv2.dilate(log_gain, k) - cv2.erode(log_gain, k)) > SHADOW_EDGE
     found = set()
     for index, rect in enumerate(layout.cell_rect(r, c) for r in range(SIZE) for c in range(SIZE)):
         x0, y0, x1, y1 = rect.inset(-SHADOW_NEAR_MM).to_px(PX_PER_MM)
