@@ -52,6 +52,7 @@ CELL_LOG_MARGIN = 0.8
 PAPER_CELL = 0.03  # a cell measuring less ink than this (and under half the threshold) is taken as paper
 MAX_PASSES = 5
 GRID_LINE_REACH_MM = 3.0  # pencil edges lie this close to a printed grid line (shading over or short of it)
+SPLIT_MIN_SHARE = 0.3  # a cell crossed by a shadow's edge is measured away from it when this much is left
 SHADOW_EDGE = 0.01  # log gain changing this much between neighbouring pixels: the edge of a shadow taken out
 SHADOW_NEAR_MM = 3.0  # cells this close to such a shadow are read with doubt when grey
 OVERBRIGHT = 1.06  # a cell's median brightness this far above the paper estimate: the estimate is wrong there
@@ -265,8 +266,18 @@ def _bubble_value(field_: FlatField, center_mm: tuple[float, float]) -> float:
     return float(max(0.0, 1.0 - float((inside / np.maximum(paper, 1e-3)).min())))
 
 
-def _cell_values(field_: FlatField) -> np.ndarray:
-    return np.array([region_ink(field_.ink, box) for box in _cell_boxes()])
+def _cell_values(field_: FlatField, skip: np.ndarray | None = None) -> np.ndarray:
+    """The ink in each cell's interior. A cell crossed by a shadow's edge is measured on its parts away from
+    the edge (`skip`), where the light taken out matches the light that was there, when enough of it is left."""
+    values = []
+    for x0, y0, x1, y1 in _cell_boxes():
+        if skip is not None:
+            keep = ~skip[y0:y1, x0:x1]
+            if SPLIT_MIN_SHARE * keep.size <= keep.sum() < keep.size:
+                values.append(float(field_.ink[y0:y1, x0:x1][keep].mean()))
+                continue
+        values.append(region_ink(field_.ink, (x0, y0, x1, y1)))
+    return np.array(values)
 
 
 def _neutral(field_: FlatField, box: tuple[int, int, int, int]) -> bool:
@@ -300,7 +311,7 @@ def _read_sheet(sheet: np.ndarray, inside: np.ndarray, method: str, markers_foun
     # The cells are read with the hard shadows taken out (see shadows.py); the boxes and bubbles, read against
     # fixed thresholds and their own surroundings, from the photo's light as it is.
     shadows = _find_shadows(sheet, trusted)
-    field_, values, threshold, joined = _light_and_cells(_unshadowed(sheet, shadows), trusted.copy())
+    field_, values, threshold, joined = _light_and_cells(_unshadowed(sheet, shadows), trusted.copy(), shadows.edge)
     window = round(SHADOW_WINDOW_MM * PX_PER_MM)
     variation = light_variation(field_, window)
     shadowed = _shadowed_cells(shadows)
@@ -382,7 +393,9 @@ def _unique(doubts: list[Uncertain]) -> tuple[Uncertain, ...]:
     return tuple(unique.values())
 
 
-def _light_and_cells(sheet: np.ndarray, trusted: np.ndarray) -> tuple[FlatField, np.ndarray, float, set[int]]:
+def _light_and_cells(
+    sheet: np.ndarray, trusted: np.ndarray, skip: np.ndarray | None = None
+) -> tuple[FlatField, np.ndarray, float, set[int]]:
     """The light over the sheet, the ink in each cell, the threshold, and the cells taken as paper.
 
     The empty cells are paper too: with them the light is known inside the grid, which matters under a hard
@@ -395,7 +408,7 @@ def _light_and_cells(sheet: np.ndarray, trusted: np.ndarray) -> tuple[FlatField,
     boxes = _cell_boxes()
     joined: set[int] = set()
     for _ in range(MAX_PASSES):
-        values = _cell_values(field_)
+        values = _cell_values(field_, skip)
         threshold = largest_gap_threshold(values, CELL_LOWEST, CELL_HIGHEST).value
         overbright = _overbright_cells(field_)
         limit = min(PAPER_CELL, threshold / 2)
@@ -407,7 +420,7 @@ def _light_and_cells(sheet: np.ndarray, trusted: np.ndarray) -> tuple[FlatField,
             trusted[y0:y1, x0:x1] = True
         joined |= new
         field_ = flat_field(sheet, trusted)
-    values = _cell_values(field_)
+    values = _cell_values(field_, skip)
     return field_, values, largest_gap_threshold(values, CELL_LOWEST, CELL_HIGHEST).value, joined
 
 

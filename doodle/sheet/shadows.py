@@ -24,6 +24,8 @@ COHERENCE = 0.75  # how one-signed the differences around a step must be (1: all
 MIN_DEPTH = 0.08  # log: shadows lighter than this are left to the smooth flat-field
 MIN_REGION = 100  # map pixels (1 mm each): a smaller dark region is not a shadow
 MIN_EDGE = 8  # edge pixels on bare paper needed to measure a region's step across its edge
+EDGE_CHANGE = 0.01  # log gain changing this much between neighbouring map pixels: a shadow's edge
+EDGE_WIDEN = 2  # map pixels (mm) either side of an edge where the light taken out may not match the light
 ACROSS = 3.0  # map pixels either side of an edge where the step is measured
 ALIGNED_RATIO = 6.0  # a gradient this much more across a grid line than along it runs along it
 
@@ -32,6 +34,7 @@ ALIGNED_RATIO = 6.0  # a gradient this much more across a grid line than along i
 class ShadowMap:
     gain: np.ndarray  # float32, sheet image size: the shadow's share of the light (1 = no shadow)
     steps: np.ndarray  # bool, sheet image size: pixels near a step of the light (a shadow's edge)
+    edge: np.ndarray  # bool, sheet image size: where the shadow taken out changes (its edge, widened)
     depth: float  # how much light the darkest shadow takes (0 = none)
 
 
@@ -85,7 +88,11 @@ def find_shadows(
     gain = cv2.resize(np.exp(log_gain), (width, height), interpolation=cv2.INTER_LINEAR)
     steps = cv2.dilate(keep.astype(np.uint8), np.ones((3, 3), np.uint8))
     steps_full = cv2.resize(steps, (width, height), interpolation=cv2.INTER_NEAREST) > 0
-    return ShadowMap(gain=gain, steps=steps_full, depth=depth)
+    k = np.ones((3, 3), np.uint8)
+    changing = ((cv2.dilate(log_gain, k) - cv2.erode(log_gain, k)) > EDGE_CHANGE).astype(np.uint8)
+    changing = cv2.dilate(changing, np.ones((2 * EDGE_WIDEN + 1, 2 * EDGE_WIDEN + 1), np.uint8))
+    edge = cv2.resize(changing, (width, height), interpolation=cv2.INTER_NEAREST) > 0
+    return ShadowMap(gain=gain, steps=steps_full, edge=edge, depth=depth)
 
 
 def _regions(

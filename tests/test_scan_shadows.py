@@ -1,0 +1,64 @@
+"""Finding hard shadows on a flattened sheet (doodle.sheet.shadows) on drawn images with a known shadow."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from doodle.sheet.shadows import find_shadows
+
+SIZE = 480
+GRID = (96, 96, 384, 384)  # x0, y0, x1, y1: a 6 x 6 grid of 48-pixel cells, paper all around it
+CELL = 48
+REACH = 12  # pencil edges lie this close to a grid line
+
+
+def _sheet(shadow: float | None, patches: list[tuple[int, int, int, int]]) -> tuple[np.ndarray, np.ndarray, dict]:
+    """Paper with grid lines, grey pencil patches (cell ranges row0, col0, row1, col1) and maybe a shadow: a big
+    ellipse entering from the left edge, taking `shadow` of the light. Returns the image, the shadow mask, and
+    the masks find_shadows wants."""
+    image = np.full((SIZE, SIZE, 3), 232.0, np.float32)
+    x0, y0, x1, y1 = GRID
+    for r0, c0, r1, c1 in patches:
+        image[y0 + r0 * CELL : y0 + r1 * CELL, x0 + c0 * CELL : x0 + c1 * CELL] *= 0.72
+    for k in range(7):
+        image[y0 + k * CELL - 1 : y0 + k * CELL + 1, x0:x1] = 40
+        image[y0:y1, x0 + k * CELL - 1 : x0 + k * CELL + 1] = 40
+    mask = np.zeros((SIZE, SIZE), np.uint8)
+    cv2.ellipse(mask, (-40, 250), (270, 190), 20.0, 0, 360, 255, -1, cv2.LINE_AA)
+    in_shadow = mask > 127
+    if shadow is not None:
+        soft = cv2.GaussianBlur(mask.astype(np.float32) / 255, (0, 0), 1.5)
+        image *= (1 - shadow * soft)[..., None]
+    near_columns = np.zeros((SIZE, SIZE), bool)
+    near_rows = np.zeros((SIZE, SIZE), bool)
+    for k in range(7):
+        near_columns[y0 - REACH : y1 + REACH, x0 + k * CELL - REACH : x0 + k * CELL + REACH] = True
+        near_rows[y0 + k * CELL - REACH : y0 + k * CELL + REACH, x0 - REACH : x1 + REACH] = True
+    paper = np.ones((SIZE, SIZE), bool)
+    paper[y0 - 4 : y1 + 4, x0 - 4 : x1 + 4] = False
+    masks = {"near_columns": near_columns, "near_rows": near_rows, "domain": np.ones((SIZE, SIZE), bool),
+             "paper": paper}
+    return np.clip(image, 0, 255).astype(np.uint8), in_shadow, masks
+
+
+def _deep_inside(mask: np.ndarray, margin: int = 10) -> np.ndarray:
+    return cv2.erode(mask.astype(np.uint8), np.ones((2 * margin + 1, 2 * margin + 1), np.uint8)) > 0
+
+
+def test_a_hard_shadow_is_measured_on_paper_and_pencil_alike():
+    image, in_shadow, masks = _sheet(0.4, patches=[(1, 0, 3, 2), (3, 3, 5, 6)])
+    found = find_shadows(image, **masks)
+    inside = _deep_inside(in_shadow)
+    outside = _deep_inside(~in_shadow)
+    assert abs(float(np.median(found.gain[inside])) - 0.6) < 0.04
+    assert float(np.percentile(np.abs(found.gain[inside] - 0.6), 95)) < 0.06  # over the pencil patch too
+    assert float(np.percentile(np.abs(found.gain[outside] - 1.0), 95)) < 0.03
+    assert 0.3 < found.depth < 0.5
+
+
+def test_grid_aligned_pencil_is_not_a_shadow():
+    image, _, masks = _sheet(None, patches=[(0, 0, 2, 3), (2, 2, 6, 4), (4, 5, 6, 6)])
+    found = find_shadows(image, **masks)
+    assert float(found.gain.min()) > 0.97
+    assert found.depth < 0.03
