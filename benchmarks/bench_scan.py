@@ -3,6 +3,7 @@
     python3 benchmarks/bench_scan.py                      # 200 photos per level: mild, moderate, harsh + timing
     python3 benchmarks/bench_scan.py --photos 50 --levels harsh --jobs 2 --no-timing
     python3 benchmarks/bench_scan.py --timing-only --timing-photos 10
+    python3 benchmarks/bench_scan.py --photos 40 --levels moderate,harsh --shadowed --jobs 2 --no-timing
 
 Per level it generates photos with tests/photogen.py (seeds 0..N-1, so every failure is reproducible with
 `python3 -m tests.photogen /tmp/out LEVEL:SEED`), reads each with doodle's reader and reports:
@@ -39,6 +40,8 @@ import cv2  # noqa: E402
 
 from tests.photogen import CONDITIONS, LEVELS, level_conditions, make_photo  # noqa: E402
 
+SHADOW_SEARCH = 10  # with --shadowed, seeds looked at at most per photo wanted
+
 
 def reader():
     from doodle.sheet.scan import read_photo
@@ -69,10 +72,13 @@ class Outcome:
         return bool(self.unflagged)
 
 
-def read_one(task: tuple[str, int]) -> Outcome:
-    level, seed = task
+def read_one(task: tuple[str, int, bool]) -> Outcome | None:
+    """Read one photo; None when only shadowed photos are wanted and this one has no hard shadow."""
+    level, seed, shadowed_only = task
     read_photo, scan_error = reader()
     photo = make_photo(seed, level)
+    if shadowed_only and "shadow" not in photo.details:
+        return None
     truth = photo.truth
     outcome = Outcome(seed, details=photo.details)
     start = time.perf_counter()
@@ -112,18 +118,28 @@ def read_one(task: tuple[str, int]) -> Outcome:
     return outcome
 
 
-def run_level(level: str, photos: int, jobs: int, first_seed: int) -> list[Outcome]:
-    tasks = [(level, seed) for seed in range(first_seed, first_seed + photos)]
+def run_level(level: str, photos: int, jobs: int, first_seed: int, shadowed_only: bool = False) -> list[Outcome]:
+    """`photos` photos of the level from `first_seed` on (with `shadowed_only`, the first `photos` of them that
+    have a hard shadow)."""
+    if shadowed_only and not CONDITIONS[level].shadow_probability:
+        return []
+    last = first_seed + (photos * SHADOW_SEARCH if shadowed_only else photos)
+    tasks = [(level, seed, shadowed_only) for seed in range(first_seed, last)]
     outcomes: list[Outcome] = []
     start = time.perf_counter()
     with Pool(jobs) if jobs > 1 else _Serial() as pool:
-        for index, outcome in enumerate(pool.imap(read_one, tasks), 1):
+        for outcome in pool.imap(read_one, tasks):
+            if outcome is None:
+                continue
             outcomes.append(outcome)
+            index = len(outcomes)
             if index % 10 == 0 or index == photos:
                 exact = sum(o.exact for o in outcomes)
                 rate = index / (time.perf_counter() - start)
                 print(f"\r  {level}: {index}/{photos} photos, {exact} exact, {rate:.1f} photos/s ", end="",
                       file=sys.stderr, flush=True)
+            if index == photos:
+                break
     print(file=sys.stderr)
     return outcomes
 
@@ -221,6 +237,8 @@ def main() -> None:
     parser.add_argument("--timing-photos", type=int, default=10, help="12-megapixel photos to time (default 10)")
     parser.add_argument("--no-timing", action="store_true")
     parser.add_argument("--timing-only", action="store_true")
+    parser.add_argument("--shadowed", action="store_true",
+                        help="only photos with a hard shadow (the first --photos of them from --first-seed on)")
     parser.add_argument("--json", type=Path, help="also write all figures (and every failure) to this file")
     args = parser.parse_args()
     levels = [name.strip() for name in args.levels.split(",") if name.strip()]
@@ -238,7 +256,11 @@ def main() -> None:
         print(f"{'level':<10}{'photos':>7}{'exact':>9}{'cells':>9}{'specials':>10}{'rounds':>9}"
               f"{'flagged':>9}{'refused':>9}{'silent wrong':>14}{'s/photo':>9}")
         for level in levels:
-            summary = summarise(level, run_level(level, args.photos, args.jobs, args.first_seed))
+            outcomes = run_level(level, args.photos, args.jobs, args.first_seed, args.shadowed)
+            if not outcomes:
+                print(f"{level:<10} no photo with a hard shadow at this level")
+                continue
+            summary = summarise(level, outcomes)
             report["levels"].append(summary)
 
             def pct(value: float | None) -> str:

@@ -2,8 +2,9 @@
 
 A pipeline of small steps (after OMRChecker): load the photo safely (`photo`), find the corner markers and fit
 the homography (`markers`) or, without markers, find the 9x9 grid by its lines (`grid_fallback`), warp the sheet
-flat, correct the light (`measure.flat_field`), measure the ink in each cell's interior, and decide with a
-per-sheet threshold at the largest gap of the sorted cell values. Nothing is guessed silently: every cell,
+flat, take out hard shadows (`shadows`: steps of the light that do not run along the grid lines), correct the
+smooth light (`measure.flat_field`), measure the ink in each cell's interior, and decide with a per-sheet
+threshold at the largest gap of the sorted cell values. Nothing is guessed silently: every cell,
 box and bubble gets a confidence, and the doubtful ones are listed in `ScanResult.uncertain`.
 """
 
@@ -364,8 +365,8 @@ def _find_shadows(sheet: np.ndarray, trusted: np.ndarray) -> ShadowMap:
 
 
 def _shadowed_cells(shadows: ShadowMap) -> set[int]:
-    """Cells near the edge of a shadow that was taken out, or near a step of the light left in: there the light
-    is least sure, and an error could pass for light pencil."""
+    """Cells near the edge of a shadow that was taken out: there the light is least sure, and an error could
+    pass for light pencil. Inside a shadow, away from its edge, the light taken out was measured on paper."""
     if shadows.depth <= 0.0:
         return set()
     log_gain = np.log(np.maximum(shadows.gain, 1e-3))
