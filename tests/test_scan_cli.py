@@ -18,7 +18,7 @@ from tests.photogen import make_photo
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "photos"
 SURE = EXAMPLES / "moderate-5.jpg"  # read with no doubt
-UNSURE = EXAMPLES / "harsh-8.jpg"  # a hard shadow: some cells are listed as uncertain
+UNSURE = EXAMPLES / "harsh-1.jpg"  # a hard shadow and blur: some cells are listed as uncertain
 
 
 def run(*args: str, input: str | None = None):

@@ -441,10 +441,10 @@ def _read_cells(
     for index, (x0, y0, x1, y1) in enumerate(boxes):
         if index not in joined and variation[(y0 + y1) // 2, (x0 + x1) // 2] > SHADOW_VARIATION:
             doubtful.add(index)
-    # A hard shadow on the sheet: every cell near the threshold is less sure (a wider band), and a grey cell that
-    # is not known paper may be empty paper in the shadow rather than light pencil (a shadow never adds colour,
-    # and never darkens paper as much as heavy pencil does).
-    margin = CELL_LOG_MARGIN * (2.0 if shadow else 1.0)
+    # Near the edge of a shadow that was taken out (or anywhere, when the light still changes steeply and no
+    # shadow was taken out), a cell near the threshold is less sure (a wider band, see the confidence below), and
+    # a grey cell that is not known paper may be empty paper under a misjudged shadow rather than light pencil (a
+    # shadow never adds colour, and never darkens paper as much as heavy pencil does).
     if shadow:
         for index, box in enumerate(boxes):
             if index in shadowed and index not in joined and values[index] < SHADOW_MAX_INK and _neutral(field_, box):
@@ -462,6 +462,7 @@ def _read_cells(
     for index, value in enumerate(values):
         row, col = divmod(index, SIZE)
         shaded = bool(value > threshold)
+        margin = CELL_LOG_MARGIN * (2.0 if index in shadowed else 1.0)
         conf = min(1.0, log_distance(float(value), threshold) / margin)
         if index in doubtful:
             conf = min(conf, SHADOW_DOUBT)
