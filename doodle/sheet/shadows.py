@@ -3,9 +3,10 @@
 A shadow multiplies everything under it (paper, print and pencil) by the same factor, so its edge is a step in
 log brightness that runs on across paper and pencil alike, along a curve of any shape. Pencil also makes steps,
 but a player shades whole cells, so the edges of pencil run along the printed grid lines. The steps that are not
-grid-aligned are taken as the light's; integrating only those (a Poisson solve) gives the shadow as a map of
-log gain, piecewise flat with sharp edges, which the smooth flat-field cannot model. Smooth light is left to the
-flat-field.
+grid-aligned are taken as the light's; integrating only those (a Poisson solve) outlines the shadows. Each
+shadow region then gets one depth, the step measured where its edge crosses bare paper (a region whose edge is
+never seen on paper is not taken as a shadow). The result is a map of gain, flat with sharp edges, which the
+smooth flat-field cannot model; smooth light is left to the flat-field.
 """
 
 from __future__ import annotations
@@ -33,7 +34,6 @@ ALIGNED_RATIO = 6.0  # a gradient this much more across a grid line than along i
 @dataclass(frozen=True)
 class ShadowMap:
     gain: np.ndarray  # float32, sheet image size: the shadow's share of the light (1 = no shadow)
-    steps: np.ndarray  # bool, sheet image size: pixels near a step of the light (a shadow's edge)
     edge: np.ndarray  # bool, sheet image size: where the shadow taken out changes (its edge, widened)
     depth: float  # how much light the darkest shadow takes (0 = none)
 
@@ -86,13 +86,11 @@ def find_shadows(
     log_gain = cv2.GaussianBlur(log_gain, (0, 0), 0.7)
     depth = float(1.0 - np.exp(log_gain.min()))
     gain = cv2.resize(np.exp(log_gain), (width, height), interpolation=cv2.INTER_LINEAR)
-    steps = cv2.dilate(keep.astype(np.uint8), np.ones((3, 3), np.uint8))
-    steps_full = cv2.resize(steps, (width, height), interpolation=cv2.INTER_NEAREST) > 0
     k = np.ones((3, 3), np.uint8)
     changing = ((cv2.dilate(log_gain, k) - cv2.erode(log_gain, k)) > EDGE_CHANGE).astype(np.uint8)
     changing = cv2.dilate(changing, np.ones((2 * EDGE_WIDEN + 1, 2 * EDGE_WIDEN + 1), np.uint8))
     edge = cv2.resize(changing, (width, height), interpolation=cv2.INTER_NEAREST) > 0
-    return ShadowMap(gain=gain, steps=steps_full, edge=edge, depth=depth)
+    return ShadowMap(gain=gain, edge=edge, depth=depth)
 
 
 def _regions(
