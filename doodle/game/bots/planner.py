@@ -23,7 +23,7 @@ from doodle.game.bots.options import (
     uses_after,
     uses_of,
 )
-from doodle.game.bots.tables import mask_vector, rectangles
+from doodle.game.bots.tables import mask_vector, one_blas_thread, rectangles
 from doodle.game.dealer import NEW_CARDS_PER_ROUND, ROUNDS, Dealer, Offer, Phase
 from doodle.game.deck import Deck
 from doodle.game.game import DoodleGame
@@ -48,6 +48,10 @@ class PlanningBot:
     # ----- the Bot protocol -----
     def act(self, game: DoodleGame, player: int) -> list[Action]:
         """The actions for `player`'s pending decision (an empty list when there is none)."""
+        with one_blas_thread():
+            return self._act(game, player)
+
+    def _act(self, game: DoodleGame, player: int) -> list[Action]:
         sheet = game.sheets[player]
         if sheet.needs_start():
             return [self._start(game, sheet)]

@@ -3,43 +3,34 @@ rectangle of the grid as a 0/1 matrix with its score, so that a whole move list 
 
 from __future__ import annotations
 
-import ctypes
 import os
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
+from threadpoolctl import ThreadpoolController
 
 from doodle.geometry import Polyomino
 from doodle.quilt import SIZE, placements_on_empty, rectangle_score
 
 CELLS = SIZE * SIZE
 LOW_BITS = (1 << 64) - 1
-_BLAS_THREAD_SETTERS = ("scipy_openblas_set_num_threads64_", "scipy_openblas_set_num_threads",
-                        "openblas_set_num_threads64_", "openblas_set_num_threads")
 
 
-def use_one_blas_thread() -> bool:
-    """Ask numpy's bundled OpenBLAS for one thread, unless the user chose a number (OPENBLAS_NUM_THREADS or
-    OMP_NUM_THREADS). The bots multiply small matrices, which one thread does fastest; OpenBLAS threads that spin
-    while other processes want the cores made a game many times slower. True when the setting was applied."""
+@lru_cache(maxsize=1)
+def _threadpools() -> ThreadpoolController:
+    return ThreadpoolController()
+
+
+def one_blas_thread() -> AbstractContextManager:
+    """While the bots think, numpy's BLAS uses one thread, unless the user chose a number (OPENBLAS_NUM_THREADS
+    or OMP_NUM_THREADS). The bots multiply small matrices, which one thread does fastest; BLAS threads that spin
+    while other processes want the cores made a game many times slower. Scoped, so the rest of the program keeps
+    its own setting."""
     if "OPENBLAS_NUM_THREADS" in os.environ or "OMP_NUM_THREADS" in os.environ:
-        return False
-    for path in sorted((Path(np.__file__).parent.parent / "numpy.libs").glob("*openblas*")):
-        try:
-            library = ctypes.CDLL(str(path))  # already loaded by numpy: the same library, not a second copy
-        except OSError:
-            continue
-        for name in _BLAS_THREAD_SETTERS:
-            setter = getattr(library, name, None)
-            if setter is not None:
-                setter(1)
-                return True
-    return False
-
-
-use_one_blas_thread()
+        return nullcontext()
+    return _threadpools().limit(limits=1, user_api="blas")
 
 
 def split_mask(mask: int) -> tuple[np.uint64, np.uint64]:
