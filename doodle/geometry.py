@@ -8,6 +8,7 @@ says that a player may draw `a` as `b`.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
@@ -76,18 +77,30 @@ class Polyomino:
     # ----- construction and text form -----
     @classmethod
     def from_text(cls, text: str) -> Polyomino:
-        """Read `"#.#/###"` or the same rows on separate lines (`#` a cell, `.` no cell; spaces ignored)."""
-        rows = [row.strip() for row in text.replace("/", "\n").splitlines()]
-        rows = [row.replace(" ", "") for row in rows if row.strip()]
+        """Read `"#.#/###"` or the same rows on separate lines (`#` a cell, `.` no cell). Spaces around a row
+        (or the common indentation of the lines), and blank lines before and after the shape are ignored; any other
+        space or a blank row inside the shape is an error, since it would be ambiguous (write '.' for a cell that
+        is not part of the patch)."""
+        if "/" in text:
+            rows = [row.strip() for row in text.split("/")]
+        else:  # lines: the common indentation goes, a space inside a row is an error
+            rows = [row.rstrip() for row in textwrap.dedent(text.strip("\n")).splitlines()]
+        while rows and not rows[0]:
+            rows.pop(0)
+        while rows and not rows[-1]:
+            rows.pop()
         if not rows:
             raise ShapeError("the shape text is empty: write rows of '#' and '.', e.g. '#.#/###'")
+        if not all(rows):
+            raise ShapeError(f"the shape {text!r} has an empty row inside it: use '.' for cells not in the patch")
         cells = set()
         for r, row in enumerate(rows):
             for c, char in enumerate(row):
                 if char == FILLED:
                     cells.add((r, c))
                 elif char != EMPTY:
-                    raise ShapeError(f"unexpected character {char!r} in shape {text!r}: use '#' and '.' only")
+                    raise ShapeError(f"unexpected character {char!r} in shape {text!r}: use '#' and '.' only "
+                                     "(a '.' for each cell that is not part of the patch)")
         if not cells:
             raise ShapeError(f"the shape {text!r} has no '#' cell")
         return cls(frozenset(cells))

@@ -88,3 +88,14 @@ def test_broken_deck_file(tmp_path):
 
 def test_json_needs_auto():
     assert run("deal", "--json").exit_code == 2
+
+
+def test_no_stdin_at_all_is_a_clear_error():
+    import subprocess
+    import sys
+
+    result = subprocess.run([sys.executable, "-m", "doodle", "deal", "--players", "2", "--no-color"],
+                            stdin=subprocess.DEVNULL, capture_output=True, text=True, close_fds=True,
+                            preexec_fn=lambda: __import__("os").close(0))
+    assert result.returncode == 1
+    assert "input closed" in result.stderr and "Traceback" not in result.stderr

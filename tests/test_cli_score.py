@@ -52,3 +52,15 @@ def test_bad_text_quilts(tmp_path, content, message):
 def test_missing_file(tmp_path):
     result = CliRunner().invoke(main, ["score", str(tmp_path / "none.txt")])
     assert result.exit_code != 0 and "does not exist" in result.output
+
+
+def test_unwritable_annotation_is_a_clear_error_after_the_score(tmp_path):
+    blocker = tmp_path / "file.txt"
+    blocker.write_text("x")
+    photo = "examples/photos/mild-2.jpg"
+    result = CliRunner().invoke(main, ["score", "--no-ask", "--annotate", str(blocker / "out.png"), photo])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
+    assert "cannot write" in result.output and "total:" in result.output
+    # a directory given for one photo gets <stem>.annotated.png inside it
+    result = CliRunner().invoke(main, ["score", "--no-ask", "--annotate", str(tmp_path), photo])
+    assert result.exit_code == 0 and (tmp_path / "mild-2.annotated.png").stat().st_size > 0

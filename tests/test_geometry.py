@@ -90,3 +90,13 @@ def test_cuts_split_into_two_connected_pieces(shape):
         assert {cell[axis] < cut.index for cell in first} != {cell[axis] < cut.index for cell in second}
     for piece in shape.cut_pieces():
         assert piece.size < shape.size and piece.is_connected()
+
+
+@pytest.mark.parametrize("ambiguous", [" #\n###", "# #/###", "#//#", "#.\n\n##"])
+def test_spaces_and_blank_rows_inside_a_shape_are_refused(ambiguous):
+    with pytest.raises(ShapeError):
+        Polyomino.from_text(ambiguous)
+
+
+def test_indented_lines_and_padded_rows_are_read():
+    assert Polyomino.from_text("\n    .#.\n    ###\n") == Polyomino.from_text(".#./###") == Polyomino.from_text(" .#. / ### ")

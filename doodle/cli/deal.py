@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
 
-from doodle.cli.common import echo_json, use_color
+from doodle.cli.common import echo_json, input_stream, use_color
 from doodle.cli.deal_view import View
 from doodle.game.dealer import MAX_PLAYERS, MIN_PLAYERS, Dealer
 from doodle.game.deck import Deck, DeckError, load_deck
@@ -24,7 +23,7 @@ class Quit(Exception):
 def ask(prompt: str) -> str:
     """One line from stdin; a closed stdin stops the deal with a clear message, `q` quits."""
     click.echo(prompt, nl=False)
-    line = sys.stdin.readline()
+    line = input_stream().readline()
     if not line:
         click.echo()
         raise click.ClickException("input closed: the deal needs a keyboard (use --auto to deal without input)")

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import click
 
-from doodle.cli.common import echo_json, use_color, write_atomic
+from doodle.cli.common import echo_json, input_stream, use_color, write_atomic
+from doodle.cli.common import interactive as is_interactive
 from doodle.patchwork import EDITIONS, Game, RecordError
 from doodle.patchwork.bots import BOT_NAMES, make_bot, play_game
 from doodle.patchwork.display import position_text
@@ -122,7 +123,7 @@ def play(opponent: str, seed: int | None, edition: str, second: bool, seconds: f
         players[1 - you] = make_bot(opponent, seed=seed, seconds=seconds)
         names = ["", ""]
         names[you], names[1 - you] = "you", opponent
-    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    interactive = is_interactive()
     if plain or not interactive:
         _play_plain(game, players, names, interactive, use_color(color), record_path)
         return
@@ -148,7 +149,7 @@ def _play_plain(game: Game, players: list[object | None], names: list[str], inte
                 click.echo()
                 break
         else:
-            line = sys.stdin.readline()
+            line = input_stream().readline()
             if not line:
                 ended_early = True
                 break

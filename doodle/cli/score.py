@@ -255,12 +255,17 @@ def _annotate(readings: list[Reading], target: Path) -> None:
     from doodle.sheet.annotate import annotated_png
 
     photos = [r for r in readings if r.scan is not None]
-    if len(readings) == 1:
-        if photos:
-            write_atomic(target, annotated_png(photos[0].scan))
+    if not photos:
+        click.echo("--annotate: nothing to draw (no photo was read; text quilts are drawn above)", err=True)
         return
     for reading in photos:
-        write_atomic(target / f"{reading.path.stem}.annotated.png", annotated_png(reading.scan))
+        path = target / f"{reading.path.stem}.annotated.png" if len(readings) > 1 or target.is_dir() else target
+        try:
+            write_atomic(path, annotated_png(reading.scan))
+        except OSError as error:
+            raise click.ClickException(
+                f"cannot write {path} ({error.strerror or error}): choose a file in a folder you can write to"
+            ) from None
 
 
 @click.command(epilog=f"Exit status: 0 all read, {EXIT_ERROR} a file could not be read, {EXIT_UNCERTAIN} some "
@@ -294,7 +299,7 @@ def score(
     Several files: a progress bar, then one summary table (or JSON lines with --json).
     """
     if ask is None:
-        ask = sys.stdin.isatty()
+        ask = sys.stdin is not None and sys.stdin.isatty()
     many = len(files) > 1
     if annotate_to is not None and many and annotate_to.exists() and not annotate_to.is_dir():
         raise click.UsageError(f"--annotate {annotate_to}: with several files, give a directory")
@@ -304,8 +309,6 @@ def score(
             readings.append(_read(path))
     if not many and readings[0].error is not None:
         raise click.ClickException(readings[0].error)
-    if annotate_to is not None:
-        _annotate(readings, annotate_to)
     if ask:
         for reading in readings:
             if reading.uncertain:
@@ -318,6 +321,8 @@ def score(
         _summary(readings, reports)
     else:
         _describe(readings[0], reports[0], use_color(color))
+    if annotate_to is not None:
+        _annotate(readings, annotate_to)
     ctx = click.get_current_context()
     if any(reading.error is not None for reading in readings):
         ctx.exit(EXIT_ERROR)

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import click
 
-from doodle.cli.common import echo_json, use_color
+from doodle.cli.common import echo_json, input_stream, use_color
+from doodle.cli.common import interactive as is_interactive
 from doodle.game.deck import Deck, DeckError, load_deck
 from doodle.game.game import DoodleGame
 from doodle.render import draw_quilt
@@ -140,7 +141,7 @@ def solo(plain: bool, seed: int | None, daily: bool, resume: bool, discard: bool
 
     # par is played in the background while the player plays, so that it is ready at the end
     background = None if no_par else BackgroundPar(game.dealer.seed, game.deck)
-    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    interactive = is_interactive()
     if plain or not interactive:
         finished = _play_plain(session, save_path, interactive)
     else:
@@ -220,7 +221,7 @@ def _play_plain(session: SoloSession, save_path: Path, interactive: bool) -> boo
     """Run the typed-command game on stdin; True when the game is over."""
     game = PlainGame(session)
     click.echo(game.intro())
-    stdin = click.get_text_stream("stdin", errors="replace")  # a stray byte is an unknown command, not a crash
+    stdin = input_stream()
     try:
         while not game.finished:
             if interactive:
