@@ -99,4 +99,5 @@ def test_spaces_and_blank_rows_inside_a_shape_are_refused(ambiguous):
 
 
 def test_indented_lines_and_padded_rows_are_read():
-    assert Polyomino.from_text("\n    .#.\n    ###\n") == Polyomino.from_text(".#./###") == Polyomino.from_text(" .#. / ### ")
+    expected = Polyomino.from_text(".#./###")
+    assert Polyomino.from_text("\n    .#.\n    ###\n") == expected == Polyomino.from_text(" .#. / ### ")
