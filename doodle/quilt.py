@@ -146,7 +146,8 @@ class Quilt:
         """Read 9 lines of 9 characters, `#` covered and `.` empty (blank lines and surrounding spaces ignored)."""
         rows = [line.strip() for line in text.splitlines() if line.strip()]
         if len(rows) != SIZE:
-            raise QuiltTextError(f"a quilt needs {SIZE} rows of {SIZE} cells, found {len(rows)} rows")
+            found = f"{len(rows)} row{'s' * (len(rows) != 1)}"
+            raise QuiltTextError(f"a quilt needs {SIZE} rows of {SIZE} cells, found {found}")
         bits = 0
         for r, row in enumerate(rows):
             if len(row) != SIZE:
@@ -189,9 +190,6 @@ class Quilt:
 
     def empty_count(self) -> int:
         return SIZE * SIZE - self.bits.bit_count()
-
-    def is_full(self) -> bool:
-        return self.bits == FULL
 
     # ----- placing -----
     def placements(self, shape: Polyomino) -> list[Placement]:

@@ -39,7 +39,7 @@ def test_text_quilt_json(tmp_path):
 
 @pytest.mark.parametrize(
     ("content", "message"),
-    [("###\n", "found 1 rows"), ("#########\n" * 8 + "####o####\n", "unexpected 'o'")],
+    [("###\n", "found 1 row"), ("#########\n" * 8 + "####o####\n", "unexpected 'o'")],
 )
 def test_bad_text_quilts(tmp_path, content, message):
     path = tmp_path / "q.txt"
@@ -64,3 +64,9 @@ def test_unwritable_annotation_is_a_clear_error_after_the_score(tmp_path):
     # a directory given for one photo gets <stem>.annotated.png inside it
     result = CliRunner().invoke(main, ["score", "--no-ask", "--annotate", str(tmp_path), photo])
     assert result.exit_code == 0 and (tmp_path / "mild-2.annotated.png").stat().st_size > 0
+
+
+def test_text_quilt_with_a_byte_order_mark(tmp_path):
+    path = tmp_path / "q.txt"
+    path.write_text(QUILT, encoding="utf-8-sig")
+    assert json.loads(CliRunner().invoke(main, ["score", "--json", str(path)]).output)["empty"] == 60

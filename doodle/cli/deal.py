@@ -84,6 +84,8 @@ def deal(names: tuple[str, ...], players: int | None, seed: int | None, deck_fil
                                  param_hint="--players")
     if len(names) > MAX_PLAYERS:
         raise click.UsageError(f"{len(names)} names given: Patchwork Doodle is for at most {MAX_PLAYERS} players")
+    if any(not name.strip() for name in names):
+        raise click.UsageError("a player name is empty: give each player a name (or use --players N)")
     if len(set(names)) != len(names):
         raise click.UsageError("two players have the same name: give each a different one")
     if as_json and not auto:

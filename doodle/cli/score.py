@@ -24,7 +24,7 @@ MAX_ROUND_SCORE = 81
 
 def read_text_quilt(path: Path) -> Quilt:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # as Windows Notepad saves it, with a byte-order mark
     except UnicodeDecodeError:
         raise click.ClickException(
             f"{path} is neither a text quilt nor an image this command reads: write 9 lines of 9 '#' or '.'"
@@ -204,7 +204,8 @@ def _describe(reading: Reading, report: dict, color: bool) -> None:
         click.echo(f"best rectangle: {rect.width} wide x {rect.height} high at {corner}, scores {rect.score}")
     else:
         click.echo("best rectangle: none (the quilt is empty), scores 0")
-    click.echo(f"empty cells: {report['empty']} (penalty -{report['empty']})")
+    empty = report["empty"]
+    click.echo(f"empty cells: {empty}" + (f" (penalty -{empty})" if empty else " (no penalty)"))
     if scan is not None and scan.method == "markers":
         used = report["specials_used"]
         click.echo(f"special actions used: {', '.join(used) if used else 'none'}")

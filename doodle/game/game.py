@@ -133,6 +133,10 @@ class DoodleGame:
         try:
             if record.get("format") != RECORD_FORMAT:
                 raise RecordError(f"not a {RECORD_FORMAT} record (format is {record.get('format')!r})")
+            if record.get("deck", deck.name) != deck.name:
+                raise RecordError(
+                    f"the game was played with the deck {record['deck']!r}, not {deck.name!r}: pass that deck file"
+                )
             game = cls.new(int(record["players"]), int(record["seed"]), deck, list(record["names"]), auto_roll=False)
             for entry in record["log"]:
                 if "roll" in entry:

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from threadpoolctl import ThreadpoolController
 
 from doodle.geometry import Polyomino
 from doodle.quilt import SIZE, placements_on_empty, rectangle_score
@@ -19,7 +18,11 @@ LOW_BITS = (1 << 64) - 1
 
 
 @lru_cache(maxsize=1)
-def _threadpools() -> ThreadpoolController:
+def _threadpools():  # -> threadpoolctl.ThreadpoolController
+    """Imported on first use: importing threadpoolctl sets an OpenMP variable in the environment, which a program
+    that merely imports doodle should not get."""
+    from threadpoolctl import ThreadpoolController
+
     return ThreadpoolController()
 
 
