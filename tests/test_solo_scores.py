@@ -76,3 +76,15 @@ def test_another_programs_database_is_not_taken_over(tmp_path):
         tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
     db.close()
     assert tables == ["recipes"]
+
+
+def test_looking_at_the_high_scores_leaves_a_foreign_file_alone(tmp_path):
+    from click.testing import CliRunner
+
+    from doodle.cli import main
+
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a database")
+    result = CliRunner().invoke(main, ["solo", "--high-scores", "--scores", str(notes)])
+    assert result.exit_code == 1 and "left untouched" in result.output
+    assert notes.read_text() == "not a database" and [p.name for p in tmp_path.iterdir()] == ["notes.txt"]

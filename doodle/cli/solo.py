@@ -187,10 +187,9 @@ def _show_high_scores(scores_path: Path) -> None:
         with ScoreBook(scores_path) as book:
             entries = book.top(TOP)
             count = book.count()
-    except ScoresCorrupt as error:
-        moved = _set_aside_or_fail(scores_path, str(error))
+    except ScoresCorrupt as error:  # only looking: the file is left as it is; a game that ends sets it aside
         raise click.ClickException(
-            f"{error}; it was moved to {moved}, and a new table starts with your next game") from None
+            f"{error}; it is left untouched (a finished game would move it aside and start a new table)") from None
     except ScoresError as error:
         raise click.ClickException(str(error)) from None
     click.echo(f"High scores ({count} game{'s' if count != 1 else ''} recorded in {scores_path}):")
