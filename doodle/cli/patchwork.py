@@ -42,14 +42,15 @@ def _read_record(path: Path) -> Game:
         raise click.ClickException(f"{path}: {error}") from None
 
 
-def _save_record(game: Game, path: Path | None) -> None:
+def _save_record(game: Game, path: Path | None, quiet: bool = False) -> None:
     if path is None:
         return
     try:
         write_atomic(path, json.dumps(game.to_record(), indent=1) + "\n")
     except OSError as error:
         raise click.ClickException(f"cannot write the game record to {path}: {error.strerror}") from None
-    click.echo(f"Game record written to {path}.", err=True)
+    if not quiet:
+        click.echo(f"Game record written to {path}.", err=True)
 
 
 @patchwork.command()
@@ -114,6 +115,7 @@ def play(opponent: str, seed: int | None, edition: str, second: bool, seconds: f
         record_path = record_path or resume_path
     else:
         game = _new_game(seed, edition)
+    _save_record(game, record_path, quiet=True)  # a path that cannot be written is said now, not after the game
     you = 1 if second else 0
     if opponent == "human":
         players: list[object | None] = [None, None]
