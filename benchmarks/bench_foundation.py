@@ -7,23 +7,15 @@ import random
 import statistics
 import sys
 import time
+from pathlib import Path
 
 from doodle.game.dealer import Dealer
 from doodle.game.deck import load_deck
 from doodle.game.table import table_events
-from doodle.quilt import FULL, Quilt, placements_on_empty, rectangle_score
+from doodle.quilt import FULL, Quilt, placements_on_empty
 
-
-def brute_force_best(quilt: Quilt) -> int:
-    """Every rectangle, every cell checked one by one: the baseline the issue names."""
-    best = 0
-    for top in range(9):
-        for left in range(9):
-            for bottom in range(top, 9):
-                for right in range(left, 9):
-                    if all(quilt.is_covered(r, c) for r in range(top, bottom + 1) for c in range(left, right + 1)):
-                        best = max(best, rectangle_score(bottom - top + 1, right - left + 1))
-    return best
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.oracles when run as a script
+from tests.oracles import brute_force_best_score  # noqa: E402
 
 
 def random_quilts(count: int, seed: int = 1) -> list[Quilt]:
@@ -50,7 +42,7 @@ def main() -> None:
     start = time.perf_counter()
     slow = []
     for i, quilt in enumerate(quilts, 1):
-        slow.append(brute_force_best(quilt))
+        slow.append(brute_force_best_score(quilt))
         progress("brute force", i, len(quilts))
     slow_seconds = time.perf_counter() - start
     assert fast == slow, "best_rectangle disagrees with the brute force"

@@ -4,18 +4,8 @@ from hypothesis import strategies as st
 
 from doodle.geometry import Polyomino
 from doodle.quilt import PlacementError, Quilt, QuiltTextError, placements_on_empty, rectangle_score
+from tests.oracles import brute_force_best_score
 from tests.strategies import polyominoes, quilts
-
-
-def brute_force_best_score(quilt: Quilt) -> int:
-    best = 0
-    for top in range(9):
-        for left in range(9):
-            for bottom in range(top, 9):
-                for right in range(left, 9):
-                    if all(quilt.is_covered(r, c) for r in range(top, bottom + 1) for c in range(left, right + 1)):
-                        best = max(best, rectangle_score(bottom - top + 1, right - left + 1))
-    return best
 
 
 @pytest.mark.parametrize(
