@@ -70,6 +70,7 @@ CHECK_THRESHOLD = 0.045
 CHECK_LOG_MARGIN = 0.7
 BUBBLE_THRESHOLD = 0.2
 BUBBLE_LOG_MARGIN = 0.5
+BUBBLE_RING_UNEVEN = 0.12  # log: the paper around a bubble this much brighter on one side: a shadow's edge
 UNCERTAIN_BELOW = 0.5
 MAX_ROUND_SCORE = 81  # a full 9x9 quilt
 
@@ -249,9 +250,11 @@ def _cell_boxes() -> list[tuple[int, int, int, int]]:
     return [layout.cell_rect(r, c).inset(CELL_INSET_MM).to_px(PX_PER_MM) for r in range(SIZE) for c in range(SIZE)]
 
 
-def _bubble_value(field_: FlatField, center_mm: tuple[float, float]) -> float:
+def _bubble_value(field_: FlatField, center_mm: tuple[float, float]) -> tuple[float, bool]:
     """Ink inside a bubble, against the paper in a ring just around it (not the light estimate): a shadow edge
-    near the bubbles cannot fill them in."""
+    near the bubbles cannot fill them in. Also whether the reading is in doubt: where the light changes across
+    the ring (a shadow's edge crosses the bubble itself), the bubble read against the ring's darker paper
+    instead says otherwise."""
     cx, cy = center_mm[0] * PX_PER_MM, center_mm[1] * PX_PER_MM
     outer = BUBBLE_RING_MM[1] * PX_PER_MM
     x0, y0 = int(cx - outer), int(cy - outer)
@@ -261,10 +264,18 @@ def _bubble_value(field_: FlatField, center_mm: tuple[float, float]) -> float:
     disk = distance <= BUBBLE_READ_RADIUS_MM
     ring = (distance >= BUBBLE_RING_MM[0]) & (distance <= BUBBLE_RING_MM[1])
     if not disk.any() or not ring.any():
-        return 0.0
+        return 0.0, False
     inside = patch[disk].mean(axis=0)
-    paper = np.percentile(patch[ring], 80, axis=0)
-    return float(max(0.0, 1.0 - float((inside / np.maximum(paper, 1e-3)).min())))
+
+    def against(percent: float) -> float:
+        paper = np.percentile(patch[ring], percent, axis=0)
+        return float(max(0.0, 1.0 - float((inside / np.maximum(paper, 1e-3)).min())))
+
+    value = against(80)
+    light = patch[ring].max(axis=1)
+    low, high = np.percentile(light, (10, 90))
+    uneven = bool(np.log(max(float(high), 1e-3) / max(float(low), 1e-3)) > BUBBLE_RING_UNEVEN)
+    return value, uneven and (against(20) > BUBBLE_THRESHOLD) != (value > BUBBLE_THRESHOLD)
 
 
 def _cell_values(field_: FlatField, skip: np.ndarray | None = None) -> np.ndarray:
@@ -508,8 +519,10 @@ def _read_rounds(field_: FlatField, reading: _Reading) -> tuple[int | None, ...]
             filled = []
             doubts: dict[int, Uncertain] = {}
             for digit in range(10):
-                value = _bubble_value(field_, layout.bubble_center(block.number, place, digit))
+                value, doubtful = _bubble_value(field_, layout.bubble_center(block.number, place, digit))
                 conf = min(1.0, log_distance(value, BUBBLE_THRESHOLD) / BUBBLE_LOG_MARGIN)
+                if doubtful:
+                    conf = min(conf, SHADOW_DOUBT)
                 reading.confidences.append(conf)
                 if value > BUBBLE_THRESHOLD:
                     filled.append((value, digit))
