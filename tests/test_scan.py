@@ -88,6 +88,17 @@ def test_never_silently_wrong(level, seeds):
         assert not silent, f"{level} seed {seed}: read wrongly without a flag: {sorted(silent)} ({photo.details})"
 
 
+def test_a_shadow_edge_across_an_empty_bubble_is_flagged():
+    """Harsh seed 1019: a hard shadow's edge runs through an empty bubble of round 2, whose lit half of the ring
+    makes its shadowed half look filled. Read against the ring's darker side it is empty: the two readings
+    disagree, so the round score is flagged rather than silently wrong."""
+    photo = make_photo(1019, "harsh")
+    assert photo.details.get("shadow")
+    result = read_photo(photo.jpeg)
+    silent = wrong_items(result, photo.truth) - flagged(result)
+    assert not silent, f"read wrongly without a flag: {sorted(silent)}"
+
+
 @pytest.mark.parametrize("turn", [cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_180, cv2.ROTATE_90_COUNTERCLOCKWISE])
 def test_any_quarter_turn_reads_the_same(turn):
     photo = make_photo(3, "mild", megapixels=SMALL)
