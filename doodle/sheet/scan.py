@@ -71,6 +71,7 @@ CHECK_LOG_MARGIN = 0.7
 BUBBLE_THRESHOLD = 0.2
 BUBBLE_LOG_MARGIN = 0.5
 BUBBLE_RING_UNEVEN = 0.12  # log: the paper around a bubble this much brighter on one side: a shadow's edge
+BUBBLE_SECTORS = 8  # directions in which a bubble crossed by a shadow's edge is read side by side
 UNCERTAIN_BELOW = 0.5
 MAX_ROUND_SCORE = 81  # a full 9x9 quilt
 
@@ -253,8 +254,8 @@ def _cell_boxes() -> list[tuple[int, int, int, int]]:
 def _bubble_value(field_: FlatField, center_mm: tuple[float, float]) -> tuple[float, bool]:
     """Ink inside a bubble, against the paper in a ring just around it (not the light estimate): a shadow edge
     near the bubbles cannot fill them in. Also whether the reading is in doubt: where the light changes across
-    the ring (a shadow's edge crosses the bubble itself), the bubble read against the ring's darker paper
-    instead says otherwise."""
+    the ring (a shadow's edge crosses the bubble itself), the bubble read side by side instead (each sector of
+    it against the ring's paper in the same direction, under the same light) says otherwise."""
     cx, cy = center_mm[0] * PX_PER_MM, center_mm[1] * PX_PER_MM
     outer = BUBBLE_RING_MM[1] * PX_PER_MM
     x0, y0 = int(cx - outer), int(cy - outer)
@@ -266,16 +267,23 @@ def _bubble_value(field_: FlatField, center_mm: tuple[float, float]) -> tuple[fl
     if not disk.any() or not ring.any():
         return 0.0, False
     inside = patch[disk].mean(axis=0)
-
-    def against(percent: float) -> float:
-        paper = np.percentile(patch[ring], percent, axis=0)
-        return float(max(0.0, 1.0 - float((inside / np.maximum(paper, 1e-3)).min())))
-
-    value = against(80)
+    value = _ink_against(inside, np.percentile(patch[ring], 80, axis=0))
     light = patch[ring].max(axis=1)
     low, high = np.percentile(light, (10, 90))
-    uneven = bool(np.log(max(float(high), 1e-3) / max(float(low), 1e-3)) > BUBBLE_RING_UNEVEN)
-    return value, uneven and (against(20) > BUBBLE_THRESHOLD) != (value > BUBBLE_THRESHOLD)
+    if np.log(max(float(high), 1e-3) / max(float(low), 1e-3)) <= BUBBLE_RING_UNEVEN:
+        return value, False
+    sector = np.floor((np.arctan2(ys + 0.5 - cy, xs + 0.5 - cx) + np.pi) / (2 * np.pi) * BUBBLE_SECTORS).astype(int)
+    local = [
+        _ink_against(patch[disk & (sector == k)].mean(axis=0), np.percentile(patch[ring & (sector == k)], 80, axis=0))
+        for k in range(BUBBLE_SECTORS)
+        if (disk & (sector == k)).any() and (ring & (sector == k)).any()
+    ]
+    side_by_side = float(np.median(local)) if local else value
+    return value, (side_by_side > BUBBLE_THRESHOLD) != (value > BUBBLE_THRESHOLD)
+
+
+def _ink_against(colour: np.ndarray, paper: np.ndarray) -> float:
+    return float(max(0.0, 1.0 - float((colour / np.maximum(paper, 1e-3)).min())))
 
 
 def _cell_values(field_: FlatField, skip: np.ndarray | None = None) -> np.ndarray:
