@@ -90,8 +90,8 @@ def test_never_silently_wrong(level, seeds):
 
 def test_a_shadow_edge_across_an_empty_bubble_is_flagged():
     """Harsh seed 1019: a hard shadow's edge runs through an empty bubble of round 2, whose lit half of the ring
-    makes its shadowed half look filled. Read against the ring's darker side it is empty: the two readings
-    disagree, so the round score is flagged rather than silently wrong."""
+    makes its shadowed half look filled. Read side by side (each sector against the ring in the same direction)
+    it is empty: the two readings disagree, so the round score is flagged rather than silently wrong."""
     photo = make_photo(1019, "harsh")
     assert photo.details.get("shadow")
     result = read_photo(photo.jpeg)
