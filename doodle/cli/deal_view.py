@@ -75,7 +75,6 @@ class View:
             ],
             gap=6,
         )
-        remaining = [c for c in event["circle"]]
         return "\n".join(
             [
                 head,
@@ -84,7 +83,7 @@ class View:
                 "Neighbours (Neighbour special):",
                 small,
                 "",
-                "Circle, clockwise: " + self.circle(remaining, current=card),
+                "Circle, clockwise: " + self.circle(event["circle"], current=card),
             ]
         )
 

@@ -91,12 +91,6 @@ class Sheet:
     drew_this_turn: bool = False
     done: bool = False
 
-    def copy(self) -> Sheet:
-        return Sheet(
-            self.start_card, self.quilt, dict(self.uses), list(self.round_scores),
-            self.start_drawn, self.drew_this_turn, self.done,
-        )
-
     # ----- special actions -----
     @property
     def twice_used(self) -> bool:
@@ -174,10 +168,12 @@ class Sheet:
                 )
             needs_neighbour = True
         shape = deck.card(action.card).shape
-        piece_ok = any(piece.drawable_as(action.cells) for piece in shape.cut_pieces()) if action.cut else None
-        if action.cut and not piece_ok:
-            raise IllegalAction(f"not a cut piece: those cells are not a piece of {action.card} after one straight cut")
-        if not action.cut and not shape.drawable_as(action.cells):
+        if action.cut:
+            if not any(piece.drawable_as(action.cells) for piece in shape.cut_pieces()):
+                raise IllegalAction(
+                    f"not a cut piece: those cells are not a piece of {action.card} after one straight cut"
+                )
+        elif not shape.drawable_as(action.cells):
             raise IllegalAction(f"wrong shape: those cells are not card {action.card} in any orientation")
         self._check_fits(action.cells)
         # only now cross off, so that a refused action changes nothing
