@@ -1,4 +1,5 @@
-"""The reader's measuring steps on their own: the largest-gap threshold and the flat-field correction."""
+"""The reader's measuring steps on their own: the largest-gap threshold, the flat-field correction and the ink
+against the local light."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from doodle.sheet.measure import flat_field, largest_gap_threshold
+from doodle.sheet.measure import flat_field, largest_gap_threshold, local_ink
 
 LOWEST, HIGHEST = 0.02, 0.22
 
@@ -53,3 +54,27 @@ def test_flat_field_counts_pale_yellow_as_ink():
     trusted = np.ones((200, 200), bool)
     trusted[70:130, 70:130] = False
     assert float(flat_field(image, trusted).ink[100, 100]) > 0.3
+
+
+def _box_with_a_shadow(angle_deg: float, cross: bool) -> np.ndarray:
+    """A printed 40 px box on paper, maybe crossed, with a shadow's soft edge through its middle at an angle."""
+    image = np.full((160, 160, 3), 235, np.float32)
+    cv2.rectangle(image, (60, 60), (100, 100), (40, 40, 40), 2)
+    if cross:
+        cv2.line(image, (62, 62), (98, 98), (70, 70, 70), 3)
+        cv2.line(image, (98, 62), (62, 98), (70, 70, 70), 3)
+    ys, xs = np.mgrid[0:160, 0:160].astype(np.float32)
+    angle = np.radians(angle_deg)
+    across = (xs - 80) * np.cos(angle) + (ys - 80) * np.sin(angle)
+    gain = 1.0 - 0.5 / (1.0 + np.exp(-across / 2.0))  # half the light gone past the edge, over a few pixels
+    return np.clip(image * gain[..., None], 0, 255).astype(np.uint8)
+
+
+@given(st.floats(0.0, 180.0))
+def test_local_ink_sees_strokes_and_not_a_shadow_edge(angle):
+    """An empty box under a shadow's edge reads as paper, a crossed one as strokes, whatever the edge's angle."""
+    box, reach = (64, 64, 96, 96), 52
+    empty = local_ink(_box_with_a_shadow(angle, cross=False), box, reach)
+    crossed = local_ink(_box_with_a_shadow(angle, cross=True), box, reach)
+    assert float((empty > 0.2).mean()) < 0.02
+    assert float((crossed > 0.2).mean()) > 0.15

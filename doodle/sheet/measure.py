@@ -87,6 +87,27 @@ def light_variation(field: FlatField, window_px: int) -> np.ndarray:
     return cv2.resize(spread, (field.paper.shape[1], field.paper.shape[0]), interpolation=cv2.INTER_NEAREST)
 
 
+def local_ink(bgr: np.ndarray, box: tuple[int, int, int, int], reach_px: int) -> np.ndarray:
+    """The ink (0 paper .. 1 black) of each pixel inside `box` = (x0, y0, x1, y1), against the light around it.
+
+    The reference is a morphological closing of the photo with a square of side `reach_px`, wider than the mark
+    being read: closing fills in whatever dark is narrower than the square (a cross, a filled box or bubble) and
+    keeps what is wider, which is the light itself, a shadow's edge included (a step or a ramp survives a
+    closing where it is). So a mark reads the same in light and in shadow, and a shadow's edge across an empty
+    box reads as paper, without any estimate of where the shadow is.
+    """
+    x0, y0, x1, y1 = box
+    height, width = bgr.shape[:2]
+    cx0, cy0 = max(x0 - reach_px, 0), max(y0 - reach_px, 0)
+    cx1, cy1 = min(x1 + reach_px, width), min(y1 + reach_px, height)
+    around = bgr[cy0:cy1, cx0:cx1].astype(np.float32)
+    square = cv2.getStructuringElement(cv2.MORPH_RECT, (reach_px | 1, reach_px | 1))
+    light = cv2.morphologyEx(around, cv2.MORPH_CLOSE, square, borderType=cv2.BORDER_REPLICATE)
+    share = (around / np.maximum(light, 1.0)).min(axis=2)
+    inner = share[max(y0, 0) - cy0 : max(y1, 0) - cy0, max(x0, 0) - cx0 : max(x1, 0) - cx0]
+    return 1.0 - np.clip(inner, 0.0, 1.0)
+
+
 def region_ink(ink: np.ndarray, box: tuple[int, int, int, int]) -> float:
     """Mean ink inside `box` = (x0, y0, x1, y1) in pixels of the sheet image."""
     x0, y0, x1, y1 = box

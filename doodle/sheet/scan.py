@@ -24,6 +24,7 @@ from doodle.sheet.measure import (
     flat_field,
     largest_gap_threshold,
     light_variation,
+    local_ink,
     log_distance,
     region_ink,
 )
@@ -63,12 +64,24 @@ SHADOW_VARIATION = 0.12
 SHADOW_MAX_INK = 0.6  # a shadow darkens paper by at most this much ink; heavier pencil is sure
 NEUTRAL_CHROMA = 0.12  # grey: channels within this share of each other (after the paper's colour is divided out)
 SHADOW_NOTE = "a hard shadow crosses the sheet: grey cells may be shadow or light pencil; retake it in even light"
-# Crossed special boxes and filled bubbles: fixed thresholds in ink units (measured over synthetic photos at
-# every condition level: unused boxes read up to 0.07 under shadows, crossed ones from 0.08; empty bubbles up
-# to 0.05, filled ones from 0.3), with confidence on the same log scale as the cells.
-CHECK_THRESHOLD = 0.045
-CHECK_LOG_MARGIN = 0.7
-BUBBLE_THRESHOLD = 0.2
+# Crossed special boxes: the share of the box's inside covered by pencil strokes (pixels of more than
+# CHECK_STROKE_INK against the local light: measure.local_ink, with a closing wider than the box), against a
+# fixed threshold. Over 600 synthetic photos (seeds 0-199 at mild, moderate and harsh) unused boxes read 0
+# except under a shadow's edge (at most 0.071) and crossed ones at least 0.143; the mean ink separates them
+# four times less well (log scale), since a shadow's soft edge adds a little everywhere but no strokes.
+CHECK_REACH_MM = 13.0
+CHECK_STROKE_INK = 0.2
+CHECK_THRESHOLD = 0.102
+CHECK_LOG_MARGIN = 0.58  # uncertain from about 0.07 to 0.14
+# Filled bubbles: the same local ink (a closing wider than a filled bubble, narrower than the gap to the next
+# filled one), over the square inside the printed ring. Over the same 600 photos empty bubbles (their printed
+# digit included) read at most 0.098 and filled ones at least 0.157 (filled bubbles just inside a shadow's edge:
+# the closing cannot lift the shadow next to them). A second reading against the paper ring around the bubble
+# (`_bubble_value`) must agree, or the bubble is in doubt.
+BUBBLE_REACH_MM = 7.0
+BUBBLE_LOCAL_HALF_MM = 1.3
+BUBBLE_LOCAL_THRESHOLD = 0.125
+BUBBLE_THRESHOLD = 0.2  # for the reading against the ring (empty bubbles up to 0.05, filled ones from 0.3)
 BUBBLE_LOG_MARGIN = 0.5
 BUBBLE_RING_UNEVEN = 0.12  # log: the paper around a bubble this much brighter on one side: a shadow's edge
 BUBBLE_SECTORS = 8  # directions in which a bubble crossed by a shadow's edge is read side by side
@@ -345,8 +358,8 @@ def _read_sheet(sheet: np.ndarray, inside: np.ndarray, method: str, markers_foun
     quilt = _read_cells(field_, values, threshold, joined, variation, shadowed, steep, reading)
     if marks:
         plain = flat_field(sheet, trusted)
-        specials = _read_specials(field_, plain, light_variation(plain, window), reading)
-        rounds = _read_rounds(plain, reading)
+        specials = _read_specials(sheet, reading)
+        rounds = _read_rounds(sheet, plain, reading)
     else:
         specials, rounds = None, (None,) * layout.ROUND_COUNT
     confidence = min(reading.confidences) if reading.confidences else 1.0
@@ -497,20 +510,15 @@ def _read_cells(
     return Quilt(mask_of(shaded_cells))
 
 
-def _read_specials(
-    field_: FlatField, plain: FlatField, variation: np.ndarray, reading: _Reading
-) -> tuple[str, ...]:
-    """The crossed boxes, read with the shadows taken out; in doubt where the photo's own light (`plain`, with
-    its `variation`) reads a box differently or changes steeply around it."""
+def _read_specials(sheet: np.ndarray, reading: _Reading) -> tuple[str, ...]:
+    """The crossed boxes, each read against the light right around it (so a shadow needs no estimate here)."""
     specials = []
+    reach = round(CHECK_REACH_MM * PX_PER_MM)
     for special in layout.SPECIALS:
-        box = special.check.inset(CHECK_INSET_MM).to_px(PX_PER_MM)
-        value = region_ink(field_.ink, box)
+        ink = local_ink(sheet, special.check.inset(CHECK_INSET_MM).to_px(PX_PER_MM), reach)
+        value = float((ink > CHECK_STROKE_INK).mean())
         crossed = value > CHECK_THRESHOLD
         conf = min(1.0, log_distance(value, CHECK_THRESHOLD) / CHECK_LOG_MARGIN)
-        cx, cy = (round(v * PX_PER_MM) for v in special.check.center)
-        if variation[cy, cx] > SHADOW_VARIATION or (region_ink(plain.ink, box) > CHECK_THRESHOLD) != crossed:
-            conf = min(conf, SHADOW_DOUBT)
         reading.confidences.append(conf)
         if crossed:
             specials.append(special.name)
@@ -519,23 +527,28 @@ def _read_specials(
     return tuple(specials)
 
 
-def _read_rounds(field_: FlatField, reading: _Reading) -> tuple[int | None, ...]:
+def _read_rounds(sheet: np.ndarray, field_: FlatField, reading: _Reading) -> tuple[int | None, ...]:
     rounds: list[int | None] = []
+    reach = round(BUBBLE_REACH_MM * PX_PER_MM)
     for block in layout.ROUNDS:
         digits: dict[str, int | None] = {}
         for place in layout.PLACES:
             filled = []
             doubts: dict[int, Uncertain] = {}
             for digit in range(10):
-                value, doubtful = _bubble_value(field_, layout.bubble_center(block.number, place, digit))
-                conf = min(1.0, log_distance(value, BUBBLE_THRESHOLD) / BUBBLE_LOG_MARGIN)
-                if doubtful:
+                cx, cy = layout.bubble_center(block.number, place, digit)
+                square = layout.Rect(cx - BUBBLE_LOCAL_HALF_MM, cy - BUBBLE_LOCAL_HALF_MM, 2 * BUBBLE_LOCAL_HALF_MM,
+                                     2 * BUBBLE_LOCAL_HALF_MM)
+                value = float(local_ink(sheet, square.to_px(PX_PER_MM), reach).mean())
+                conf = min(1.0, log_distance(value, BUBBLE_LOCAL_THRESHOLD) / BUBBLE_LOG_MARGIN)
+                against_ring, doubtful = _bubble_value(field_, (cx, cy))
+                if doubtful or (against_ring > BUBBLE_THRESHOLD) != (value > BUBBLE_LOCAL_THRESHOLD):
                     conf = min(conf, SHADOW_DOUBT)
                 reading.confidences.append(conf)
-                if value > BUBBLE_THRESHOLD:
+                if value > BUBBLE_LOCAL_THRESHOLD:
                     filled.append((value, digit))
                 if conf < UNCERTAIN_BELOW:
-                    doubts[digit] = _bubble_doubt(block.number, place, digit, value > BUBBLE_THRESHOLD, conf)
+                    doubts[digit] = _bubble_doubt(block.number, place, digit, value > BUBBLE_LOCAL_THRESHOLD, conf)
             filled.sort(reverse=True)
             # Two bubbles filled in one row: the darker is taken, and the others are reported as uncertain.
             for _, digit in filled[1:]:
