@@ -62,3 +62,16 @@ def test_grid_aligned_pencil_is_not_a_shadow():
     found = find_shadows(image, **masks)
     assert float(found.gain.min()) > 0.97
     assert found.depth < 0.03
+
+
+def test_a_thumb_over_the_paper_is_not_a_shadow():
+    """A skin-coloured blob over the paper beside the grid darkens it as much as a shadow would, but not every
+    colour alike: it must not be taken out as a shadow (which would brighten the cells near it)."""
+    image, _, masks = _sheet(None, patches=[(0, 0, 2, 3)])
+    thumb = np.zeros((SIZE, SIZE), np.uint8)
+    cv2.ellipse(thumb, (SIZE, 40), (150, 110), 30.0, 0, 360, 255, -1, cv2.LINE_AA)
+    skin = np.array([120, 150, 205], np.float32)  # BGR
+    blend = cv2.GaussianBlur(thumb.astype(np.float32) / 255, (0, 0), 1.5)[..., None]
+    image = np.clip(image * (1 - blend) + skin * blend, 0, 255).astype(np.uint8)
+    found = find_shadows(image, **masks)
+    assert float(found.gain.min()) > 0.97

@@ -24,7 +24,8 @@ STEP_MAX = 0.9  # steeper than any shadow: the edge of something printed in blac
 COHERENCE = 0.75  # how one-signed the differences around a step must be (1: all one way)
 MIN_DEPTH = 0.08  # log: shadows lighter than this are left to the smooth flat-field
 MIN_REGION = 100  # map pixels (1 mm each): a smaller dark region is not a shadow
-MIN_EDGE = 8  # edge pixels on bare paper needed to measure a region's step across its edge
+MIN_EDGE = 30  # edge pixels (mm) on bare paper needed to measure a region's step across its edge
+MAX_TINT = 0.5  # a shadow's step differs between colour channels by less than this share of its depth
 EDGE_CHANGE = 0.01  # log gain changing this much between neighbouring map pixels: a shadow's edge
 EDGE_WIDEN = 2  # map pixels (mm) either side of an edge where the light taken out may not match the light
 ACROSS = 3.0  # map pixels either side of an edge where the step is measured
@@ -52,8 +53,10 @@ def find_shadows(
     height, width = bgr.shape[:2]
     small = (max(2, width // STEP_SCALE), max(2, height // STEP_SCALE))
     opened = cv2.dilate(bgr, cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5)))  # thin dark strokes away
-    b, g, r = cv2.split(cv2.resize(opened, small, interpolation=cv2.INTER_AREA).astype(np.float32))
+    channels = cv2.resize(opened, small, interpolation=cv2.INTER_AREA).astype(np.float32)
+    b, g, r = cv2.split(channels)
     log = np.log(np.maximum(cv2.max(cv2.max(b, g), r), 1.0))
+    channel_logs = np.log(np.maximum(channels, 1.0))
     log = cv2.GaussianBlur(log, (0, 0), 0.8)
     gx = np.zeros_like(log)
     gy = np.zeros_like(log)
@@ -82,7 +85,7 @@ def find_shadows(
     deepest = float(-np.percentile(shadow[inside], 1)) if inside.any() else 0.0
     log_gain = np.zeros_like(shadow)
     if deepest > MIN_DEPTH:
-        log_gain = _regions(shadow < -deepest / 2, keep, log, shadow, bare)
+        log_gain = _regions(shadow < -deepest / 2, keep, log, channel_logs, shadow, bare)
     log_gain = cv2.GaussianBlur(log_gain, (0, 0), 0.7)
     depth = float(1.0 - np.exp(log_gain.min()))
     gain = cv2.resize(np.exp(log_gain), (width, height), interpolation=cv2.INTER_LINEAR)
@@ -94,7 +97,8 @@ def find_shadows(
 
 
 def _regions(
-    mask: np.ndarray, keep: np.ndarray, log: np.ndarray, shadow: np.ndarray, bare: np.ndarray
+    mask: np.ndarray, keep: np.ndarray, log: np.ndarray, channel_logs: np.ndarray, shadow: np.ndarray,
+    bare: np.ndarray
 ) -> np.ndarray:
     """Piecewise-flat log gain: each shadow region gets the median step measured across its detected edges
     (the integral alone underestimates a step whose edge was only partly seen)."""
@@ -112,6 +116,8 @@ def _regions(
     ix = np.clip(np.round(xs - ACROSS * nx).astype(int), 0, width - 1)
     iy = np.clip(np.round(ys - ACROSS * ny).astype(int), 0, height - 1)
     steps = log[iy, ix] - log[oy, ox]  # negative: darker inside
+    channel_steps = channel_logs[iy, ix] - channel_logs[oy, ox]  # (points, 3)
+    tint = channel_steps.max(axis=1) - channel_steps.min(axis=1)
     owner = labels[iy, ix]
     on_paper = bare[iy, ix] & bare[oy, ox]
     for label in range(1, count):
@@ -120,9 +126,14 @@ def _regions(
             continue
         # The step is measured where the edge crosses bare paper, and only there: a dark region whose edge is
         # never seen on paper is pencil, not a shadow.
-        mine = steps[(owner == label) & on_paper & (steps < 0)]
-        if mine.size >= MIN_EDGE:
-            log_gain[region] = float(np.median(mine))
+        measured = (owner == label) & on_paper & (steps < 0)
+        mine = steps[measured]
+        if mine.size < MIN_EDGE:
+            continue
+        depth = float(np.median(mine))
+        # A shadow dims every colour alike; a thumb or a coloured object over the paper does not.
+        if float(np.median(tint[measured])) < MAX_TINT * -depth:
+            log_gain[region] = depth
     return log_gain
 
 
