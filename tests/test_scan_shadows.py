@@ -75,3 +75,24 @@ def test_a_thumb_over_the_paper_is_not_a_shadow():
     image = np.clip(image * (1 - blend) + skin * blend, 0, 255).astype(np.uint8)
     found = find_shadows(image, **masks)
     assert float(found.gain.min()) > 0.97
+
+
+def test_a_shadow_beside_the_grid_does_not_leak_into_it_along_pencil():
+    """A shadow over the paper below the grid, and in the grid a grey scribble whose slanted edges look like a
+    shadow's, touching the grid's border right above the shadow: the cells keep their light."""
+    image, _, masks = _sheet(None, patches=[])
+    x0, y0, x1, y1 = GRID
+    wedge = np.array([[x0, y1], [x0 + 150, y1], [x0 + 40, y0 + 60]], np.int32)
+    pencil = np.zeros((SIZE, SIZE), np.uint8)
+    cv2.fillPoly(pencil, [wedge], 255, cv2.LINE_AA)
+    image = image.astype(np.float32) * (1 - 0.3 * pencil.astype(np.float32)[..., None] / 255)
+    shadow = np.zeros((SIZE, SIZE), np.uint8)
+    cv2.ellipse(shadow, (SIZE // 2, SIZE + 40), (260, 130), 0.0, 0, 360, 255, -1, cv2.LINE_AA)
+    soft = cv2.GaussianBlur(shadow.astype(np.float32) / 255, (0, 0), 1.5)
+    image = np.clip(image * (1 - 0.4 * soft)[..., None], 0, 255).astype(np.uint8)
+    assert not (shadow[y0:y1, x0:x1] > 0).any()  # the shadow stays below the grid
+    masks["domain"][y1 + 6 : y1 + 50, :] = False  # printed boxes between the grid and the shadow
+    masks["paper"][y1 + 6 : y1 + 50, :] = False
+    found = find_shadows(image, **masks)
+    assert float(found.gain[y0 + 8 : y1 - 8, x0 + 8 : x1 - 8].min()) > 0.97
+    assert float(found.gain[SIZE - 20, SIZE // 2]) < 0.7  # and the shadow itself is found

@@ -33,6 +33,8 @@ MIN_BARE_SHARE = 0.1
 EDGE_CHANGE = 0.01  # log gain changing this much between neighbouring map pixels: a shadow's edge
 EDGE_WIDEN = 2  # map pixels (mm) either side of an edge where the light taken out may not match the light
 ACROSS = 3.0  # map pixels either side of an edge where the step is measured
+LABEL_ROUNDS = 4
+PAPER_REACH = 8  # map pixels (mm): the paper beside a shadow's part in the grid that must be in shadow too
 ALIGNED_RATIO = 6.0  # a gradient this much more across a grid line than along it runs along it
 
 
@@ -90,6 +92,8 @@ def find_shadows(
     log_gain = np.zeros_like(shadow)
     if deepest > MIN_DEPTH:
         log_gain = _regions(shadow < -deepest / 2, keep, log, channel_logs, shadow, bare)
+        if log_gain.min() < 0:
+            log_gain = _as_the_paper_shows(log_gain, log, bare, inside & ~bare)
     log_gain = cv2.GaussianBlur(log_gain, (0, 0), 0.7)
     depth = float(1.0 - np.exp(log_gain.min()))
     gain = cv2.resize(np.exp(log_gain), (width, height), interpolation=cv2.INTER_LINEAR)
@@ -140,6 +144,56 @@ def _regions(
         if float(np.median(tint[measured])) < MAX_TINT * -depth:
             log_gain[region] = depth
     return log_gain
+
+
+def _as_the_paper_shows(log_gain: np.ndarray, log: np.ndarray, bare: np.ndarray, drawn: np.ndarray) -> np.ndarray:
+    """The traced shadows corrected by what the bare paper shows, which is plain: paper in shadow is darker than
+    the smooth light by the shadow's depth.
+
+    On bare paper the paper decides. Where the player draws (`drawn`, the grid), an outline traced from the edges
+    can leak from a real shadow along pencil edges into cells it never reaches; a shadow comes from outside the
+    drawing area, so a part of it there is kept only where the paper beside it is in shadow too.
+    """
+    traced = log_gain < 0
+    depth = float(-np.median(log_gain[traced]))
+    ys, xs = np.nonzero(bare)
+    height, width = log.shape
+    scale = max(height, width) / 2.0
+    u, v = (xs - width / 2.0) / scale, (ys - height / 2.0) / scale
+    smooth = np.column_stack([np.ones_like(u), u, v, u * u, u * v, v * v])
+    # The smooth light, fitted to the paper with the traced shadow's depth put back: where the trace is wrong the
+    # paper stands out of the fit by the whole depth, and is labelled by what it shows.
+    # Refitted with the labels found, until they settle.
+    labels = traced[ys, xs]
+    for _ in range(LABEL_ROUNDS):
+        light = _robust_least_squares(smooth, log[ys, xs] + depth * labels)
+        new_labels = log[ys, xs] - smooth @ light < -depth / 2
+        if np.array_equal(new_labels, labels):
+            break
+        labels = new_labels
+    shaded = np.zeros_like(traced)
+    shaded[ys, xs] = labels
+    shaded = cv2.morphologyEx(shaded.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
+    result = np.where(bare, shaded, traced)
+    count, parts = cv2.connectedComponents((traced & drawn).astype(np.uint8), connectivity=8)
+    reach = np.ones((2 * PAPER_REACH + 1,) * 2, np.uint8)
+    for label in range(1, count):
+        part = parts == label
+        paper_beside = (cv2.dilate(part.astype(np.uint8), reach) > 0) & bare
+        if not paper_beside.any() or float(shaded[paper_beside].mean()) < 0.5:
+            result[part] = False
+    return np.where(result, np.where(traced, log_gain, -depth), 0.0).astype(np.float32)
+
+
+def _robust_least_squares(design: np.ndarray, target: np.ndarray) -> np.ndarray:
+    """Least squares, refitted once without the points far off the first fit (handwriting, a stray mark)."""
+    coefficients = np.linalg.lstsq(design, target, rcond=None)[0]
+    residual = target - design @ coefficients
+    spread = 1.4826 * float(np.median(np.abs(residual - np.median(residual)))) + 1e-6
+    keep = np.abs(residual) < 4 * spread
+    if keep.sum() > design.shape[1] * 4:
+        coefficients = np.linalg.lstsq(design[keep], target[keep], rcond=None)[0]
+    return coefficients
 
 
 def _integrate(gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
