@@ -63,6 +63,9 @@ SHADOW_WINDOW_MM = 24.0  # light changing by more than SHADOW_VARIATION (log) wi
 SHADOW_VARIATION = 0.12
 SHADOW_MAX_INK = 0.6  # a shadow darkens paper by at most this much ink; heavier pencil is sure
 NEUTRAL_CHROMA = 0.12  # grey: channels within this share of each other (after the paper's colour is divided out)
+PAPER_BLOCK_MM = 4.0  # bare paper this wide inside a cell near a shadow's edge ...
+PAPER_BLOCK_SHARE = 0.3  # ... over this share of its interior: the cell is paper, darkened in part by the shadow
+PAPER_BLOCK_INK = 0.05  # ink below this is bare paper
 SHADOW_NOTE = "a hard shadow crosses the sheet: grey cells may be shadow or light pencil; retake it in even light"
 # Crossed special boxes: the share of the box's inside covered by pencil strokes (pixels of more than
 # CHECK_STROKE_INK against the local light: measure.local_ink, with a closing wider than the box), against a
@@ -320,6 +323,19 @@ def _neutral(field_: FlatField, box: tuple[int, int, int, int]) -> bool:
     return float((mean.max() - mean.min()) / max(float(mean.max()), 1e-3)) < NEUTRAL_CHROMA
 
 
+def _paper_block(field_: FlatField, box: tuple[int, int, int, int]) -> bool:
+    """Whether a block of bare paper at least PAPER_BLOCK_MM wide covers PAPER_BLOCK_SHARE of the region (the
+    gaps between hatching strokes or in a scribble are narrower), as bright as paper and no brighter (pencil
+    brightened by a shadow taken out where there was none comes out brighter than paper)."""
+    x0, y0, x1, y1 = box
+    paper = (field_.ink[y0:y1, x0:x1] < PAPER_BLOCK_INK).astype(np.uint8)
+    side = round(PAPER_BLOCK_MM * PX_PER_MM)
+    block = cv2.morphologyEx(paper, cv2.MORPH_OPEN, np.ones((side, side), np.uint8)) > 0
+    if block.mean() < PAPER_BLOCK_SHARE:
+        return False
+    return float(np.median(field_.brightness[y0:y1, x0:x1][block])) < OVERBRIGHT
+
+
 def _overbright_cells(field_: FlatField) -> set[int]:
     """Cells brighter than paper: the light estimate is too dark there (a shadow edge misplaced), so neither
     they nor their neighbours can be trusted."""
@@ -497,6 +513,11 @@ def _read_cells(
     for index, value in enumerate(values):
         row, col = divmod(index, SIZE)
         shaded = bool(value > threshold)
+        if shaded and index in shadowed and _paper_block(field_, boxes[index]):
+            # Pencil never leaves a wide block of bare paper inside a shaded cell: what darkens the rest of it is
+            # a shadow whose edge was placed a little off.
+            shaded = False
+            doubtful.add(index)
         margin = CELL_LOG_MARGIN * (2.0 if index in shadowed else 1.0)
         conf = min(1.0, log_distance(float(value), threshold) / margin)
         if index in doubtful:
