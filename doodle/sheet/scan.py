@@ -222,7 +222,7 @@ def _trusted_paper(inside: np.ndarray) -> np.ndarray:
     _set(trusted, layout.GRID_RECT.inset(-0.7), False)
     for special in layout.SPECIALS:
         _set(trusted, special.box.inset(-1.0), False)
-    for rect in (layout.RULE_RECT, layout.PENALTY_RECT, layout.TOTAL_RECT):
+    for rect in (layout.RULE_RECT, layout.PENALTY_RECT, layout.TOTAL_RECT, *layout.OLDER_LAYOUT_BLOCKS):
         _set(trusted, rect.inset(-1.0), False)
     for block in layout.ROUNDS:
         _set(trusted, block.write.inset(-1.5), False)
