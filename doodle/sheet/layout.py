@@ -16,7 +16,8 @@ Layout versions. The ids also tell the reader which layout a photo shows (`LAYOU
 - layout 2 (current): 22 mm markers, ids 8-15, so that every paper and two-up combination prints them at 15 mm
   or more (Letter two-up, the tightest, at 15.1 mm: see `page_slots`). The grid, the special boxes and the
   bubbles did not move, so both layouts are read alike; only unread things moved out of the larger markers'
-  quiet margin (title, name line, QR code, column letters, round labels, rule box, penalty and total, footer).
+  quiet margin (title, name line, QR code, column letters, round labels, rule box, penalty and total, footer),
+  and the QR code grew from 0.8 mm to 0.93 mm modules (the reader decodes it: see doodle/sheet/qr.py).
 Sheets of layout 1 may already be printed: the reader keeps reading them (`marker_corners_mm` knows each id's
 marker size, and `OLDER_LAYOUT_BLOCKS` keeps their moved boxes out of the paper estimate).
 """
@@ -160,10 +161,11 @@ def marker_bits(marker_id: int) -> tuple[tuple[int, ...], ...]:
 TITLE_RECT = Rect(_QUIET_EDGE + 1.0, 0.5, 110.0, 9.0)
 NAME_RECT = Rect(_QUIET_EDGE + 1.0, 11.0, 110.0, 7.0)
 """The name line: the label "Name" at the left, the line along the bottom edge."""
-QR_SIZE_MM = 20.0
+QR_SIZE_MM = 21.5
 QR_RECT = Rect(SHEET_WIDTH_MM - _QUIET_EDGE - QR_SIZE_MM, 0.0, QR_SIZE_MM, QR_SIZE_MM)
-"""The QR code including its own quiet zone."""
-QR_BORDER_MODULES = 2
+"""The QR code including its own white border, as large as the band above the grid allows: 0.93 mm modules for
+the 21 of a version 1 code (layout 1: 0.8 mm), which the reader decodes from 1-megapixel photos far more often."""
+QR_BORDER_MODULES = 1  # white paper all round adds to it (4 mm to the marker, 1.5 mm to the column letters)
 
 # --- the quilt grid ---------------------------------------------------------------------------------------------
 GRID_RECT = Rect((SHEET_WIDTH_MM - GRID_SIZE * CELL_MM) / 2, 26.0, GRID_SIZE * CELL_MM, GRID_SIZE * CELL_MM)
@@ -316,12 +318,13 @@ class LayoutMarks:
     version: str
     marker_size_mm: float
     marker_ids_by_slot: tuple[tuple[int, int, int, int], ...]
-    qr: Rect  # the QR code, quiet zone included
+    qr: Rect  # the QR code, its printed white border included
+    qr_border_modules: int
 
 
 LAYOUT_MARKS: tuple[LayoutMarks, ...] = (
-    LayoutMarks("1", 18.0, ((0, 1, 2, 3), (4, 5, 6, 7)), Rect(146.0, 0.0, 20.0, 20.0)),
-    LayoutMarks(LAYOUT_VERSION, MARKER_SIZE_MM, MARKER_IDS_BY_SLOT, QR_RECT),
+    LayoutMarks("1", 18.0, ((0, 1, 2, 3), (4, 5, 6, 7)), Rect(146.0, 0.0, 20.0, 20.0), 2),
+    LayoutMarks(LAYOUT_VERSION, MARKER_SIZE_MM, MARKER_IDS_BY_SLOT, QR_RECT, QR_BORDER_MODULES),
 )
 """Every layout version the reader reads, oldest first; their marker ids never overlap."""
 

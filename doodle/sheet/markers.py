@@ -16,7 +16,7 @@ DETECT_SIDE = 1600
 
 @dataclass(frozen=True)
 class MarkerFit:
-    layout: str  # the layout version the marker ids belong to (layout.LAYOUT_MARKS)
+    marks: layout.LayoutMarks  # the layout version the marker ids belong to, with its marks' geometry
     slot: int  # which sheet of the page (0, or 1 for the second sheet of a two-up page)
     corners: tuple[str, ...]  # the corners whose markers were found ("tl", "tr", "br", "bl")
     homography: np.ndarray  # 3x3, sheet mm -> photo pixels
@@ -67,13 +67,13 @@ def detect_markers(gray: np.ndarray) -> dict[int, np.ndarray]:
     return found
 
 
-def _by_slot(found: dict[int, np.ndarray]) -> dict[tuple[str, int], list[int]]:
+def _by_slot(found: dict[int, np.ndarray]) -> dict[tuple[layout.LayoutMarks, int], list[int]]:
     """The marker ids found, by sheet: (layout version, slot on the page)."""
-    slots: dict[tuple[str, int], list[int]] = {}
+    slots: dict[tuple[layout.LayoutMarks, int], list[int]] = {}
     for marker_id in found:
         slot, _ = layout.marker_slot_and_corner(marker_id)  # type: ignore[misc]
-        version = layout.layout_marks(marker_id).version  # type: ignore[union-attr]
-        slots.setdefault((version, slot), []).append(marker_id)
+        marks = layout.layout_marks(marker_id)
+        slots.setdefault((marks, slot), []).append(marker_id)  # type: ignore[arg-type]
     return slots
 
 
@@ -86,7 +86,7 @@ def fit_markers(found: dict[int, np.ndarray]) -> MarkerSearch:
     slots = _by_slot(found)
     if not slots:
         return MarkerSearch(None, 0, 0)
-    key = max(slots, key=lambda s: (len(slots[s]), -s[1], s[0]))
+    key = max(slots, key=lambda s: (len(slots[s]), -s[1], layout.LAYOUT_MARKS.index(s[0])))
     ids = sorted(slots[key])
     complete = sum(1 for s in slots.values() if len(s) >= 3)
     if len(ids) < 3:
