@@ -16,6 +16,7 @@ from doodle.sheet import layout as L
 from doodle.sheet.pdf import render_sheets
 from doodle.sheet.qr import SheetCode, read_sheet_code
 from doodle.sheet.scan import METHOD_MARKERS, read_photo
+from doodle.sheet.scan_errors import ScanError
 from tests.photogen import make_photo
 from tests.test_scan import assert_exact, recode
 
@@ -107,3 +108,23 @@ def test_layout_1_photos_are_told_by_their_markers_and_their_code_read_where_lay
     result = read_photo(EXAMPLES / "mild-2.jpg")
     assert result.layout == "1" and result.sheet_id == "0002"
     assert not any("QR" in note for note in result.notes)
+
+
+def test_each_half_of_a_two_up_page_is_read_as_its_own_sheet():
+    """The second sheet of a two-up page carries its own marker ids (12-15) and code; at two-up scale on Letter the
+    markers print at 15.1 mm and the code's modules at 0.64 mm."""
+    px_per_mm = 8.0
+    document = pypdfium2.PdfDocument(render_sheets(2, "letter", per_page=2, first_id=5))
+    try:
+        page = np.array(document[0].render(scale=px_per_mm * 25.4 / 72).to_pil().convert("RGB"))[..., ::-1]
+    finally:
+        document.close()
+    middle = page.shape[1] // 2
+    for half, sheet_id in ((page[:, :middle], "0005"), (page[:, middle:], "0006")):
+        turned = np.ascontiguousarray(np.rot90(half))  # photographed sideways
+        result = read_photo(recode(turned))
+        assert result.method == METHOD_MARKERS and result.markers_found == 4
+        assert (result.layout, result.sheet_id) == (L.LAYOUT_VERSION, sheet_id)
+        assert result.quilt.empty_count() == 81 and result.specials_used == () and result.uncertain == ()
+    with pytest.raises(ScanError, match="the photo shows two sheets: photograph one sheet at a time"):
+        read_photo(recode(page))
