@@ -648,12 +648,19 @@ def make_photo(seed: int, level: str | Conditions = "moderate", *, paper: str | 
     return SyntheticPhoto(seed, cond, truth, encoded.tobytes(), sheet_to_photo / sheet_to_photo[2, 2], details)
 
 
+THUMB_RADIUS_MM = 16.0
+"""Half the width of a thumb holding the sheet down: a real thumb's size, whatever the layout's marker size (it
+hides a whole marker of up to 22 mm, half-diagonal 15.6 mm; layout 1's 18 mm markers got the same thumb)."""
+
+
 def _thumb(rng: np.random.Generator, photo: np.ndarray, sheet_to_photo: np.ndarray, details: dict) -> None:
     """A thumb over one corner marker, holding the sheet down."""
     marker = L.MARKERS[int(rng.integers(4))]
-    centre = cv2.perspectiveTransform(np.array([[marker.rect.center]], np.float64), sheet_to_photo)[0, 0]
-    edge = cv2.perspectiveTransform(np.array([[(marker.rect.x, marker.rect.y)]], np.float64), sheet_to_photo)[0, 0]
-    radius = float(np.linalg.norm(centre - edge)) * 1.25
+    cx, cy = marker.rect.center
+    reach = THUMB_RADIUS_MM / math.sqrt(2)
+    centre, edge = cv2.perspectiveTransform(np.array([[(cx, cy), (cx - reach, cy - reach)]], np.float64),
+                                            sheet_to_photo)[0]
+    radius = float(np.linalg.norm(centre - edge))
     skin = tuple(float(v) for v in (rng.uniform(90, 150), rng.uniform(120, 170), rng.uniform(170, 230)))
     axes = (int(radius * 1.0), int(radius * 1.6))
     cv2.ellipse(photo, (int(centre[0]), int(centre[1])), axes, float(rng.uniform(0, 180)), 0, 360, skin, -1,

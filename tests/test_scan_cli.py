@@ -41,7 +41,7 @@ def test_photo_is_scored_like_a_text_quilt(tmp_path):
     expected = json.loads(SURE.with_suffix(".json").read_text())
     result = run("--no-ask", "--no-color", str(SURE))
     assert result.exit_code == 0, result.output
-    assert "read with 4 of 4 corner markers" in result.output
+    assert "sheet 0004, layout 1, read with 4 of 4 corner markers" in result.output
     rect = expected["rectangle"]
     assert f"{rect['width']} wide x {rect['height']} high" in result.output
     assert f"scores {rect['score']}" in result.output
@@ -56,6 +56,7 @@ def test_json_and_rounds_option():
     for key in ("quilt", "empty", "rectangle", "specials_used", "round_scores", "total"):
         assert data[key] == expected[key], key
     assert data["file"] == str(SURE) and data["method"] == "markers" and data["uncertain"] == []
+    assert data["layout"] == "1" and data["sheet_id"] == "0004"  # a layout 1 sheet, told by its marker ids
     given = json.loads(run("--json", "--no-ask", "--rounds", "17,35,60", str(SURE)).output)
     assert given["round_scores"] == [17, 35, 60] and given["total"] == 112 - expected["empty"]
 
@@ -101,12 +102,32 @@ def test_several_photos_give_one_table_or_json_lines(tmp_path):
     table = run("--no-ask", *files)
     assert table.exit_code == 1  # one file could not be read
     lines = table.stdout.strip().splitlines()  # the progress bar goes to stderr
-    assert lines[0].split()[:3] == ["file", "empty", "rectangle"]
-    assert any(line.startswith(str(SURE)) and line.rstrip().endswith("ok") for line in lines)
+    assert lines[0].split()[:4] == ["file", "sheet", "empty", "rectangle"]
+    assert any(line.startswith(str(SURE)) and line.split()[1] == "0004" and line.rstrip().endswith("ok")
+               for line in lines)
     assert any("missing.jpg does not exist" in line for line in lines)
     jsonl = run("--no-ask", "--json", *files[:2])
     records = [json.loads(line) for line in jsonl.stdout.strip().splitlines()]
     assert [r["file"] for r in records] == files[:2] and jsonl.exit_code == 0
+
+
+def test_photos_of_the_same_sheet_in_one_batch_are_warned_about(tmp_path):
+    again = tmp_path / "again.jpg"
+    again.write_bytes(SURE.read_bytes())
+    other = EXAMPLES / "harsh-8.jpg"  # sheet 0002
+    result = run("--no-ask", str(SURE), str(other), str(again))
+    assert result.exit_code == 0, result.output
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
+    assert warnings == [
+        f"warning: {SURE} and {again} show the same sheet 0004 (layout 1): one sheet photographed more than once, "
+        "or sheets printed with the same id; count each player's sheet once"
+    ]
+    assert "warning:" not in result.stdout  # the table (or JSON lines) stays clean
+    jsonl = run("--no-ask", "--json", str(SURE), str(again))
+    assert "show the same sheet 0004" in jsonl.stderr
+    assert [json.loads(line)["sheet_id"] for line in jsonl.stdout.splitlines()] == ["0004", "0004"]
+    different = run("--no-ask", str(SURE), str(other))
+    assert "warning:" not in different.output
 
 
 def test_annotate_several_photos_into_a_directory(tmp_path):

@@ -191,7 +191,7 @@ def _describe(reading: Reading, report: dict, color: bool) -> None:
         click.echo(f"{reading.path}:")
     elif scan.method == "markers":
         click.echo(
-            f"{reading.path}: read with {scan.markers_found} of 4 corner markers, "
+            f"{reading.path}: {_sheet_name(scan)}, read with {scan.markers_found} of 4 corner markers, "
             f"confidence {report['confidence']:.2f}"
         )
     else:
@@ -221,6 +221,30 @@ def _describe(reading: Reading, report: dict, color: bool) -> None:
         click.echo(f"uncertain, please check: {doubts}")
 
 
+def _sheet_name(scan: ScanResult) -> str:
+    if scan.sheet_id is None:
+        return f"sheet of layout {scan.layout} (its QR code could not be read)"
+    return f"sheet {scan.sheet_id}, layout {scan.layout}"
+
+
+def _same_sheet_warnings(readings: list[Reading]) -> list[str]:
+    """One line per sheet id (of one layout) that several photos show: a player photographed the same sheet
+    twice, or sheets were printed twice with the same ids (`doodle sheet --first-id` avoids it); either way a
+    score may be counted twice."""
+    photos: dict[tuple[str, str], list[Path]] = {}
+    for reading in readings:
+        scan = reading.scan
+        if scan is not None and scan.sheet_id is not None:
+            photos.setdefault((scan.layout or "", scan.sheet_id), []).append(reading.path)
+    return [
+        f"warning: {', '.join(map(str, paths[:-1]))} and {paths[-1]} show the same sheet {sheet_id} "
+        f"(layout {version}): one sheet photographed more than once, or sheets printed with the same id; "
+        "count each player's sheet once"
+        for (version, sheet_id), paths in photos.items()
+        if len(paths) > 1
+    ]
+
+
 def _doubt_text(doubt) -> str:
     state = {"cell": ("shaded", "empty"), "special": ("crossed", "unused"), "bubble": ("filled", "empty")}[doubt.kind]
     label = f"cell {doubt.name}" if doubt.kind == "cell" else doubt.name
@@ -228,16 +252,17 @@ def _doubt_text(doubt) -> str:
 
 
 def _summary(readings: list[Reading], reports: list[dict]) -> None:
-    rows = [("file", "empty", "rectangle", "specials", "rounds", "total", "conf", "status")]
+    rows = [("file", "sheet", "empty", "rectangle", "specials", "rounds", "total", "conf", "status")]
     for reading, report in zip(readings, reports, strict=True):
         if reading.error is not None:
-            rows.append((str(reading.path), "", "", "", "", "", "", f"error: {reading.error}"))
+            rows.append((str(reading.path), "", "", "", "", "", "", "", f"error: {reading.error}"))
             continue
         rect = report["rectangle"]
         scores = report.get("round_scores")
         rows.append(
             (
                 str(reading.path),
+                "" if reading.scan is None or reading.scan.method != "markers" else reading.scan.sheet_id or "?",
                 str(report["empty"]),
                 f"{rect['width']}x{rect['height']}={rect['score']}" if rect else "-",
                 "-" if report.get("specials_used") is None else str(len(report["specials_used"])),
@@ -322,6 +347,8 @@ def score(
         _summary(readings, reports)
     else:
         _describe(readings[0], reports[0], use_color(color))
+    for warning in _same_sheet_warnings(readings):
+        click.echo(warning, err=True)
     if annotate_to is not None:
         _annotate(readings, annotate_to)
     ctx = click.get_current_context()

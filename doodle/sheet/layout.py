@@ -6,10 +6,20 @@ where the frame sits (`page_slots`). A reader that finds the markers maps their 
 to the canonical "sheet image" (`to_px`, `canonical_size_px`) and reads every element there.
 
 Markers: ArUco DICT_4X4_50. Four by four data bits is the coarsest grid OpenCV offers, so for a given printed
-size each module is as large as possible (3 mm at 18 mm), which is what survives blur, JPEG and a 1-megapixel
+size each module is as large as possible (3.7 mm at 22 mm), which is what survives blur, JPEG and a 1-megapixel
 photo; a 50-id dictionary keeps the Hamming distance between ids large and false detections in table texture
-rare. We use 8 ids: 0-3 for a sheet printed alone (or first on a two-up page), 4-7 for the second sheet of a
-two-up page, so that a photo of a two-up page never mixes the corners of two sheets.
+rare. Layout 2 prints ids 8-11 on a sheet printed alone (or first on a two-up page) and 12-15 on the second sheet
+of a two-up page, so that a photo of a two-up page never mixes the corners of two sheets.
+
+Layout versions. The ids also tell the reader which layout a photo shows (`LAYOUT_MARKS`):
+- layout 1: 18 mm markers, ids 0-7. Scaled onto a two-up Letter page they printed at 12.1 mm.
+- layout 2 (current): 22 mm markers, ids 8-15, so that every paper and two-up combination prints them at 15 mm
+  or more (Letter two-up, the tightest, at 15.1 mm: see `page_slots`). The grid, the special boxes and the
+  bubbles did not move, so both layouts are read alike; only unread things moved out of the larger markers'
+  quiet margin (title, name line, QR code, column letters, round labels, rule box, penalty and total, footer),
+  and the QR code grew from 0.8 mm to 0.93 mm modules (the reader decodes it: see doodle/sheet/qr.py).
+Sheets of layout 1 may already be printed: the reader keeps reading them (`marker_corners_mm` knows each id's
+marker size, and `OLDER_LAYOUT_BLOCKS` keeps their moved boxes out of the paper estimate).
 """
 
 from __future__ import annotations
@@ -18,7 +28,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import NamedTuple
 
-LAYOUT_VERSION = "1"
+LAYOUT_VERSION = "2"
 
 SHEET_WIDTH_MM = 190.0
 SHEET_HEIGHT_MM = 262.0
@@ -27,10 +37,11 @@ PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9
 """Portrait page sizes in millimetres (width, height)."""
 
 ARUCO_DICTIONARY_NAME = "DICT_4X4_50"
-MARKER_SIZE_MM = 18.0
+MARKER_SIZE_MM = 22.0
 MARKER_MODULES = 6  # 4x4 data bits plus the one-module black border on each side
 MARKER_QUIET_MM = 4.0  # nothing else printed this close to a marker
-MARKER_IDS_BY_SLOT: tuple[tuple[int, int, int, int], ...] = ((0, 1, 2, 3), (4, 5, 6, 7))
+MARKER_MIN_PRINTED_MM = 15.0  # the smallest a marker may be printed, on any paper, one or two sheets to a page
+MARKER_IDS_BY_SLOT: tuple[tuple[int, int, int, int], ...] = ((8, 9, 10, 11), (12, 13, 14, 15))
 """Marker ids per sheet slot on a page, in corner order top-left, top-right, bottom-right, bottom-left."""
 CORNERS = ("tl", "tr", "br", "bl")
 
@@ -96,37 +107,44 @@ class Marker(NamedTuple):
     rect: Rect
 
 
-_FAR_X = SHEET_WIDTH_MM - MARKER_SIZE_MM
-_FAR_Y = SHEET_HEIGHT_MM - MARKER_SIZE_MM
-MARKERS: tuple[Marker, ...] = (
-    Marker("tl", Rect(0.0, 0.0, MARKER_SIZE_MM, MARKER_SIZE_MM)),
-    Marker("tr", Rect(_FAR_X, 0.0, MARKER_SIZE_MM, MARKER_SIZE_MM)),
-    Marker("br", Rect(_FAR_X, _FAR_Y, MARKER_SIZE_MM, MARKER_SIZE_MM)),
-    Marker("bl", Rect(0.0, _FAR_Y, MARKER_SIZE_MM, MARKER_SIZE_MM)),
-)
-"""The four corner markers in `CORNERS` order; their ids depend on the slot (`MARKER_IDS_BY_SLOT`)."""
+_QUIET_EDGE = MARKER_SIZE_MM + MARKER_QUIET_MM  # nothing is printed closer than this to a sheet edge at a corner
 
 
 def marker_slot_and_corner(marker_id: int) -> tuple[int, str] | None:
-    """(slot, corner) of one of our marker ids, or None for an id we never print."""
-    for slot, ids in enumerate(MARKER_IDS_BY_SLOT):
+    """(slot, corner) of one of our marker ids (of any layout version), or None for an id we never print."""
+    marks = layout_marks(marker_id)
+    if marks is None:
+        return None
+    for slot, ids in enumerate(marks.marker_ids_by_slot):
         if marker_id in ids:
             return slot, CORNERS[ids.index(marker_id)]
-    return None
+    return None  # pragma: no cover - layout_marks found the id in one of the slots
 
 
-def marker_rect(corner: str) -> Rect:
-    return MARKERS[CORNERS.index(corner)].rect
+def marker_rect(corner: str, size_mm: float = MARKER_SIZE_MM) -> Rect:
+    """The marker at `corner` of the sheet frame (of the current layout's size unless told)."""
+    if corner not in CORNERS:
+        raise ValueError(f"unknown corner {corner!r}: expected one of {', '.join(CORNERS)}")
+    x = 0.0 if corner in ("tl", "bl") else SHEET_WIDTH_MM - size_mm
+    y = 0.0 if corner in ("tl", "tr") else SHEET_HEIGHT_MM - size_mm
+    return Rect(x, y, size_mm, size_mm)
 
 
 def marker_corners_mm(marker_id: int) -> tuple[tuple[float, float], ...]:
     """The marker's four corners in sheet mm, in the order cv2.aruco reports them (the marker's own top-left,
-    top-right, bottom-right, bottom-left: markers are printed upright), so detected corners map one to one."""
+    top-right, bottom-right, bottom-left: markers are printed upright), so detected corners map one to one.
+    Markers of older layouts are measured with their own size: the sheet frame is the same in every layout."""
+    marks = layout_marks(marker_id)
     found = marker_slot_and_corner(marker_id)
-    if found is None:
+    if marks is None or found is None:
         raise ValueError(f"marker id {marker_id} is not printed on doodle sheets")
-    r = marker_rect(found[1])
+    r = marker_rect(found[1], marks.marker_size_mm)
     return ((r.x, r.y), (r.x2, r.y), (r.x2, r.y2), (r.x, r.y2))
+
+
+MARKERS: tuple[Marker, ...] = tuple(Marker(corner, marker_rect(corner)) for corner in CORNERS)
+"""The four corner markers of the current layout in `CORNERS` order; their ids depend on the slot
+(`MARKER_IDS_BY_SLOT`)."""
 
 
 @cache
@@ -140,18 +158,21 @@ def marker_bits(marker_id: int) -> tuple[tuple[int, ...], ...]:
 
 
 # --- header -----------------------------------------------------------------------------------------------------
-TITLE_RECT = Rect(24.0, 0.5, 110.0, 9.0)
-NAME_RECT = Rect(24.0, 11.0, 110.0, 7.0)
+TITLE_RECT = Rect(_QUIET_EDGE + 1.0, 0.5, 110.0, 9.0)
+NAME_RECT = Rect(_QUIET_EDGE + 1.0, 11.0, 110.0, 7.0)
 """The name line: the label "Name" at the left, the line along the bottom edge."""
-QR_RECT = Rect(146.0, 0.0, 20.0, 20.0)
-"""The QR code including its own quiet zone."""
-QR_BORDER_MODULES = 2
+QR_SIZE_MM = 21.5
+QR_RECT = Rect(SHEET_WIDTH_MM - _QUIET_EDGE - QR_SIZE_MM, 0.0, QR_SIZE_MM, QR_SIZE_MM)
+"""The QR code including its own white border, as large as the band above the grid allows: 0.93 mm modules for
+the 21 of a version 1 code (layout 1: 0.8 mm), which the reader decodes from 1-megapixel photos far more often."""
+QR_BORDER_MODULES = 1  # white paper all round adds to it (4 mm to the marker, 1.5 mm to the column letters)
 
 # --- the quilt grid ---------------------------------------------------------------------------------------------
 GRID_RECT = Rect((SHEET_WIDTH_MM - GRID_SIZE * CELL_MM) / 2, 26.0, GRID_SIZE * CELL_MM, GRID_SIZE * CELL_MM)
 GRID_OUTER_LINE_MM = 0.8
 GRID_INNER_LINE_MM = 0.3
-COLUMN_LABELS_RECT = Rect(GRID_RECT.x, GRID_RECT.y - 4.5, GRID_RECT.w, 4.0)
+COLUMN_LABELS_RECT = Rect(GRID_RECT.x + 4.0, GRID_RECT.y - 4.5, GRID_RECT.w - 8.0, 4.0)
+"""The column letters, centred over the cells (kept out of the top markers' quiet margin)."""
 ROW_LABELS_RECT = Rect(GRID_RECT.x - 4.5, GRID_RECT.y, 4.0, GRID_RECT.h)
 
 
@@ -215,22 +236,23 @@ class RoundBox(NamedTuple):
 ROUNDS_TOP_MM = 200.0
 ROUND_BLOCK_H = 14.5
 ROUND_PITCH_MM = 17.0
-ROUNDS_LEFT_MM = MARKER_SIZE_MM + MARKER_QUIET_MM
+ROUNDS_LEFT_MM = _QUIET_EDGE
+ROUND_WRITE_X_MM = 36.5  # the box where the score is written by hand starts here (as in layout 1)
+FIRST_BUBBLE_X_MM = 67.0  # centre of every round's bubble 0 (as in layout 1)
 
 
 def _round(number: int) -> RoundBox:
     x = ROUNDS_LEFT_MM
     y = ROUNDS_TOP_MM + (number - 1) * ROUND_PITCH_MM
-    first_x = x + 45.0
-    width = first_x + 9 * BUBBLE_PITCH_MM + BUBBLE_RADIUS_MM + 0.5 - x
+    width = FIRST_BUBBLE_X_MM + 9 * BUBBLE_PITCH_MM + BUBBLE_RADIUS_MM + 0.5 - x
     return RoundBox(
         number,
         Rect(x, y, width, ROUND_BLOCK_H),
-        Rect(x, y, 14.0, ROUND_BLOCK_H),
-        Rect(x + 14.5, y + 1.0, 17.0, ROUND_BLOCK_H - 2.0),
-        x + 33.5,
+        Rect(x, y, ROUND_WRITE_X_MM - 0.5 - x, ROUND_BLOCK_H),
+        Rect(ROUND_WRITE_X_MM, y + 1.0, 17.0, ROUND_BLOCK_H - 2.0),
+        FIRST_BUBBLE_X_MM - 11.5,
         (y + 3.8, y + 10.7),
-        first_x,
+        FIRST_BUBBLE_X_MM,
     )
 
 
@@ -258,12 +280,13 @@ def bubble_rect(round_number: int, place: str, digit: int) -> Rect:
 
 # --- right column: the rule reminder, penalty and total -----------------------------------------------------------
 RIGHT_COLUMN_X = 128.0
-RULE_RECT = Rect(RIGHT_COLUMN_X, ROUNDS_TOP_MM, SHEET_WIDTH_MM - RIGHT_COLUMN_X, 21.5)
+RULE_RECT = Rect(RIGHT_COLUMN_X, ROUNDS_TOP_MM, SHEET_WIDTH_MM - RIGHT_COLUMN_X, 19.0)
 RULE_TEXT = "Score one fully shaded rectangle: the largest square in it, +1 per extra row or column."
 RULE_TABLE: tuple[tuple[int, int], ...] = ((2, 2), (3, 3), (3, 4), (4, 4), (4, 6), (5, 5), (6, 9), (9, 9))
-PENALTY_RECT = Rect(RIGHT_COLUMN_X, 224.0, 29.0, 15.0)
-TOTAL_RECT = Rect(SHEET_WIDTH_MM - 29.0, 224.0, 29.0, 15.0)
-FOOTER_RECT = Rect(RIGHT_COLUMN_X, 250.0, SHEET_WIDTH_MM - MARKER_SIZE_MM - MARKER_QUIET_MM - RIGHT_COLUMN_X, 8.0)
+SCORE_BOX_TOP_MM = SHEET_HEIGHT_MM - _QUIET_EDGE - 15.0  # the total box ends where the quiet margin begins
+PENALTY_RECT = Rect(RIGHT_COLUMN_X, SCORE_BOX_TOP_MM, 29.0, 15.0)
+TOTAL_RECT = Rect(SHEET_WIDTH_MM - 29.0, SCORE_BOX_TOP_MM, 29.0, 15.0)
+FOOTER_RECT = Rect(RIGHT_COLUMN_X, 250.0, SHEET_WIDTH_MM - _QUIET_EDGE - RIGHT_COLUMN_X, 8.0)
 
 
 def elements() -> dict[str, Rect]:
@@ -285,6 +308,42 @@ def elements() -> dict[str, Rect]:
     named.update({f"special_{s.name}": s.box for s in SPECIALS})
     named.update({f"round_{r.number}": r.box for r in ROUNDS})
     return named
+
+
+# --- layout versions --------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class LayoutMarks:
+    """The machine-readable marks of one layout version: what the reader needs to fit and identify a photo."""
+
+    version: str
+    marker_size_mm: float
+    marker_ids_by_slot: tuple[tuple[int, int, int, int], ...]
+    qr: Rect  # the QR code, its printed white border included
+    qr_border_modules: int
+
+
+LAYOUT_MARKS: tuple[LayoutMarks, ...] = (
+    LayoutMarks("1", 18.0, ((0, 1, 2, 3), (4, 5, 6, 7)), Rect(146.0, 0.0, 20.0, 20.0), 2),
+    LayoutMarks(LAYOUT_VERSION, MARKER_SIZE_MM, MARKER_IDS_BY_SLOT, QR_RECT, QR_BORDER_MODULES),
+)
+"""Every layout version the reader reads, oldest first; their marker ids never overlap."""
+
+OLDER_LAYOUT_BLOCKS: tuple[Rect, ...] = (
+    Rect(146.0, 0.0, 20.0, 20.0),  # layout 1: the QR code
+    Rect(RIGHT_COLUMN_X, ROUNDS_TOP_MM, SHEET_WIDTH_MM - RIGHT_COLUMN_X, 21.5),  # the (tinted) rule box
+    Rect(RIGHT_COLUMN_X, 224.0, 29.0, 15.0),  # penalty, written in by hand
+    Rect(SHEET_WIDTH_MM - 29.0, 224.0, 29.0, 15.0),  # total, written in by hand
+)
+"""Solid print and write-in boxes of older layouts where the current layout has none: the reader keeps them out
+of its estimate of the paper, so that already printed sheets read as well as before."""
+
+
+def layout_marks(marker_id: int) -> LayoutMarks | None:
+    """The layout version whose sheets carry `marker_id`, or None for an id we never print."""
+    for marks in LAYOUT_MARKS:
+        if any(marker_id in ids for ids in marks.marker_ids_by_slot):
+            return marks
+    return None
 
 
 # --- QR payload ---------------------------------------------------------------------------------------------------
@@ -339,15 +398,24 @@ def page_size(paper: str, per_page: int = 1) -> tuple[float, float]:
 
 
 TWO_UP_MARGIN_MM = 6.0
+"""Two per page: the least white between a sheet and the paper's edge (most printers need 5 mm)."""
+TWO_UP_GAP_MM = 6.0
+"""Two per page: the white between the two sheets, cut through the middle (a little more than the markers' quiet
+margin at two-up scale on each side of the cut)."""
 
 
 def page_slots(paper: str, per_page: int = 1) -> tuple[Slot, ...]:
     """Where each sheet of a page goes. One per page: full size, centred. Two per page: the landscape page cut in
-    two halves, each holding the same sheet scaled down to fit (cells and markers shrink by that scale)."""
+    two halves, each holding the same sheet scaled down as little as the margins allow, the two sheets
+    `TWO_UP_GAP_MM` apart about the cut (cells and markers shrink by that scale: Letter 0.688, markers 15.1 mm;
+    A4 0.734, markers 16.2 mm)."""
     width, height = page_size(paper, per_page)
     if per_page == 1:
         return (Slot((width - SHEET_WIDTH_MM) / 2, (height - SHEET_HEIGHT_MM) / 2, 1.0, MARKER_IDS_BY_SLOT[0]),)
-    half = width / 2
-    scale = min((half - 2 * TWO_UP_MARGIN_MM) / SHEET_WIDTH_MM, (height - 2 * TWO_UP_MARGIN_MM) / SHEET_HEIGHT_MM)
+    scale = min(
+        (width - 2 * TWO_UP_MARGIN_MM - TWO_UP_GAP_MM) / (2 * SHEET_WIDTH_MM),
+        (height - 2 * TWO_UP_MARGIN_MM) / SHEET_HEIGHT_MM,
+    )
     w, h = SHEET_WIDTH_MM * scale, SHEET_HEIGHT_MM * scale
-    return tuple(Slot(i * half + (half - w) / 2, (height - h) / 2, scale, MARKER_IDS_BY_SLOT[i]) for i in range(2))
+    xs = (width / 2 - TWO_UP_GAP_MM / 2 - w, width / 2 + TWO_UP_GAP_MM / 2)
+    return tuple(Slot(xs[i], (height - h) / 2, scale, MARKER_IDS_BY_SLOT[i]) for i in range(2))

@@ -9,13 +9,14 @@ import numpy as np
 
 from doodle.sheet import layout
 
-# Markers are looked for in a copy of the photo no larger than this (they are big: 18 mm), which keeps detection
+# Markers are looked for in a copy of the photo no larger than this (they are big: 18-22 mm), which keeps detection
 # fast on 12-megapixel photos; the full working image is tried when too few are found.
 DETECT_SIDE = 1600
 
 
 @dataclass(frozen=True)
 class MarkerFit:
+    marks: layout.LayoutMarks  # the layout version the marker ids belong to, with its marks' geometry
     slot: int  # which sheet of the page (0, or 1 for the second sheet of a two-up page)
     corners: tuple[str, ...]  # the corners whose markers were found ("tl", "tr", "br", "bl")
     homography: np.ndarray  # 3x3, sheet mm -> photo pixels
@@ -66,11 +67,13 @@ def detect_markers(gray: np.ndarray) -> dict[int, np.ndarray]:
     return found
 
 
-def _by_slot(found: dict[int, np.ndarray]) -> dict[int, list[int]]:
-    slots: dict[int, list[int]] = {}
+def _by_slot(found: dict[int, np.ndarray]) -> dict[tuple[layout.LayoutMarks, int], list[int]]:
+    """The marker ids found, by sheet: (layout version, slot on the page)."""
+    slots: dict[tuple[layout.LayoutMarks, int], list[int]] = {}
     for marker_id in found:
         slot, _ = layout.marker_slot_and_corner(marker_id)  # type: ignore[misc]
-        slots.setdefault(slot, []).append(marker_id)
+        marks = layout.layout_marks(marker_id)
+        slots.setdefault((marks, slot), []).append(marker_id)  # type: ignore[arg-type]
     return slots
 
 
@@ -83,8 +86,8 @@ def fit_markers(found: dict[int, np.ndarray]) -> MarkerSearch:
     slots = _by_slot(found)
     if not slots:
         return MarkerSearch(None, 0, 0)
-    slot = max(slots, key=lambda s: (len(slots[s]), -s))
-    ids = sorted(slots[slot])
+    key = max(slots, key=lambda s: (len(slots[s]), -s[1], layout.LAYOUT_MARKS.index(s[0])))
+    ids = sorted(slots[key])
     complete = sum(1 for s in slots.values() if len(s) >= 3)
     if len(ids) < 3:
         return MarkerSearch(None, len(ids), complete)
@@ -97,4 +100,4 @@ def fit_markers(found: dict[int, np.ndarray]) -> MarkerSearch:
     back = cv2.perspectiveTransform(photo.reshape(-1, 1, 2), np.linalg.inv(homography)).reshape(-1, 2)
     error = float(np.sqrt(((back - sheet) ** 2).sum(axis=1).mean()))
     corners = tuple(layout.marker_slot_and_corner(i)[1] for i in ids)  # type: ignore[index]
-    return MarkerSearch(MarkerFit(slot, corners, homography, error), len(ids), complete)
+    return MarkerSearch(MarkerFit(key[0], key[1], corners, homography, error), len(ids), complete)

@@ -218,16 +218,16 @@ class _SheetPainter:
     def rule(self) -> None:
         r = L.RULE_RECT
         self.rect(r, FAINT, TINT, 0.3, radius=2.0)
-        self.text(r.x + 2.5, r.y + 4.3, "Scoring a round", 7.5, "Helvetica-Bold", ACCENT)
-        self.text(r.x + 2.5, r.y + 7.8, "One fully shaded rectangle: its largest", 6, "Helvetica", INK)
-        self.text(r.x + 2.5, r.y + 10.6, "square, +1 per extra row or column.", 6, "Helvetica", INK)
+        self.text(r.x + 2.5, r.y + 4.0, "Scoring a round", 7.5, "Helvetica-Bold", ACCENT)
+        self.text(r.x + 2.5, r.y + 7.1, "One fully shaded rectangle: its largest", 6, "Helvetica", INK)
+        self.text(r.x + 2.5, r.y + 9.7, "square, +1 per extra row or column.", 6, "Helvetica", INK)
         columns = len(L.RULE_TABLE)
         step = (r.w - 5.0) / columns
         for i, (h, w) in enumerate(L.RULE_TABLE):
             x = r.x + 2.5 + (i + 0.5) * step
-            self.text(x, r.y + 15.0, f"{h}×{w}", 6, "Helvetica", MUTED, "center")
-            self.text(x, r.y + 19.2, str(rectangle_score(h, w)), 7.5, "Helvetica-Bold", INK, "center")
-        self.line(r.x + 2.5, r.y + 16.3, r.x2 - 2.5, r.y + 16.3, FAINT, 0.2)
+            self.text(x, r.y + 13.1, f"{h}×{w}", 6, "Helvetica", MUTED, "center")
+            self.text(x, r.y + 17.3, str(rectangle_score(h, w)), 7.5, "Helvetica-Bold", INK, "center")
+        self.line(r.x + 2.5, r.y + 14.4, r.x2 - 2.5, r.y + 14.4, FAINT, 0.2)
 
     def score_box(self, r: L.Rect, title: str, hint: str) -> None:
         self.rect(r, INK, white, 0.4, radius=1.5)
@@ -237,7 +237,7 @@ class _SheetPainter:
     def footer(self) -> None:
         f = L.FOOTER_RECT
         self.text(f.x, f.y + 3.0, f"Sheet {self.sheet_id} · layout {L.LAYOUT_VERSION}", 6.5, "Helvetica-Bold", MUTED)
-        self.text(f.x, f.y + 6.4, "Print at 100 % · photograph all four corners", 5.5, "Helvetica", MUTED)
+        self.text(f.x, f.y + 6.4, "Print at 100 % · photograph all 4 corners", 5.5, "Helvetica", MUTED)
 
 
 def _cut_line(canvas: Canvas, width: float, height: float) -> None:

@@ -4,13 +4,14 @@ A pipeline of small steps (after OMRChecker): load the photo safely (`photo`), f
 the homography (`markers`) or, without markers, find the 9x9 grid by its lines (`grid_fallback`), warp the sheet
 flat, take out hard shadows (`shadows`: steps of the light that do not run along the grid lines), correct the
 smooth light (`measure.flat_field`), measure the ink in each cell's interior, and decide with a per-sheet
-threshold at the largest gap of the sorted cell values. Nothing is guessed silently: every cell,
+threshold at the largest gap of the sorted cell values. The marker ids tell the layout version, the QR code
+(`qr`, read from the photo itself) the sheet id. Nothing is guessed silently: every cell,
 box and bubble gets a confidence, and the doubtful ones are listed in `ScanResult.uncertain`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -18,7 +19,7 @@ import numpy as np
 
 from doodle.quilt import SIZE, Quilt, mask_of
 from doodle.sheet import layout
-from doodle.sheet.markers import detect_markers, fit_markers
+from doodle.sheet.markers import MarkerFit, detect_markers, fit_markers
 from doodle.sheet.measure import (
     FlatField,
     flat_field,
@@ -29,6 +30,7 @@ from doodle.sheet.measure import (
     region_ink,
 )
 from doodle.sheet.photo import PhotoSource, load_photo
+from doodle.sheet.qr import read_sheet_code
 from doodle.sheet.scan_errors import (
     MarkersMissingError,
     ScanError,
@@ -134,6 +136,8 @@ class ScanResult:
     notes: tuple[str, ...]  # plain statements about how the photo was read (e.g. without markers)
     sheet_image: np.ndarray = field(repr=False, compare=False)  # the flattened sheet (BGR), for --annotate
     px_per_mm: float = PX_PER_MM
+    layout: str | None = None  # the sheet's layout version, told by its marker ids (None without markers)
+    sheet_id: str | None = None  # from the sheet's QR code (None when it could not be read)
 
     @property
     def complete_rounds(self) -> bool:
@@ -157,6 +161,8 @@ class ScanResult:
             "total": self.total(),
             "confidence": round(self.confidence, 3),
             "method": self.method,
+            "layout": self.layout,
+            "sheet_id": self.sheet_id,
             "notes": list(self.notes),
             "uncertain": [u.to_dict() for u in self.uncertain],
         }
@@ -176,7 +182,7 @@ def read_photo(source: PhotoSource) -> ScanResult:
         sheet, inside = _warp(image, search.fit.homography)
         if not inside[_grid_box_px()].all():
             raise SheetNotFoundError("part of the grid is outside the photo: photograph the whole sheet")
-        return _read_sheet(sheet, inside, METHOD_MARKERS, search.found)
+        return _identified(_read_sheet(sheet, inside, METHOD_MARKERS, search.found), gray, search.fit)
     _check_light_and_focus(gray)
     from doodle.sheet.grid_fallback import find_grid_homography  # only needed without markers
 
@@ -193,6 +199,20 @@ def read_photo(source: PhotoSource) -> ScanResult:
         )
     sheet, inside = _warp(image, homography)
     return _read_sheet(sheet, inside, METHOD_GRID, search.found)
+
+
+def _identified(result: ScanResult, gray: np.ndarray, fit: MarkerFit) -> ScanResult:
+    """The result with the sheet's layout version (from its marker ids: they decide) and its sheet id (from its
+    QR code, when readable). A QR code naming another layout is noted, and does not change how the sheet was
+    read."""
+    code = read_sheet_code(gray, fit.homography, fit.marks)
+    notes = result.notes
+    if code is not None and code.layout != fit.marks.version:
+        notes += (
+            f"the QR code says layout {code.layout} but the corner markers are those of layout "
+            f"{fit.marks.version}: read as layout {fit.marks.version}",
+        )
+    return replace(result, layout=fit.marks.version, sheet_id=None if code is None else code.sheet_id, notes=notes)
 
 
 def _warp(image: np.ndarray, homography: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -238,7 +258,7 @@ def _trusted_paper(inside: np.ndarray) -> np.ndarray:
     _set(trusted, layout.GRID_RECT.inset(-0.7), False)
     for special in layout.SPECIALS:
         _set(trusted, special.box.inset(-1.0), False)
-    for rect in (layout.RULE_RECT, layout.PENALTY_RECT, layout.TOTAL_RECT):
+    for rect in (layout.RULE_RECT, layout.PENALTY_RECT, layout.TOTAL_RECT, *layout.OLDER_LAYOUT_BLOCKS):
         _set(trusted, rect.inset(-1.0), False)
     for block in layout.ROUNDS:
         _set(trusted, block.write.inset(-1.5), False)
