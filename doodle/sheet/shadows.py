@@ -24,7 +24,7 @@ STEP_MAX = 0.9  # steeper than any shadow: the edge of something printed in blac
 COHERENCE = 0.75  # how one-signed the differences around a step must be (1: all one way)
 MIN_DEPTH = 0.08  # log: shadows lighter than this are left to the smooth flat-field
 MIN_REGION = 100  # map pixels (1 mm each): a smaller dark region is not a shadow
-MIN_EDGE = 30  # edge pixels (mm) on bare paper needed to measure a region's step across its edge
+MIN_EDGE = 20  # edge pixels (mm) on bare paper needed to measure a region's step across its edge (2 cm of it seen)
 MAX_TINT = 0.5  # a shadow's step differs between colour channels by less than this share of its depth
 # A shadow reaches the bare paper around the grid as well as the grid (over 400 synthetic photos with hard
 # shadows, at least 23% of every shadow region found was bare paper); a dark region found almost only where
