@@ -4,7 +4,8 @@ A pipeline of small steps (after OMRChecker): load the photo safely (`photo`), f
 the homography (`markers`) or, without markers, find the 9x9 grid by its lines (`grid_fallback`), warp the sheet
 flat, take out hard shadows (`shadows`: steps of the light that do not run along the grid lines), correct the
 smooth light (`measure.flat_field`), measure the ink in each cell's interior, and decide with a per-sheet
-threshold at the largest gap of the sorted cell values. The marker ids tell the layout version, the QR code
+threshold at the largest gap of the sorted cell values. Special boxes and bubbles are read against the light right
+around them (`measure.local_ink`), which needs no shadow estimate. The marker ids tell the layout version, the QR code
 (`qr`, read from the photo itself) the sheet id. Nothing is guessed silently: every cell,
 box and bubble gets a confidence, and the doubtful ones are listed in `ScanResult.uncertain`.
 """
