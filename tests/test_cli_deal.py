@@ -99,3 +99,9 @@ def test_no_stdin_at_all_is_a_clear_error():
                             preexec_fn=lambda: __import__("os").close(0))
     assert result.returncode == 1
     assert "input closed" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_negative_seed_is_refused_like_everywhere_else():
+    result = run("deal", "--auto", "--json", "--players", "2", "--seed", "-1")
+    assert result.exit_code == 2
+    assert "--seed" in result.output and "Traceback" not in result.output
