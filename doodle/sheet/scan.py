@@ -385,9 +385,14 @@ def _read_sheet(sheet: np.ndarray, inside: np.ndarray, method: str, markers_foun
     window = round(SHADOW_WINDOW_MM * PX_PER_MM)
     variation = light_variation(field_, window)
     shadowed = _shadowed_cells(shadows)
+    # The light still changing steeply once the shadows are out: a shadow was missed or misjudged somewhere, so
+    # every grey cell may be shadow, even one taken as paper (a misjudged shadow can brighten light pencil).
+    steep = float(variation[trusted].max(initial=0.0)) > SHADOW_VARIATION
+    if steep:
+        shadowed = set(range(SIZE * SIZE))
     shadow = bool(shadowed)
     reading = _Reading()
-    quilt = _read_cells(field_, values, threshold, joined, variation, shadowed, reading)
+    quilt = _read_cells(field_, values, threshold, joined, variation, shadowed, steep, reading)
     if marks:
         plain = flat_field(sheet, trusted)
         specials = _read_specials(sheet, reading)
@@ -498,21 +503,23 @@ def _read_cells(
     joined: set[int],
     variation: np.ndarray,
     shadowed: set[int],
+    steep: bool,
     reading: _Reading,
 ) -> Quilt:
     boxes = _cell_boxes()
     doubtful = set()
-    # Cells that are not known paper where the light still changes steeply nearby once the shadows are out: a
-    # shadow was missed or misjudged there.
+    # Cells that are not known paper where the light changes steeply nearby: a hard shadow edge was bridged.
     for index, (x0, y0, x1, y1) in enumerate(boxes):
         if index not in joined and variation[(y0 + y1) // 2, (x0 + x1) // 2] > SHADOW_VARIATION:
             doubtful.add(index)
-    # Near the edge of a shadow that was taken out, a cell near the threshold is less sure (a wider band, see the
-    # confidence below), and a grey cell may be paper under a misjudged shadow rather than light pencil, or the
-    # other way round (a shadow never adds colour, and never darkens paper as much as heavy pencil does).
+    # Near the edge of a shadow that was taken out (or anywhere, when the light still changes steeply once the
+    # shadows are out), a cell near the threshold is less sure (a wider band, see the confidence below), and a
+    # grey cell may be paper under a misjudged shadow rather than light pencil, or the other way round (a shadow
+    # never adds colour, and never darkens paper as much as heavy pencil does).
     if shadowed:
         for index, box in enumerate(boxes):
-            if index in shadowed and index not in joined and values[index] < SHADOW_MAX_INK and _neutral(field_, box):
+            known_paper = index in joined and not steep
+            if index in shadowed and not known_paper and values[index] < SHADOW_MAX_INK and _neutral(field_, box):
                 doubtful.add(index)
     # Cells brighter than paper: the light estimate is wrong around them.
     for index in _overbright_cells(field_):
