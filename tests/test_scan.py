@@ -88,6 +88,17 @@ def test_never_silently_wrong(level, seeds):
         assert not silent, f"{level} seed {seed}: read wrongly without a flag: {sorted(silent)} ({photo.details})"
 
 
+@pytest.mark.parametrize("seed", [167, 199])
+def test_cells_under_a_misjudged_shadow_are_flagged(seed):
+    """Harsh seeds 167 and 199: a hard shadow's outline is misjudged in the grid, so an empty cell reads a little
+    dark (167 e5) or light pencil is brightened to paper (199 h7); the light still changes steeply once the
+    shadows are out, so every grey cell is in doubt and neither is silently wrong."""
+    photo = make_photo(seed, "harsh")
+    result = read_photo(photo.jpeg)
+    silent = wrong_items(result, photo.truth) - flagged(result)
+    assert not silent, f"read wrongly without a flag: {sorted(silent)}"
+
+
 def test_a_shadow_edge_across_an_empty_bubble_is_flagged():
     """Harsh seed 1019: a hard shadow's edge runs through an empty bubble of round 2, whose lit half of the ring
     makes its shadowed half look filled. Read side by side (each sector against the ring in the same direction)
