@@ -99,6 +99,16 @@ def test_cells_under_a_misjudged_shadow_are_flagged(seed):
     assert not silent, f"read wrongly without a flag: {sorted(silent)}"
 
 
+def test_light_pencil_under_a_shadow_that_was_not_there_is_flagged():
+    """Moderate seed 302: a shadow's outline traced along pencil edges spreads over light graphite cells far from
+    its real place; taken out there, it brightens them to paper. In the photo's own light they read as pencil,
+    so they are in doubt, not silently empty."""
+    photo = make_photo(302, "moderate")
+    result = read_photo(photo.jpeg)
+    silent = wrong_items(result, photo.truth) - flagged(result)
+    assert not silent, f"read wrongly without a flag: {sorted(silent)}"
+
+
 def test_a_shadow_edge_across_an_empty_bubble_is_flagged():
     """Harsh seed 1019: a hard shadow's edge runs through an empty bubble of round 2, whose lit half of the ring
     makes its shadowed half look filled. Read side by side (each sector against the ring in the same direction)

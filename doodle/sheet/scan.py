@@ -64,6 +64,7 @@ OVERBRIGHT = 1.06  # a cell's median brightness this far above the paper estimat
 SHADOW_DOUBT = 0.3  # the confidence given to cells where the light estimate is doubtful
 SHADOW_WINDOW_MM = 24.0  # light changing by more than SHADOW_VARIATION (log) within this: a hard shadow edge
 SHADOW_VARIATION = 0.12
+IN_SHADOW_GAIN = 0.97  # a cell whose light was raised by more than this share lies inside a shadow taken out
 SHADOW_MAX_INK = 0.6  # a shadow darkens paper by at most this much ink; heavier pencil is sure
 NEUTRAL_CHROMA = 0.12  # grey: channels within this share of each other (after the paper's colour is divided out)
 PAPER_BLOCK_MM = 4.0  # bare paper this wide inside a cell near a shadow's edge ...
@@ -391,10 +392,13 @@ def _read_sheet(sheet: np.ndarray, inside: np.ndarray, method: str, markers_foun
     if steep:
         shadowed = set(range(SIZE * SIZE))
     shadow = bool(shadowed)
+    plain = flat_field(sheet, trusted)
+    brightened = _brightened_cells(field_, plain, shadows, values, threshold)
     reading = _Reading()
-    quilt = _read_cells(field_, values, threshold, joined, variation, shadowed, steep, reading)
+    # A cell that joined the paper only because a shadow was taken out is not known paper.
+    quilt = _read_cells(field_, values, threshold, joined - brightened, variation, shadowed | brightened, steep,
+                        reading)
     if marks:
-        plain = flat_field(sheet, trusted)
         specials = _read_specials(sheet, reading)
         rounds = _read_rounds(sheet, plain, reading)
     else:
@@ -447,6 +451,23 @@ def _shadowed_cells(shadows: ShadowMap) -> set[int]:
     for index, rect in enumerate(layout.cell_rect(r, c) for r in range(SIZE) for c in range(SIZE)):
         x0, y0, x1, y1 = rect.inset(-SHADOW_NEAR_MM).to_px(PX_PER_MM)
         if dark[max(y0, 0) : y1, max(x0, 0) : x1].any():
+            found.add(index)
+    return found
+
+
+def _brightened_cells(
+    field_: FlatField, plain: FlatField, shadows: ShadowMap, values: np.ndarray, threshold: float
+) -> set[int]:
+    """Cells inside a shadow taken out that read as paper only because it was taken out (read in the photo's own
+    light, they read as pencil). Light pencil under a shadow that was not there (or deeper than it was) comes out
+    just like paper, so these are in doubt like the cells near a shadow's edge."""
+    if shadows.depth <= 0.0:
+        return set()
+    found = set()
+    for index, box in enumerate(_cell_boxes()):
+        x0, y0, x1, y1 = box
+        inside = float(np.median(shadows.gain[y0:y1, x0:x1])) < IN_SHADOW_GAIN
+        if inside and values[index] <= threshold < region_ink(plain.ink, box) and _neutral(field_, box):
             found.add(index)
     return found
 
