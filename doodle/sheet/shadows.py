@@ -5,8 +5,11 @@ log brightness that runs on across paper and pencil alike, along a curve of any 
 but a player shades whole cells, so the edges of pencil run along the printed grid lines. The steps that are not
 grid-aligned are taken as the light's; integrating only those (a Poisson solve) outlines the shadows. Each
 shadow region then gets one depth, the step measured where its edge crosses bare paper (a region whose edge is
-never seen on paper is not taken as a shadow). The result is a map of gain, flat with sharp edges, which the
-smooth flat-field cannot model; smooth light is left to the flat-field.
+never seen on paper is not taken as a shadow, nor one whose step is not the same in every colour, nor one that
+is almost all where the player draws). The bare paper then has the last word: it is labelled shaded or lit by
+its brightness against a smooth light, and a shadow's part inside the grid stays only where the paper beside it
+is shaded too. The result is a map of gain, flat with sharp edges, which the smooth flat-field cannot model;
+smooth light is left to the flat-field.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ MIN_BARE_SHARE = 0.1
 EDGE_CHANGE = 0.01  # log gain changing this much between neighbouring map pixels: a shadow's edge
 EDGE_WIDEN = 2  # map pixels (mm) either side of an edge where the light taken out may not match the light
 ACROSS = 3.0  # map pixels either side of an edge where the step is measured
-LABEL_ROUNDS = 4
+LABEL_ROUNDS = 4  # refits of the paper's light and its shaded / lit labels, at most
 PAPER_REACH = 8  # map pixels (mm): the paper beside a shadow's part in the grid that must be in shadow too
 ALIGNED_RATIO = 6.0  # a gradient this much more across a grid line than along it runs along it
 
