@@ -713,7 +713,8 @@ def main(argv: list[str] | None = None) -> None:
         photo = make_photo(int(seed), level, megapixels=float(rest[0]) if rest else None)
         name = f"{level}-{seed}"
         photo.save(str(args.out / f"{name}.jpg"))
-        truth = {"generator": f"python3 -m tests.photogen {args.out} {spec}", "level": level, "seed": int(seed),
+        truth = {"generator": f"python3 -m tests.photogen {args.out} {spec}", "layout": L.LAYOUT_VERSION,
+                 "level": level, "seed": int(seed),
                  "conditions": {k: list(v) if isinstance(v, tuple) else v for k, v in photo.details.items()},
                  **photo.truth.to_json()}
         (args.out / f"{name}.truth.json").write_text(json.dumps(truth, indent=2) + "\n", encoding="utf-8")
