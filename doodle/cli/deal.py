@@ -64,7 +64,8 @@ def ask_names() -> list[str]:
 @click.command()
 @click.argument("names", nargs=-1)
 @click.option("-p", "--players", type=int, help=f"Number of players ({MIN_PLAYERS}-{MAX_PLAYERS}) instead of names.")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Deal this game again: the same seed gives the same game.")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1),
+              help="Deal this game again: the same seed gives the same game.")
 @click.option("--deck", "deck_file", type=click.Path(path_type=Path, dir_okay=False),
               help="A deck file (TOML) to use instead of the bundled cards.")
 @click.option("--auto", is_flag=True, help="Deal the whole game at once, without waiting for input.")
