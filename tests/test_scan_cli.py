@@ -14,6 +14,9 @@ from click.testing import CliRunner
 
 from doodle.cli import main
 from doodle.cli.score import EXIT_UNCERTAIN
+from doodle.quilt import Quilt
+from doodle.render import parse_cell_name
+from doodle.sheet.scan import read_photo
 from tests.photogen import make_photo
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "photos"
@@ -86,15 +89,21 @@ def test_uncertain_marks_give_their_own_exit_code_or_are_asked(tmp_path):
     result = run("--no-ask", "--no-color", str(UNSURE))
     assert result.exit_code == EXIT_UNCERTAIN, result.output
     assert "uncertain, please check: cell" in result.output
-    # On a terminal it asks; accepting every reading (Enter) settles the doubts.
+    expected = json.loads(UNSURE.with_suffix(".json").read_text())
+    # On a terminal it asks. Many cells in doubt are shown on a map first: one answer settles them all.
     asked = run("--ask", "--json", str(UNSURE), input="\n" * 100)
     assert asked.exit_code == 0, asked.output
-    assert "is it shaded?" in asked.output
+    assert "does your sheet match the map?" in asked.output and "is it shaded?" not in asked.output
     data = json.loads(asked.output.strip().splitlines()[-1])
-    assert data["uncertain"] == []
-    # Answering from the sheet gives the true quilt.
-    expected = json.loads(UNSURE.with_suffix(".json").read_text())
-    assert data["quilt"] == expected["quilt"]
+    assert data["uncertain"] == [] and data["quilt"] == expected["quilt"]
+    # When the map is wrong, each cell is asked about; answering from the sheet gives the true quilt.
+    truth = Quilt.from_text("\n".join(expected["quilt"]))
+    doubted = [parse_cell_name(doubt.name) for doubt in read_photo(UNSURE).uncertain if doubt.kind == "cell"]
+    answers = "n\n" + "".join("y\n" if truth.is_covered(*cell) else "n\n" for cell in doubted) + "\n" * 20
+    one_by_one = run("--ask", "--json", str(UNSURE), input=answers)
+    assert one_by_one.exit_code == 0, one_by_one.output
+    assert "is it shaded?" in one_by_one.output
+    assert json.loads(one_by_one.output.strip().splitlines()[-1])["quilt"] == expected["quilt"]
 
 
 def test_several_photos_give_one_table_or_json_lines(tmp_path):

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 import click
 
 from doodle.cli.common import echo_json, use_color, write_atomic
-from doodle.quilt import Quilt, QuiltTextError
-from doodle.render import cell_name, draw_quilt, parse_cell_name
+from doodle.quilt import SIZE, Quilt, QuiltTextError
+from doodle.render import COLUMNS, cell_name, draw_quilt, parse_cell_name
 
 if TYPE_CHECKING:  # the photo reader imports OpenCV, which is slow to load: only when a photo is read
     from doodle.sheet.scan import ScanResult
@@ -106,14 +106,32 @@ def _parse_rounds(ctx: click.Context, param: click.Parameter, value: str | None)
 
 
 # --- asking about uncertain items ------------------------------------------------------------------------------
+CELLS_AT_ONCE = 5  # more cells in doubt than this are shown on a map and confirmed together first
+
+
 def _ask(reading: Reading) -> None:
-    """Ask the person at the terminal about each uncertain item and apply the answers to the reading."""
+    """Ask the person at the terminal about each uncertain item and apply the answers to the reading.
+
+    Many cells in doubt (a hard shadow across the grid) are first shown on a map of the quilt as read and
+    confirmed with one answer; only when the map is wrong is each of them asked about."""
     scan = reading.scan
     assert scan is not None
     quilt, specials, rounds = scan.quilt, list(scan.specials_used or ()), list(scan.round_scores)
     click.echo(f"{reading.path}: the reader is unsure of {len(scan.uncertain)} mark(s); check the sheet:", err=True)
+    cells = [doubt for doubt in scan.uncertain if doubt.kind == "cell"]
+    cells_settled = False
+    if len(cells) > CELLS_AT_ONCE:
+        click.echo(_doubt_map(quilt, cells), err=True)
+        cells_settled = click.confirm(
+            f"  {len(cells)} cells are in doubt, marked X (read as shaded) and o (read as empty): "
+            "does your sheet match the map?",
+            default=True,
+            err=True,
+        )
     asked_rounds = set()
     for doubt in scan.uncertain:
+        if doubt.kind == "cell" and cells_settled:
+            continue
         if doubt.kind == "cell":
             row, col = parse_cell_name(doubt.name)
             shaded = click.confirm(
@@ -156,6 +174,22 @@ def _ask(reading: Reading) -> None:
         uncertain=(),
     )
     reading.quilt = quilt
+
+
+def _doubt_map(quilt: Quilt, cells: list) -> str:
+    """The quilt as read: '#' shaded and '.' empty where sure, 'X' shaded and 'o' empty where in doubt."""
+    doubted = {parse_cell_name(doubt.name) for doubt in cells}
+    lines = ["     " + " ".join(COLUMNS)]
+    for row in range(SIZE):
+        marks = []
+        for col in range(SIZE):
+            covered = quilt.is_covered(row, col)
+            if (row, col) in doubted:
+                marks.append("X" if covered else "o")
+            else:
+                marks.append("#" if covered else ".")
+        lines.append(f"  {row + 1:>2} " + " ".join(marks))
+    return "\n".join(lines)
 
 
 def _round_answer(text: str) -> int | None:
