@@ -96,3 +96,24 @@ def test_a_shadow_beside_the_grid_does_not_leak_into_it_along_pencil():
     found = find_shadows(image, **masks)
     assert float(found.gain[y0 + 8 : y1 - 8, x0 + 8 : x1 - 8].min()) > 0.97
     assert float(found.gain[SIZE - 20, SIZE // 2]) < 0.7  # and the shadow itself is found
+
+
+def test_the_paper_beside_the_grid_decides_what_the_trace_left_unsure():
+    """On the shadow map (1 mm per pixel): a shadow over everything left of x = 100, traced with a lit hole in the
+    grid (pencil edges fooled the trace) and a shadowed blob in the grid's lit part; the paper around the grid
+    shows where the shadow really is, and both are put right."""
+    from doodle.sheet.shadows import _as_the_paper_shows
+
+    size, depth = 130, 0.4
+    xs = np.arange(size)[None, :].repeat(size, axis=0)
+    log = np.full((size, size), np.log(200.0), np.float32) - np.where(xs < 100, depth, 0.0).astype(np.float32)
+    drawn = np.zeros((size, size), bool)
+    drawn[25:105, 25:115] = True  # the grid, reaching into the light on the right
+    bare = ~drawn
+    traced = np.where(xs < 100, -depth, 0.0).astype(np.float32)
+    traced[50:80, 50:80] = 0.0  # a lit hole the trace left inside the shadow
+    traced[40:60, 102:112] = -depth  # a shadowed blob in the lit part of the grid
+    corrected = _as_the_paper_shows(traced, log, bare, drawn)
+    assert (corrected[50:80, 50:80] < -0.3).all()
+    assert (corrected[40:60, 102:112] == 0.0).all()
+    assert (corrected[bare & (xs < 95)] < -0.3).all() and (corrected[bare & (xs > 105)] == 0.0).all()

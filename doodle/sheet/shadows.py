@@ -178,13 +178,22 @@ def _as_the_paper_shows(log_gain: np.ndarray, log: np.ndarray, bare: np.ndarray,
     shaded[ys, xs] = labels
     shaded = cv2.morphologyEx(shaded.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
     result = np.where(bare, shaded, traced)
-    count, parts = cv2.connectedComponents((traced & drawn).astype(np.uint8), connectivity=8)
     reach = np.ones((2 * PAPER_REACH + 1,) * 2, np.uint8)
-    for label in range(1, count):
-        part = parts == label
-        paper_beside = (cv2.dilate(part.astype(np.uint8), reach) > 0) & bare
-        if not paper_beside.any() or float(shaded[paper_beside].mean()) < 0.5:
-            result[part] = False
+    # Each part of the grid the trace put in shadow, or left in the light, is so only where the paper beside it is.
+    # A lit part with no paper beside it is a hole in what surrounds it: silhouettes have no holes.
+    for in_shadow in (True, False):
+        count, parts = cv2.connectedComponents(((traced == in_shadow) & drawn).astype(np.uint8), connectivity=8)
+        for label in range(1, count):
+            part = parts == label
+            paper_beside = (cv2.dilate(part.astype(np.uint8), reach) > 0) & bare
+            if in_shadow:
+                if not paper_beside.any() or float(shaded[paper_beside].mean()) < 0.5:
+                    result[part] = False
+            elif paper_beside.any():
+                result[part] = float(shaded[paper_beside].mean()) > 0.5
+            else:
+                ring = (cv2.dilate(part.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0) & ~part
+                result[part] = bool(ring.any() and float(result[ring].mean()) > 0.5)
     return np.where(result, np.where(traced, log_gain, -depth), 0.0).astype(np.float32)
 
 
