@@ -20,14 +20,14 @@ shaded_values = st.lists(st.floats(0.09, 0.9), max_size=81)
 def test_threshold_separates_paper_from_any_pencil(empty, shaded):
     """Empty cells (paper noise) and shaded ones (light to heavy pencil, in any mix) are split between them,
     also when the sheet is all empty or all shaded."""
-    threshold = largest_gap_threshold(np.array(empty + shaded), LOWEST, HIGHEST).value
+    threshold = largest_gap_threshold(np.array(empty + shaded), LOWEST, HIGHEST)
     assert all(v < threshold for v in empty)
     assert all(v > threshold for v in shaded)
 
 
 def test_threshold_is_not_fooled_by_light_and_heavy_pencil():
     values = np.array([0.005] * 40 + [0.11] * 10 + [0.6] * 31)  # light graphite beside solid fills
-    assert 0.015 < largest_gap_threshold(values, LOWEST, HIGHEST).value < 0.11
+    assert 0.015 < largest_gap_threshold(values, LOWEST, HIGHEST) < 0.11
 
 
 def test_flat_field_removes_a_light_gradient_and_a_shadow_on_paper():

@@ -281,7 +281,6 @@ def bubble_rect(round_number: int, place: str, digit: int) -> Rect:
 # --- right column: the rule reminder, penalty and total -----------------------------------------------------------
 RIGHT_COLUMN_X = 128.0
 RULE_RECT = Rect(RIGHT_COLUMN_X, ROUNDS_TOP_MM, SHEET_WIDTH_MM - RIGHT_COLUMN_X, 19.0)
-RULE_TEXT = "Score one fully shaded rectangle: the largest square in it, +1 per extra row or column."
 RULE_TABLE: tuple[tuple[int, int], ...] = ((2, 2), (3, 3), (3, 4), (4, 4), (4, 6), (5, 5), (6, 9), (9, 9))
 SCORE_BOX_TOP_MM = SHEET_HEIGHT_MM - _QUIET_EDGE - 15.0  # the total box ends where the quiet margin begins
 PENALTY_RECT = Rect(RIGHT_COLUMN_X, SCORE_BOX_TOP_MM, 29.0, 15.0)

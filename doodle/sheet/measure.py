@@ -115,13 +115,6 @@ def region_ink(ink: np.ndarray, box: tuple[int, int, int, int]) -> float:
     return float(patch.mean()) if patch.size else 0.0
 
 
-@dataclass(frozen=True)
-class Threshold:
-    value: float  # values above are marked
-    low: float  # the value just below the gap (the window's bottom when none)
-    high: float  # the value just above the gap (the window's top when none)
-
-
 # Gaps are compared on a log scale offset by this much ink: empty paper measures about 0 with noise of a few
 # hundredths, so 0.01 -> 0.08 is a wider gap than 0.15 -> 0.45 (light pencil against heavy pencil).
 LOG_OFFSET = 0.02
@@ -131,7 +124,7 @@ def log_distance(a: float, b: float) -> float:
     return abs(float(np.log((b + LOG_OFFSET) / (a + LOG_OFFSET))))
 
 
-def largest_gap_threshold(values: np.ndarray, lowest: float, highest: float) -> Threshold:
+def largest_gap_threshold(values: np.ndarray, lowest: float, highest: float) -> float:
     """The per-sheet threshold: the middle of the largest gap in the sorted values (OMRChecker's idea).
 
     Gaps are measured on a log scale and only the part of each gap inside the window [`lowest`, `highest`]
@@ -140,13 +133,12 @@ def largest_gap_threshold(values: np.ndarray, lowest: float, highest: float) -> 
     end of the window, so an all-empty sheet reads as empty and an all-shaded one as shaded.
     """
     ordered = np.concatenate(([-1.0], np.sort(np.asarray(values, dtype=np.float64)), [2.0]))
-    best, best_size = Threshold(lowest, lowest, highest), -1.0
+    best, best_size = lowest, -1.0
     for a, b in zip(ordered[:-1], ordered[1:], strict=True):
         lo, hi = max(a, lowest), min(b, highest)
         if hi <= lo:
             continue
         size = log_distance(lo, hi)
         if size > best_size:
-            middle = float(np.sqrt((lo + LOG_OFFSET) * (hi + LOG_OFFSET)) - LOG_OFFSET)
-            best, best_size = Threshold(middle, float(a), float(b)), size
+            best, best_size = float(np.sqrt((lo + LOG_OFFSET) * (hi + LOG_OFFSET)) - LOG_OFFSET), size
     return best

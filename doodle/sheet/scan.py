@@ -13,6 +13,7 @@ box and bubble gets a confidence, and the doubtful ones are listed in `ScanResul
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import Any
 
 import cv2
@@ -95,6 +96,7 @@ BUBBLE_SECTORS = 8  # directions in which a bubble crossed by a shadow's edge is
 UNCERTAIN_BELOW = 0.5
 MAX_ROUND_SCORE = 81  # a full 9x9 quilt
 
+TOO_DARK_MESSAGE = "the photo is too dark to read: take it in better light (or with the flash, avoiding glare)"
 TOO_DARK_LEVEL = 40.0  # paper darker than this (0-255) leaves too little contrast between pencil and paper
 GRID_CONFIDENCE_CAP = 0.8  # a markerless read is never reported as more certain than this
 GRID_RING_MM = 5.0  # without markers, paper is taken from this far around the grid
@@ -238,9 +240,7 @@ def _check_light_and_focus(gray: np.ndarray) -> None:
     small = cv2.resize(gray, (640, round(640 * gray.shape[0] / gray.shape[1])), interpolation=cv2.INTER_AREA)
     bright = float(np.percentile(small, 95))
     if bright < TOO_DARK_LEVEL:
-        raise TooDarkError(
-            "the photo is too dark to read: take it in better light (or with the flash, avoiding glare)"
-        )
+        raise TooDarkError(TOO_DARK_MESSAGE)
     spread = float(np.percentile(small, 99) - np.percentile(small, 1))
     edges = np.abs(cv2.Laplacian(small.astype(np.float32), cv2.CV_32F))
     sharpness = float(np.percentile(edges, 99.5)) / max(spread, 1.0)
@@ -285,8 +285,10 @@ def _grid_ring(inside: np.ndarray) -> np.ndarray:
     return ring & inside
 
 
-def _cell_boxes() -> list[tuple[int, int, int, int]]:
-    return [layout.cell_rect(r, c).inset(CELL_INSET_MM).to_px(PX_PER_MM) for r in range(SIZE) for c in range(SIZE)]
+@cache
+def _cell_boxes() -> tuple[tuple[int, int, int, int], ...]:
+    """Each cell's interior in sheet-image pixels, row by row (the same for every photo)."""
+    return tuple(layout.cell_rect(r, c).inset(CELL_INSET_MM).to_px(PX_PER_MM) for r in range(SIZE) for c in range(SIZE))
 
 
 def _bubble_value(field_: FlatField, center_mm: tuple[float, float]) -> tuple[float, bool]:
@@ -497,12 +499,12 @@ def _light_and_cells(
     """
     field_ = flat_field(sheet, trusted)
     if field_.paper_level < TOO_DARK_LEVEL:
-        raise TooDarkError("the photo is too dark to read: take it in better light (or with the flash, avoiding glare)")
+        raise TooDarkError(TOO_DARK_MESSAGE)
     boxes = _cell_boxes()
     joined: set[int] = set()
     for _ in range(MAX_PASSES):
         values = _cell_values(field_, skip)
-        threshold = largest_gap_threshold(values, CELL_LOWEST, CELL_HIGHEST).value
+        threshold = largest_gap_threshold(values, CELL_LOWEST, CELL_HIGHEST)
         overbright = _overbright_cells(field_)
         limit = min(PAPER_CELL, threshold / 2)
         new = {i for i, value in enumerate(values) if i not in joined | overbright and value < limit}
@@ -514,7 +516,7 @@ def _light_and_cells(
         joined |= new
         field_ = flat_field(sheet, trusted)
     values = _cell_values(field_, skip)
-    return field_, values, largest_gap_threshold(values, CELL_LOWEST, CELL_HIGHEST).value, joined
+    return field_, values, largest_gap_threshold(values, CELL_LOWEST, CELL_HIGHEST), joined
 
 
 def _read_cells(
