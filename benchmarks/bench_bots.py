@@ -10,21 +10,15 @@ README and how often each bot beat the other on the same seed. Progress goes to 
 
 from __future__ import annotations
 
+import argparse
 import os
+import platform
+import statistics
+import sys
+import time
+from multiprocessing import Pool
 
-# One BLAS thread per worker: the bots' matrix products are small, and two workers each starting two BLAS
-# threads on a 2-core machine thrash. Set before numpy is imported.
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-os.environ.setdefault("OMP_NUM_THREADS", "1")
-
-import argparse  # noqa: E402
-import platform  # noqa: E402
-import statistics  # noqa: E402
-import sys  # noqa: E402
-import time  # noqa: E402
-from multiprocessing import Pool  # noqa: E402
-
-from doodle.game.bots import BOT_NAMES, get_bot, play_solo  # noqa: E402
+from doodle.game.bots import BOT_NAMES, get_bot, play_solo
 
 
 def play(job: tuple[str, int]) -> tuple[str, int, int, list[int], int, float]:

@@ -14,19 +14,14 @@ def write_atomic(path: str | Path, data: str | bytes) -> None:
     the owner-only ones of a temporary file."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    payload = data.encode("utf-8") if isinstance(data, str) else data
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        os.chmod(tmp, _mode_for(path))
-        if isinstance(data, bytes):
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
-        else:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
+        with os.fdopen(fd, "wb") as handle:
+            os.fchmod(handle.fileno(), _mode_for(path))
+            handle.write(payload)
+            handle.flush()
+            os.fsync(handle.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

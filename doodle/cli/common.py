@@ -13,7 +13,10 @@ import click
 
 from doodle.files import write_atomic
 
-__all__ = ["echo_json", "input_stream", "interactive", "use_color", "write_atomic"]
+__all__ = ["SEED", "echo_json", "input_stream", "interactive", "use_color", "write_atomic"]
+
+SEED = click.IntRange(0, 2**63 - 1)
+"""The seeds every command takes: the same seed gives the same game."""
 
 
 def echo_json(data: Any) -> None:

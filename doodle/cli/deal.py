@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from doodle.cli.common import echo_json, input_stream, use_color
+from doodle.cli.common import SEED, echo_json, input_stream, use_color
 from doodle.cli.deal_view import View
 from doodle.game.dealer import MAX_PLAYERS, MIN_PLAYERS, Dealer
 from doodle.game.deck import Deck, DeckError, load_deck
@@ -64,7 +64,7 @@ def ask_names() -> list[str]:
 @click.command()
 @click.argument("names", nargs=-1)
 @click.option("-p", "--players", type=int, help=f"Number of players ({MIN_PLAYERS}-{MAX_PLAYERS}) instead of names.")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1),
+@click.option("--seed", type=SEED,
               help="Deal this game again: the same seed gives the same game.")
 @click.option("--deck", "deck_file", type=click.Path(path_type=Path, dir_okay=False),
               help="A deck file (TOML) to use instead of the bundled cards.")

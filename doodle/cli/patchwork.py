@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from doodle.cli.common import echo_json, input_stream, use_color, write_atomic
+from doodle.cli.common import SEED, echo_json, input_stream, use_color, write_atomic
 from doodle.cli.common import interactive as is_interactive
 from doodle.patchwork import EDITIONS, Game, RecordError
 from doodle.patchwork.bots import BOT_NAMES, make_bot, play_game
@@ -63,7 +63,7 @@ def _save_record(game: Game, path: Path | None, quiet: bool = False) -> None:
     help="Who you play against; 'human' for two people at one keyboard.",
 )
 @click.option(
-    "--seed", type=click.IntRange(0, 2**63 - 1), help="Shuffle the patches with this seed (a replayable game)."
+    "--seed", type=SEED, help="Shuffle the patches with this seed (a replayable game)."
 )
 @click.option(
     "--edition",
@@ -90,7 +90,8 @@ def _save_record(game: Game, path: Path | None, quiet: bool = False) -> None:
     "--record",
     "record_path",
     type=click.Path(path_type=Path, dir_okay=False),
-    help="Write the game record (JSON) to this file at the end (also when you quit early).",
+    help="Write the game record (JSON) to this file: at the start (so a bad path is said at once) and at the end "
+    "(also when you quit early).",
 )
 @click.option(
     "--resume",
@@ -181,7 +182,7 @@ def _play_plain(game: Game, players: list[object | None], names: list[str], inte
 @click.option("--iterations", type=click.IntRange(1), default=None, help="MCTS playouts per move.")
 @click.option(
     "--seed",
-    type=click.IntRange(0, 2**63 - 1),
+    type=SEED,
     default=0,
     show_default=True,
     help="Game i uses seed SEED+i for the patches (and the bots).",

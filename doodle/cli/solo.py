@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from doodle.cli.common import echo_json, input_stream, use_color
+from doodle.cli.common import SEED, echo_json, input_stream, use_color
 from doodle.cli.common import interactive as is_interactive
 from doodle.game.deck import Deck, DeckError, load_deck
 from doodle.game.game import DoodleGame
@@ -72,7 +72,7 @@ def _read_existing(save_path: Path, discard: bool) -> tuple[SoloSave | None, Doo
 @click.command()
 @click.option("--plain", is_flag=True, help="Typed commands, one per line, in plain text (for dumb terminals, "
               "screen readers and scripts). Used anyway when input or output is not a terminal.")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Play the game of this seed (same cards, same rolls).")
+@click.option("--seed", type=SEED, help="Play the game of this seed (same cards, same rolls).")
 @click.option("--daily", is_flag=True, help="Play today's game: the seed is today's date, the same for everyone.")
 @click.option("--resume", is_flag=True, help="Continue the saved game.")
 @click.option("--new", "discard", is_flag=True, help="Start a new game even though one is saved (discarding it).")

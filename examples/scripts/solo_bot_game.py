@@ -1,4 +1,7 @@
-"""A solo game of Patchwork Doodle played by the expert bot, its record re-checked by a replay."""
+"""A solo game of Patchwork Doodle played by a bot, its record re-checked by a replay.
+
+    python3 examples/scripts/solo_bot_game.py [SEED] [BOT]     # defaults: seed 7, the greedy bot
+"""
 
 import json
 import sys

@@ -37,8 +37,8 @@ class Weights:
     # How hard an empty cell is to cover, by the size (1, 2, ...) of the empty area (4-connected) it lies in: a
     # walled-in cell takes a single square or the 1-cell card, a small pocket one exact shape; big areas are easy.
     pocket_hardness: tuple[float, ...] = (3.0, 2.5, 2.0, 1.5, 0.8, 0.4)
-    pocket_size: int = 0  # a rectangle is out of reach when it holds more pockets of at most this size than ...
-    pockets_per_turn: float = 0.3  # ... the single squares left plus this many per turn can fill (0: no limit)
+    pocket_size: int = 0  # a rectangle is out of reach when it holds more pockets of at most this size (0: no
+    pockets_per_turn: float = 0.3  # limit) than the single squares left plus this many per turn can fill
     empty: float = 1.0  # per empty cell (the final penalty)
     single: float = 3.0  # the worth of a single square kept in hand
     neighbour: float = 1.5
@@ -161,7 +161,7 @@ def evaluate(after: np.ndarray, uses: list[Uses], horizon: Horizon, weights: Wei
                 price *= weights.final_price
             limit = singles + weights.pockets_per_turn * turns if weights.pocket_size else None
             pot = best_rectangles(f.empty, allowed, corner_only=True, weights=pressure, price=price,
-                                  pockets=f.pockets if weights.pocket_size else None, allowed_pockets=limit)
+                                  pockets=f.pockets, allowed_pockets=limit)
         total += weight * pot
     return total
 

@@ -1,5 +1,6 @@
 """The bots' shared driver: turn a game position into the actions of one decision (start card, turn, final
-turn, intermediate scoring), choosing among every legal draw by `evaluate`, optionally looking one card ahead.
+turn, intermediate scoring), choosing among every legal draw by `evaluate`, optionally looking one card ahead
+(two in the last round's late turns).
 
 The bots see what a player at the table sees: the quilt, the circle of cards with the token, the cards already
 discarded; never the order of the deck. A card that is still to be dealt is any unseen card, equally likely.
@@ -20,7 +21,6 @@ from doodle.game.bots.options import (
     draw_options,
     row_uses,
     singles_left,
-    uses_after,
     uses_of,
 )
 from doodle.game.bots.tables import mask_vector, one_blas_thread, rectangles
@@ -40,10 +40,8 @@ class PlanningBot:
     weights: Weights = field(default_factory=Weights)
     lookahead: bool = False
     breadth: int = 12
-    deep_endgame: bool = True
     deep_from_turn: int = 4
     deep_breadth: int = 5
-    leaf_cut: bool = False  # also try the cut pieces of the next card when looking ahead
 
     # ----- the Bot protocol -----
     def act(self, game: DoodleGame, player: int) -> list[Action]:
@@ -70,9 +68,10 @@ class PlanningBot:
         uses = uses_of(sheet)
         option = Option(sheet.start_card, game.deck.card(sheet.start_card).shape, uses)
         cands = candidates(sheet.quilt.bits, mask_vector(sheet.quilt.bits), [option], uses, with_pass=False)
-        values = evaluate(cands.after, row_uses(cands, uses), Horizon.after_turn(1, 0), self.weights)
+        uses_by_row = row_uses(cands, uses)
+        values = evaluate(cands.after, uses_by_row, Horizon.after_turn(1, 0), self.weights)
         if self.lookahead:
-            values = self._refine(game, cands, values, uses, sheet.quilt.bits)
+            values = self._refine(game, cands, values, uses_by_row, sheet.quilt.bits)
         best = int(np.argmax(values))
         return DrawPatch(option.card, cells_of(cands.masks[best]), False)
 
@@ -88,7 +87,7 @@ class PlanningBot:
             horizon = Horizon.after_turn(offer.round, offer.turn)
             values = evaluate(cands.after, uses_by_row, horizon, self.weights)
             if self.lookahead:
-                values = self._refine(game, cands, values, uses, sheet.quilt.bits)
+                values = self._refine(game, cands, values, uses_by_row, sheet.quilt.bits)
         # among equal values, prefer spending fewer special actions
         spent = np.array([sum(u) for u in uses_by_row], dtype=np.float32)
         best = int(np.argmax(values - 1e-3 * spent))
@@ -121,22 +120,22 @@ class PlanningBot:
         return [SingleSquare(cell) for cell in cells[:chosen]]
 
     # ----- looking ahead -----
-    def _refine(self, game: DoodleGame, cands: Candidates, values: np.ndarray, uses: Uses, base: int) -> np.ndarray:
+    def _refine(self, game: DoodleGame, cands: Candidates, values: np.ndarray, uses_by_row: list[Uses],
+                base: int) -> np.ndarray:
         """Re-score the best `breadth` rows by the expected worth of the next card's best draw (deeper near the
         end of the game, where the last turns decide how many holes stay empty)."""
         order = np.argsort(-values)[: self.breadth]
-        after_uses = uses_after(cands, uses)
         unseen = _unseen(game.dealer)
         depth = self._depth(game.dealer)
         refined = np.full(values.shape, -np.inf, dtype=np.float32)
         for row in order:
             refined[row] = self._expected(game.deck, game.dealer, unseen, base | cands.masks[row], cands.after[row],
-                                          after_uses[int(cands.option_index[row])], depth)
+                                          uses_by_row[row], depth)
         return refined
 
     def _depth(self, dealer: Dealer) -> int:
         """How many further draws to look at beyond the next card's: one in the last round's late turns."""
-        return 1 if self.deep_endgame and dealer.round == ROUNDS and dealer.turn >= self.deep_from_turn else 0
+        return 1 if dealer.round == ROUNDS and dealer.turn >= self.deep_from_turn else 0
 
     def _expected(self, deck: Deck, dealer: Dealer, unseen: list[str], bits: int, vector: np.ndarray, uses: Uses,
                   depth: int) -> float:
@@ -155,7 +154,7 @@ class PlanningBot:
     def _best_next(self, deck: Deck, dealer: Dealer | None, unseen: list[str], offer: Offer, bits: int,
                    vector: np.ndarray, uses: Uses, depth: int) -> float:
         final = offer.phase == Phase.FINAL
-        options = draw_options(offer, deck, uses, neighbour=False, cut=final or self.leaf_cut)
+        options = draw_options(offer, deck, uses, neighbour=False, cut=final)
         cands = candidates(bits, vector, options, uses)
         uses_by_row = row_uses(cands, uses)
         if final:
