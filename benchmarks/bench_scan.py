@@ -38,6 +38,7 @@ sys.path.insert(0, str(ROOT))  # for tests.photogen when run as a script
 
 import cv2  # noqa: E402
 
+from doodle.render import cell_name  # noqa: E402
 from tests.photogen import CONDITIONS, LEVELS, level_conditions, make_photo  # noqa: E402
 
 SHADOW_SEARCH = 10  # with --shadowed, seeds looked at at most per photo wanted
@@ -103,13 +104,13 @@ def read_one(task: tuple[str, int, bool]) -> Outcome | None:
         wrong_cells = [(r, c) for r in range(9) for c in range(9)
                        if result.quilt.is_covered(r, c) != truth.quilt.is_covered(r, c)]
         outcome.wrong.append("cells " + " ".join(
-            f"{'abcdefghi'[c]}{r + 1}({truth.styles.get((r, c), 'empty')})" for r, c in wrong_cells))
+            f"{cell_name(r, c)}({truth.styles.get((r, c), 'empty')})" for r, c in wrong_cells))
     if outcome.specials_right != 4:
         outcome.wrong.append(f"specials {sorted(used)} != {list(truth.specials_used)}")
     if outcome.rounds_right != 3:
         outcome.wrong.append(f"rounds {list(read_scores)} != {list(truth.round_scores)}")
     flagged = {" ".join(d.name.split()[:2]) if d.kind == "bubble" else d.name for d in result.uncertain}
-    wrong_items = [f"{'abcdefghi'[c]}{r + 1}" for r in range(9) for c in range(9)
+    wrong_items = [cell_name(r, c) for r in range(9) for c in range(9)
                    if result.quilt.is_covered(r, c) != truth.quilt.is_covered(r, c)]
     wrong_items += sorted(used ^ set(truth.specials_used))
     wrong_items += [f"round {n}" for n, (a, b) in enumerate(zip(read_scores, truth.round_scores, strict=True), 1)

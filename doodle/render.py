@@ -104,3 +104,25 @@ def draw_quilt(
         prefix = f"{r + 1:>2} " if labels else ""
         lines.append(prefix + "".join(parts))
     return "\n".join(lines)
+
+
+def ascii_quilt(quilt: Quilt, ghost: Iterable[Cell] = (), fits: bool = True,
+                highlight: Iterable[Cell] = (), doubted: Iterable[Cell] = ()) -> str:
+    """The quilt in plain ASCII with column letters and row numbers: '#' covered, '.' empty, the `ghost` patch
+    'o' where it fits and 'X' where it does not, the `highlight` rectangle '*', and `doubted` cells (a photo
+    read unsure of them) 'X' when read as covered and 'o' when read as empty."""
+    ghost, highlight, doubted = frozenset(ghost), frozenset(highlight), frozenset(doubted)
+    lines = ["   " + " ".join(COLUMNS)]
+    for r in range(SIZE):
+        marks = []
+        for c in range(SIZE):
+            if (r, c) in ghost:
+                marks.append("o" if fits else "X")
+            elif (r, c) in highlight:
+                marks.append("*")
+            elif (r, c) in doubted:
+                marks.append("X" if quilt.is_covered(r, c) else "o")
+            else:
+                marks.append("#" if quilt.is_covered(r, c) else ".")
+        lines.append(f"{r + 1:>2} " + " ".join(marks))
+    return "\n".join(lines)

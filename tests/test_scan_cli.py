@@ -180,3 +180,21 @@ def test_bad_input_gets_its_own_message(tmp_path, photo, name, make, message):
 def test_a_directory_is_refused(tmp_path):
     result = run(str(tmp_path))
     assert result.exit_code == 1 and "is a directory" in result.output
+
+
+def test_a_motion_photo_with_a_video_after_the_jpeg_is_read(tmp_path):
+    """Phones' "motion photos" carry a video after the JPEG's end marker: the photo is whole, not cut short."""
+    path = tmp_path / "motion.jpg"
+    path.write_bytes(SURE.read_bytes() + b"\x00\x00\x00\x18ftypmp42" + bytes(200_000))
+    result = run("--no-ask", "--json", str(path))
+    assert result.exit_code == 0, result.output
+    expected = json.loads(SURE.with_suffix(".json").read_text())
+    assert json.loads(result.output)["quilt"] == expected["quilt"]
+
+
+def test_an_error_message_starting_like_the_file_name_still_names_the_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    cv2.imwrite("the.jpg", np.zeros((600, 800, 3), np.uint8))
+    Path("the.jpg").rename("the")  # a photo named like the start of "the photo is too dark"
+    result = run("--no-ask", "the")
+    assert result.exit_code == 1 and "the: the photo is too dark" in result.output

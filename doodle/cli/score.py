@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 import click
 
 from doodle.cli.common import echo_json, use_color, write_atomic
-from doodle.quilt import SIZE, Quilt, QuiltTextError
-from doodle.render import COLUMNS, cell_name, draw_quilt, parse_cell_name
+from doodle.quilt import Quilt, QuiltTextError
+from doodle.render import ascii_quilt, cell_name, draw_quilt, parse_cell_name
 
 if TYPE_CHECKING:  # the photo reader imports OpenCV, which is slow to load: only when a photo is read
     from doodle.sheet.scan import ScanResult
@@ -88,8 +88,7 @@ def _read(path: Path) -> Reading:
     try:
         scan = read_photo(path)
     except ScanError as error:
-        message = str(error)
-        return Reading(path, error=message if message.startswith(str(path)) else f"{path}: {message}")
+        return Reading(path, error=str(error) if error.names_the_file else f"{path}: {error}")
     return Reading(path, quilt=scan.quilt, scan=scan)
 
 
@@ -121,7 +120,7 @@ def _ask(reading: Reading) -> None:
     cells = [doubt for doubt in scan.uncertain if doubt.kind == "cell"]
     cells_settled = False
     if len(cells) > CELLS_AT_ONCE:
-        click.echo(_doubt_map(quilt, cells), err=True)
+        click.echo(ascii_quilt(quilt, doubted=[parse_cell_name(doubt.name) for doubt in cells]), err=True)
         cells_settled = click.confirm(
             f"  {len(cells)} cells are in doubt, marked X (read as shaded) and o (read as empty): "
             "does your sheet match the map?",
@@ -174,22 +173,6 @@ def _ask(reading: Reading) -> None:
         uncertain=(),
     )
     reading.quilt = quilt
-
-
-def _doubt_map(quilt: Quilt, cells: list) -> str:
-    """The quilt as read: '#' shaded and '.' empty where sure, 'X' shaded and 'o' empty where in doubt."""
-    doubted = {parse_cell_name(doubt.name) for doubt in cells}
-    lines = ["     " + " ".join(COLUMNS)]
-    for row in range(SIZE):
-        marks = []
-        for col in range(SIZE):
-            covered = quilt.is_covered(row, col)
-            if (row, col) in doubted:
-                marks.append("X" if covered else "o")
-            else:
-                marks.append("#" if covered else ".")
-        lines.append(f"  {row + 1:>2} " + " ".join(marks))
-    return "\n".join(lines)
 
 
 def _round_answer(text: str) -> int | None:

@@ -112,13 +112,8 @@ _QUIET_EDGE = MARKER_SIZE_MM + MARKER_QUIET_MM  # nothing is printed closer than
 
 def marker_slot_and_corner(marker_id: int) -> tuple[int, str] | None:
     """(slot, corner) of one of our marker ids (of any layout version), or None for an id we never print."""
-    marks = layout_marks(marker_id)
-    if marks is None:
-        return None
-    for slot, ids in enumerate(marks.marker_ids_by_slot):
-        if marker_id in ids:
-            return slot, CORNERS[ids.index(marker_id)]
-    return None  # pragma: no cover - layout_marks found the id in one of the slots
+    place = locate_marker(marker_id)
+    return None if place is None else (place.slot, place.corner)
 
 
 def marker_rect(corner: str, size_mm: float = MARKER_SIZE_MM) -> Rect:
@@ -134,11 +129,10 @@ def marker_corners_mm(marker_id: int) -> tuple[tuple[float, float], ...]:
     """The marker's four corners in sheet mm, in the order cv2.aruco reports them (the marker's own top-left,
     top-right, bottom-right, bottom-left: markers are printed upright), so detected corners map one to one.
     Markers of older layouts are measured with their own size: the sheet frame is the same in every layout."""
-    marks = layout_marks(marker_id)
-    found = marker_slot_and_corner(marker_id)
-    if marks is None or found is None:
+    place = locate_marker(marker_id)
+    if place is None:
         raise ValueError(f"marker id {marker_id} is not printed on doodle sheets")
-    r = marker_rect(found[1], marks.marker_size_mm)
+    r = marker_rect(place.corner, place.marks.marker_size_mm)
     return ((r.x, r.y), (r.x2, r.y), (r.x2, r.y2), (r.x, r.y2))
 
 
@@ -321,14 +315,15 @@ class LayoutMarks:
     qr_border_modules: int
 
 
+_LAYOUT_1_QR = Rect(146.0, 0.0, 20.0, 20.0)
 LAYOUT_MARKS: tuple[LayoutMarks, ...] = (
-    LayoutMarks("1", 18.0, ((0, 1, 2, 3), (4, 5, 6, 7)), Rect(146.0, 0.0, 20.0, 20.0), 2),
+    LayoutMarks("1", 18.0, ((0, 1, 2, 3), (4, 5, 6, 7)), _LAYOUT_1_QR, 2),
     LayoutMarks(LAYOUT_VERSION, MARKER_SIZE_MM, MARKER_IDS_BY_SLOT, QR_RECT, QR_BORDER_MODULES),
 )
 """Every layout version the reader reads, oldest first; their marker ids never overlap."""
 
 OLDER_LAYOUT_BLOCKS: tuple[Rect, ...] = (
-    Rect(146.0, 0.0, 20.0, 20.0),  # layout 1: the QR code
+    _LAYOUT_1_QR,
     Rect(RIGHT_COLUMN_X, ROUNDS_TOP_MM, SHEET_WIDTH_MM - RIGHT_COLUMN_X, 21.5),  # the (tinted) rule box
     Rect(RIGHT_COLUMN_X, 224.0, 29.0, 15.0),  # penalty, written in by hand
     Rect(SHEET_WIDTH_MM - 29.0, 224.0, 29.0, 15.0),  # total, written in by hand
@@ -337,12 +332,28 @@ OLDER_LAYOUT_BLOCKS: tuple[Rect, ...] = (
 of its estimate of the paper, so that already printed sheets read as well as before."""
 
 
+class MarkerPlace(NamedTuple):
+    """Where one of our marker ids is printed: on sheets of which layout, in which slot of the page, at which
+    corner."""
+
+    marks: LayoutMarks
+    slot: int
+    corner: str
+
+
+def locate_marker(marker_id: int) -> MarkerPlace | None:
+    """Where `marker_id` is printed (in any layout version), or None for an id we never print."""
+    for marks in LAYOUT_MARKS:
+        for slot, ids in enumerate(marks.marker_ids_by_slot):
+            if marker_id in ids:
+                return MarkerPlace(marks, slot, CORNERS[ids.index(marker_id)])
+    return None
+
+
 def layout_marks(marker_id: int) -> LayoutMarks | None:
     """The layout version whose sheets carry `marker_id`, or None for an id we never print."""
-    for marks in LAYOUT_MARKS:
-        if any(marker_id in ids for ids in marks.marker_ids_by_slot):
-            return marks
-    return None
+    place = locate_marker(marker_id)
+    return None if place is None else place.marks
 
 
 # --- QR payload ---------------------------------------------------------------------------------------------------

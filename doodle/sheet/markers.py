@@ -47,7 +47,7 @@ def _detect(gray: np.ndarray) -> dict[int, np.ndarray]:
     if ids is None:
         return found
     for marker_id, quad in zip(ids.ravel().tolist(), corners, strict=True):
-        if layout.marker_slot_and_corner(marker_id) is not None and marker_id not in found:
+        if layout.locate_marker(marker_id) is not None and marker_id not in found:
             found[marker_id] = quad.reshape(4, 2).astype(np.float64)
     return found
 
@@ -71,10 +71,15 @@ def _by_slot(found: dict[int, np.ndarray]) -> dict[tuple[layout.LayoutMarks, int
     """The marker ids found, by sheet: (layout version, slot on the page)."""
     slots: dict[tuple[layout.LayoutMarks, int], list[int]] = {}
     for marker_id in found:
-        slot, _ = layout.marker_slot_and_corner(marker_id)  # type: ignore[misc]
-        marks = layout.layout_marks(marker_id)
-        slots.setdefault((marks, slot), []).append(marker_id)  # type: ignore[arg-type]
+        place = _place(marker_id)
+        slots.setdefault((place.marks, place.slot), []).append(marker_id)
     return slots
+
+
+def _place(marker_id: int) -> layout.MarkerPlace:
+    place = layout.locate_marker(marker_id)
+    assert place is not None, "detect_markers keeps only the ids we print"
+    return place
 
 
 def _best_count(found: dict[int, np.ndarray]) -> int:
@@ -99,5 +104,5 @@ def fit_markers(found: dict[int, np.ndarray]) -> MarkerSearch:
     # Error measured back in sheet mm, where it means the same at every photo resolution.
     back = cv2.perspectiveTransform(photo.reshape(-1, 1, 2), np.linalg.inv(homography)).reshape(-1, 2)
     error = float(np.sqrt(((back - sheet) ** 2).sum(axis=1).mean()))
-    corners = tuple(layout.marker_slot_and_corner(i)[1] for i in ids)  # type: ignore[index]
+    corners = tuple(_place(i).corner for i in ids)
     return MarkerSearch(MarkerFit(key[0], key[1], corners, homography, error), len(ids), complete)

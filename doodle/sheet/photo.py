@@ -75,6 +75,11 @@ def load_photo(source: PhotoSource, working_side: int = WORKING_SIDE) -> np.ndar
                 )
             if image.format in _OPENCV_FORMATS:
                 data = source if isinstance(source, bytes) else Path(source).read_bytes()
+                if not _complete(data, image.format) and not _loads(image):
+                    raise NotAnImageError(
+                        f"{name} is cut short (the {image.format} data ends early): copy the photo again from the "
+                        "phone"
+                    )
                 return _fit(_decode_with_opencv(data, image.format, max(width, height), working_side, name),
                             working_side)
             try:
@@ -95,16 +100,25 @@ _REDUCED = ((8, cv2.IMREAD_REDUCED_COLOR_8), (4, cv2.IMREAD_REDUCED_COLOR_4), (2
 
 
 def _complete(data: bytes, fmt: str) -> bool:
-    """A JPEG ends with its end-of-image marker, a PNG with its IEND chunk (a few trailing bytes are allowed)."""
+    """A JPEG ends with its end-of-image marker, a PNG with its IEND chunk (a few trailing bytes are allowed): the
+    quick check that a file was not cut short."""
     tail = data[-4096:]
     return b"\xff\xd9" in tail if fmt == "JPEG" else b"IEND" in tail
+
+
+def _loads(image: Image.Image) -> bool:
+    """Whether PIL decodes the whole image: the slow check, for a file whose end marker is not at its end (a
+    phone's "motion photo" carries a video after the JPEG; a file cut short fails here)."""
+    try:
+        image.load()
+    except (OSError, SyntaxError, ValueError):
+        return False
+    return True
 
 
 def _decode_with_opencv(data: bytes, fmt: str, long_side: int, working_side: int, name: str) -> np.ndarray:
     """Decode with OpenCV (libjpeg-turbo, EXIF orientation applied), straight at 1/2, 1/4 or 1/8 scale when the
     photo is that much larger than the working size."""
-    if not _complete(data, fmt):
-        raise NotAnImageError(f"{name} is cut short (the {fmt} data ends early): copy the photo again from the phone")
     flag = cv2.IMREAD_COLOR
     if fmt == "JPEG":
         flag = next((f for k, f in _REDUCED if long_side / k >= working_side), cv2.IMREAD_COLOR)

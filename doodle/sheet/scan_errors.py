@@ -6,12 +6,18 @@ from __future__ import annotations
 class ScanError(Exception):
     """A photo that cannot be scored; the message is meant for the person who took it."""
 
+    names_the_file = False  # whether the message already names the file it is about
 
-class NotAnImageError(ScanError):
+
+class _FileError(ScanError):
+    names_the_file = True  # raised while loading, when the file's name is at hand
+
+
+class NotAnImageError(_FileError):
     """The file is not an image (or is empty, or cut short)."""
 
 
-class ImageTooLargeError(ScanError):
+class ImageTooLargeError(_FileError):
     """The image has more pixels than the reader will decode."""
 
 

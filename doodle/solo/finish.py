@@ -12,8 +12,7 @@ from pathlib import Path
 from doodle.game.deck import Deck
 from doodle.game.game import DoodleGame
 from doodle.quilt import Quilt
-from doodle.render import draw_quilt, draw_side_by_side
-from doodle.solo.plain import ascii_quilt
+from doodle.render import ascii_quilt, draw_quilt, draw_side_by_side
 from doodle.solo.scores import Rank, ScoreBook, ScoreEntry, ScoresCorrupt, ScoresError
 from doodle.solo.session import SoloSession
 from doodle.solo.store import SoloSave, set_aside

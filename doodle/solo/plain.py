@@ -7,12 +7,10 @@ terminals, screen readers and scripts. Same rules as the full-screen game: every
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from doodle.game.sheet import IllegalAction, Special
 from doodle.geometry import Cell, Polyomino
-from doodle.quilt import SIZE, Quilt
-from doodle.render import COLUMNS, cell_name, draw_side_by_side, parse_cell_name
+from doodle.quilt import SIZE
+from doodle.render import ascii_quilt, cell_name, draw_side_by_side, parse_cell_name
 from doodle.solo.session import (
     CardOption,
     CardRole,
@@ -50,24 +48,6 @@ HELP = """Commands (cells are a column a-i and a row 1-9, e.g. c4):
   help                  this list
   quit                  save and stop (continue later with: doodle solo --resume)
 On the quilt: # covered, . empty, * the best rectangle, o the patch where it fits, X where it does not."""
-
-
-def ascii_quilt(quilt: Quilt, ghost: Iterable[Cell] = (), fits: bool = True,
-                highlight: Iterable[Cell] = ()) -> str:
-    """The quilt in plain ASCII with column letters and row numbers."""
-    ghost, highlight = frozenset(ghost), frozenset(highlight)
-    lines = ["   " + " ".join(COLUMNS)]
-    for r in range(SIZE):
-        marks = []
-        for c in range(SIZE):
-            if (r, c) in ghost:
-                marks.append("o" if fits else "X")
-            elif (r, c) in highlight:
-                marks.append("*")
-            else:
-                marks.append("#" if quilt.is_covered(r, c) else ".")
-        lines.append(f"{r + 1:>2} " + " ".join(marks))
-    return "\n".join(lines)
 
 
 def ascii_shape(shape: Polyomino, title: str = "") -> str:
