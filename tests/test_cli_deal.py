@@ -1,4 +1,5 @@
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -105,3 +106,16 @@ def test_a_negative_seed_is_refused_like_everywhere_else():
     result = run("deal", "--auto", "--json", "--players", "2", "--seed", "-1")
     assert result.exit_code == 2
     assert "--seed" in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs Linux's /dev/full (a device that is always full)")
+def test_a_full_disk_on_stdout_is_a_clear_error():
+    import subprocess
+    import sys
+
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([sys.executable, "-m", "doodle", "deal", "--auto", "--json", "--players", "3"],
+                                stdout=full, stderr=subprocess.PIPE, text=True)
+    assert result.returncode == 1
+    assert "cannot write the output: No space left on device" in result.stderr
+    assert "Traceback" not in result.stderr and "Exception ignored" not in result.stderr

@@ -6,7 +6,10 @@ reportlab or Textual.
 
 from __future__ import annotations
 
+import errno
 import importlib
+import os
+import sys
 
 import click
 
@@ -33,6 +36,31 @@ class LazyGroup(click.Group):
             return None
         module_name, attribute = target.split(":")
         return getattr(importlib.import_module(module_name), attribute)
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except OSError as error:
+            if error.errno not in FULL_DEVICE:
+                raise
+            _discard_stdout()
+            raise click.ClickException(
+                f"cannot write the output: {error.strerror}; free some space, or send the output elsewhere"
+            ) from error
+
+
+FULL_DEVICE = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}
+"""Write errors that mean the output went nowhere (click already handles a closed pipe, EPIPE)."""
+
+
+def _discard_stdout() -> None:
+    """Point standard output at the null device, so what is still buffered for it does not fail again (with a
+    traceback) when Python flushes it on the way out."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no real file behind stdout (a test's capture): nothing to do
+        pass
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
