@@ -198,3 +198,31 @@ def test_an_error_message_starting_like_the_file_name_still_names_the_file(tmp_p
     Path("the.jpg").rename("the")  # a photo named like the start of "the photo is too dark"
     result = run("--no-ask", "the")
     assert result.exit_code == 1 and "the: the photo is too dark" in result.output
+
+
+def test_a_photo_or_a_text_quilt_is_read_from_standard_input():
+    piped = CliRunner().invoke(main, ["score", "-", "--json"], input=SURE.read_bytes())
+    named = run(str(SURE), "--json")
+    assert piped.exit_code == named.exit_code == 0, piped.output
+    assert {**json.loads(piped.output), "file": None} == {**json.loads(named.output), "file": None}
+    assert json.loads(piped.output)["file"] == "-"
+    described = CliRunner().invoke(main, ["score", "-"], input=SURE.read_bytes())
+    assert described.output.startswith("standard input: sheet ")
+    text = CliRunner().invoke(main, ["score", "-", "--json"], input="#########\n" * 8 + "########.\n")
+    assert text.exit_code == 0 and json.loads(text.output)["empty"] == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "data", "code", "message"),
+    [
+        (["-"], b"", 1, "standard input is empty"),
+        (["-"], b"\xff\xd8\xff\xe0" + b"\0" * 40, 1, "standard input: "),
+        (["-"], "#########\n", 1, "standard input: a quilt needs 9 rows"),
+        (["-", "-"], b"", 2, "can be given only once"),
+        (["-", "--ask"], b"", 2, "--ask reads answers from standard input"),
+    ],
+)
+def test_bad_standard_input_is_named(args, data, code, message):
+    result = CliRunner().invoke(main, ["score", *args], input=data)
+    assert result.exit_code == code
+    assert message in result.output and "Traceback" not in result.output

@@ -24,17 +24,23 @@ MAX_ROUND_SCORE = 81
 
 def read_text_quilt(path: Path) -> Quilt:
     try:
-        text = path.read_text(encoding="utf-8-sig")  # as Windows Notepad saves it, with a byte-order mark
-    except UnicodeDecodeError:
-        raise click.ClickException(
-            f"{path} is neither a text quilt nor an image this command reads: write 9 lines of 9 '#' or '.'"
-        ) from None
+        data = path.read_bytes()
     except OSError as error:
         raise click.ClickException(f"cannot read {path}: {error.strerror}") from None
+    return _text_quilt(data, str(path))
+
+
+def _text_quilt(data: bytes, name: str) -> Quilt:
+    try:
+        text = data.decode("utf-8-sig")  # as Windows Notepad saves it, with a byte-order mark
+    except UnicodeDecodeError:
+        raise click.ClickException(
+            f"{name} is neither a text quilt nor an image this command reads: write 9 lines of 9 '#' or '.'"
+        ) from None
     try:
         return Quilt.from_text(text)
     except QuiltTextError as error:
-        raise click.ClickException(f"{path}: {error}") from None
+        raise click.ClickException(f"{name}: {error}") from None
 
 
 def quilt_report(quilt: Quilt) -> dict:
@@ -42,17 +48,22 @@ def quilt_report(quilt: Quilt) -> dict:
     return {"quilt": quilt.rows(), "empty": quilt.empty_count(), "rectangle": rect.to_dict() if rect else None}
 
 
-def _looks_like_text(path: Path) -> bool:
+def _looks_like_text(head: bytes) -> bool:
     """A text quilt is small UTF-8 text; anything else is handed to the photo reader (which names the problem)."""
-    with path.open("rb") as handle:
-        head = handle.read(4096)
+    head = head[:TEXT_WINDOW]
     if b"\0" in head:
         return False
     try:
         head.decode("utf-8")
     except UnicodeDecodeError as error:
-        return error.start >= len(head) - 3  # a multi-byte character cut by the 4096-byte window
+        return error.start >= len(head) - 3  # a multi-byte character cut by the window
     return True
+
+
+TEXT_WINDOW = 4096  # bytes looked at to tell a text quilt from a photo
+STDIN = "-"
+STDIN_NAME = "standard input"
+MAX_STDIN_BYTES = 200_000_000  # more than any phone photo; the photo reader checks the pixels themselves
 
 
 @dataclass
@@ -65,11 +76,18 @@ class Reading:
     error: str | None = None
 
     @property
+    def name(self) -> str:
+        """How the input is called in messages and tables."""
+        return STDIN_NAME if str(self.path) == STDIN else str(self.path)
+
+    @property
     def uncertain(self) -> tuple:
         return self.scan.uncertain if self.scan is not None else ()
 
 
 def _read(path: Path) -> Reading:
+    if str(path) == STDIN:
+        return _read_stdin(path)
     if not path.exists():
         return Reading(path, error=f"{path} does not exist")
     if path.is_dir():
@@ -77,7 +95,9 @@ def _read(path: Path) -> Reading:
     try:
         if path.stat().st_size == 0:
             return Reading(path, error=f"{path} is empty (0 bytes): give a photo of the sheet or a text quilt")
-        if _looks_like_text(path):
+        with path.open("rb") as handle:
+            head = handle.read(TEXT_WINDOW)
+        if _looks_like_text(head):
             return Reading(path, quilt=read_text_quilt(path))
     except click.ClickException as error:
         return Reading(path, error=error.message)
@@ -89,6 +109,31 @@ def _read(path: Path) -> Reading:
         scan = read_photo(path)
     except ScanError as error:
         return Reading(path, error=str(error) if error.names_the_file else f"{path}: {error}")
+    return Reading(path, quilt=scan.quilt, scan=scan)
+
+
+def _read_stdin(path: Path) -> Reading:
+    """`-`: a photo or a text quilt piped in (`cat sheet.jpg | doodle score -`)."""
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        return Reading(path, error=f"no {STDIN_NAME} to read: pipe a photo or a text quilt into the command")
+    data = stream.read(MAX_STDIN_BYTES + 1)
+    if not data:
+        return Reading(path, error=f"{STDIN_NAME} is empty: pipe a photo of the sheet or a text quilt into it")
+    if len(data) > MAX_STDIN_BYTES:
+        return Reading(path, error=f"{STDIN_NAME} holds more than {MAX_STDIN_BYTES // 1_000_000} MB: "
+                                   "that is no phone photo; give the file's name instead")
+    if _looks_like_text(data):
+        try:
+            return Reading(path, quilt=_text_quilt(data, STDIN_NAME))
+        except click.ClickException as error:
+            return Reading(path, error=error.message)
+    from doodle.sheet.scan import ScanError, read_photo
+
+    try:
+        scan = read_photo(data)
+    except ScanError as error:
+        return Reading(path, error=f"{STDIN_NAME}: {error}")  # a loading error calls it "the image data"
     return Reading(path, quilt=scan.quilt, scan=scan)
 
 
@@ -116,7 +161,7 @@ def _ask(reading: Reading) -> None:
     scan = reading.scan
     assert scan is not None
     quilt, specials, rounds = scan.quilt, list(scan.specials_used or ()), list(scan.round_scores)
-    click.echo(f"{reading.path}: the reader is unsure of {len(scan.uncertain)} mark(s); check the sheet:", err=True)
+    click.echo(f"{reading.name}: the reader is unsure of {len(scan.uncertain)} mark(s); check the sheet:", err=True)
     cells = [doubt for doubt in scan.uncertain if doubt.kind == "cell"]
     cells_settled = False
     if len(cells) > CELLS_AT_ONCE:
@@ -205,14 +250,14 @@ def _describe(reading: Reading, report: dict, color: bool) -> None:
     rect = quilt.best_rectangle()  # type: ignore[union-attr]
     scan = reading.scan
     if scan is None:
-        click.echo(f"{reading.path}:")
+        click.echo(f"{reading.name}:")
     elif scan.method == "markers":
         click.echo(
-            f"{reading.path}: {_sheet_name(scan)}, read with {scan.markers_found} of 4 corner markers, "
+            f"{reading.name}: {_sheet_name(scan)}, read with {scan.markers_found} of 4 corner markers, "
             f"confidence {report['confidence']:.2f}"
         )
     else:
-        click.echo(f"{reading.path}: confidence {report['confidence']:.2f}")
+        click.echo(f"{reading.name}: confidence {report['confidence']:.2f}")
     for note in report.get("notes", ()):
         click.echo(f"note: {note}")
     click.echo(draw_quilt(quilt, highlight=rect, color=color))  # type: ignore[arg-type]
@@ -248,13 +293,13 @@ def _same_sheet_warnings(readings: list[Reading]) -> list[str]:
     """One line per sheet id (of one layout) that several photos show: a player photographed the same sheet
     twice, or sheets were printed twice with the same ids (`doodle sheet --first-id` avoids it); either way a
     score may be counted twice."""
-    photos: dict[tuple[str, str], list[Path]] = {}
+    photos: dict[tuple[str, str], list[str]] = {}
     for reading in readings:
         scan = reading.scan
         if scan is not None and scan.sheet_id is not None:
-            photos.setdefault((scan.layout or "", scan.sheet_id), []).append(reading.path)
+            photos.setdefault((scan.layout or "", scan.sheet_id), []).append(reading.name)
     return [
-        f"warning: {', '.join(map(str, paths[:-1]))} and {paths[-1]} show the same sheet {sheet_id} "
+        f"warning: {', '.join(paths[:-1])} and {paths[-1]} show the same sheet {sheet_id} "
         f"(layout {version}): one sheet photographed more than once, or sheets printed with the same id; "
         "count each player's sheet once"
         for (version, sheet_id), paths in photos.items()
@@ -272,13 +317,13 @@ def _summary(readings: list[Reading], reports: list[dict]) -> None:
     rows = [("file", "sheet", "empty", "rectangle", "specials", "rounds", "total", "conf", "status")]
     for reading, report in zip(readings, reports, strict=True):
         if reading.error is not None:
-            rows.append((str(reading.path), "", "", "", "", "", "", "", f"error: {reading.error}"))
+            rows.append((reading.name, "", "", "", "", "", "", "", f"error: {reading.error}"))
             continue
         rect = report["rectangle"]
         scores = report.get("round_scores")
         rows.append(
             (
-                str(reading.path),
+                reading.name,
                 "" if reading.scan is None or reading.scan.method != "markers" else reading.scan.sheet_id or "?",
                 str(report["empty"]),
                 f"{rect['width']}x{rect['height']}={rect['score']}" if rect else "-",
@@ -302,7 +347,8 @@ def _annotate(readings: list[Reading], target: Path) -> None:
         click.echo("--annotate: nothing to draw (no photo was read; text quilts are drawn above)", err=True)
         return
     for reading in photos:
-        path = target / f"{reading.path.stem}.annotated.png" if len(readings) > 1 or target.is_dir() else target
+        stem = "stdin" if str(reading.path) == STDIN else reading.path.stem
+        path = target / f"{stem}.annotated.png" if len(readings) > 1 or target.is_dir() else target
         try:
             write_atomic(path, annotated_png(reading.scan))
         except OSError as error:
@@ -337,12 +383,19 @@ def score(
     best rectangle, the empty cells, the special actions crossed off and the round scores filled in as bubbles,
     and the total when all three are known. Marks it is unsure of are listed; on a terminal it asks about them.
 
-    A text quilt is 9 lines of 9 characters, '#' covered and '.' empty.
+    A text quilt is 9 lines of 9 characters, '#' covered and '.' empty. `-` reads a photo or a text quilt from
+    standard input.
 
     Several files: a progress bar, then one summary table (or JSON lines with --json).
     """
+    piped = sum(str(path) == STDIN for path in files)
+    if piped > 1:
+        raise click.UsageError(f"{STDIN} (the photo or text quilt on standard input) can be given only once")
+    if piped and ask:
+        raise click.UsageError(f"--ask reads answers from standard input, which holds the input ({STDIN}): "
+                               "give the photo's file name instead")
     if ask is None:
-        ask = sys.stdin is not None and sys.stdin.isatty()
+        ask = not piped and sys.stdin is not None and sys.stdin.isatty()
     many = len(files) > 1
     if annotate_to is not None and many and annotate_to.exists() and not annotate_to.is_dir():
         raise click.UsageError(f"--annotate {annotate_to}: with several files, give a directory")
