@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 from doodle.solo.scores import Rank, ScoreBook, ScoreEntry, ScoresCorrupt
 
 
-def entry(game_id: str, total: int, seed: int = 1, name: str = "ann", played_at: str = "2026-11-29T10:00:00"):
-    return ScoreEntry(game_id, name, total, seed, None, (10, 20, 30), 60 - total, None, None, played_at)
+def entry(game_id: str, total: int, seed: int = 1, name: str = "ann", played_at: str = "2026-11-29T10:00:00",
+          deck: str | None = None):
+    return ScoreEntry(game_id, name, total, seed, None, (10, 20, 30), 60 - total, None, None, played_at, deck)
 
 
 def test_ranks_share_places_on_ties_and_count_per_seed(tmp_path):
@@ -88,3 +89,46 @@ def test_looking_at_the_high_scores_leaves_a_foreign_file_alone(tmp_path):
     result = CliRunner().invoke(main, ["solo", "--high-scores", "--scores", str(notes)])
     assert result.exit_code == 1 and "left untouched" in result.output
     assert notes.read_text() == "not a database" and [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
+
+
+def test_a_rank_on_one_seed_counts_only_games_dealt_from_the_same_deck(tmp_path):
+    with ScoreBook(tmp_path / "s.db") as book:
+        book.add(entry("a", 100, seed=3, deck="Patchwork Doodle"))
+        book.add(entry("b", 120, seed=3, deck="my cards"))
+        book.add(entry("c", 90, seed=3, deck="Patchwork Doodle"))
+        assert book.rank(95, seed=3, deck="Patchwork Doodle") == Rank(2, 2)
+        assert book.rank(95, seed=3, deck="my cards") == Rank(2, 1)
+        assert book.rank(95) == Rank(3, 3)  # over all games, whatever the deck
+        assert book.get("b").deck == "my cards"
+
+
+def test_a_version_1_table_is_upgraded_in_place_and_keeps_its_games(tmp_path):
+    path = tmp_path / "s.db"
+    with sqlite3.connect(path) as db:
+        db.executescript(
+            "CREATE TABLE scores (game_id TEXT PRIMARY KEY, name TEXT NOT NULL, total INTEGER NOT NULL, "
+            "seed INTEGER NOT NULL, daily TEXT, round_scores TEXT NOT NULL, empty INTEGER NOT NULL, par INTEGER, "
+            "par_bot TEXT, played_at TEXT NOT NULL); PRAGMA user_version = 1;"
+        )
+        db.execute("INSERT INTO scores VALUES ('old', 'bo', 80, 3, NULL, '[10, 20, 50]', 0, NULL, NULL, '2026-01-01')")
+    db.close()
+    with ScoreBook(path) as book:
+        assert book.get("old") == ScoreEntry("old", "bo", 80, 3, None, (10, 20, 50), 0, None, None, "2026-01-01")
+        book.add(entry("new", 90, seed=3, deck="Patchwork Doodle"))
+        assert book.rank(90, seed=3, deck="Patchwork Doodle") == Rank(1, 1)  # the old game's deck is unknown
+        assert book.rank(90) == Rank(1, 2)
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+    db.close()
+    with ScoreBook(path) as book:  # and opens again as it is now
+        assert book.count() == 2
+
+
+def test_the_high_score_table_names_a_deck_other_than_the_bundled_one():
+    from doodle.game.deck import bundled_deck
+    from doodle.solo.finish import score_table
+
+    rows = score_table([entry("a", 100, deck="my cards"), entry("b", 90, deck=bundled_deck().name),
+                        entry("c", 80)])
+    assert "deck my cards" in rows[0]
+    assert "deck" not in rows[1] and "deck" not in rows[2]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass
+from functools import cache
 from importlib import resources
 from pathlib import Path
 
@@ -59,6 +60,12 @@ def load_deck(path: str | Path | None = None) -> Deck:
         except (OSError, UnicodeDecodeError) as error:
             raise DeckError(f"deck file {where} cannot be read as text: {error}") from None
     return parse_deck(text, where)
+
+
+@cache
+def bundled_deck() -> Deck:
+    """The deck that comes with doodle (read once)."""
+    return load_deck()
 
 
 def parse_deck(text: str, where: str = "deck") -> Deck:

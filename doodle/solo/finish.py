@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from doodle.game.deck import Deck
+from doodle.game.deck import Deck, bundled_deck
 from doodle.game.game import DoodleGame
 from doodle.quilt import Quilt
 from doodle.render import ascii_quilt, draw_quilt, draw_side_by_side
@@ -110,12 +110,12 @@ def record_score(scores_path: Path, save: SoloSave, session: SoloSession, par: P
         game_id=save.game_id, name=save.name, total=total, seed=session.seed, daily=save.daily,
         round_scores=tuple(session.round_scores()), empty=session.quilt.empty_count(),
         par=par.total if par else None, par_bot=par.bot if par else None,
-        played_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        played_at=datetime.now(UTC).isoformat(timespec="seconds"), deck=session.game.deck.name,
     )
     try:
         with book:
             book.add(entry)
-            return Standing(book.rank(total), book.rank(total, seed=session.seed), book.top(TOP), note)
+            return Standing(book.rank(total), book.rank(total, seed=session.seed, deck=entry.deck), book.top(TOP), note)
     except ScoresError as error:
         return Standing(None, None, [], f"{note} The score was not recorded: {error}".strip())
 
@@ -170,7 +170,8 @@ def score_table(entries: list[ScoreEntry], mine: str | None = None) -> list[str]
             place, previous = index, entry.total
         daily = f" daily {entry.daily}" if entry.daily else ""
         par = f"  par {entry.par}" if entry.par is not None else ""
+        deck = f"  deck {entry.deck}" if entry.deck not in (None, bundled_deck().name) else ""
         marker = "  <- you" if entry.game_id == mine else ""
         rows.append(f"{place:>3}. {entry.total:>4}  {entry.name[:16]:<16} {entry.played_at[:10]}  "
-                    f"seed {entry.seed}{daily}{par}{marker}")
+                    f"seed {entry.seed}{daily}{par}{deck}{marker}")
     return rows

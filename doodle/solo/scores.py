@@ -1,8 +1,10 @@
 """The solo high-score table: an SQLite database in the user's data directory.
 
 Each finished game is one row, keyed by its game id, so recording a game twice (a crash between recording and
-removing the save) keeps one row. A rank is shared by equal totals: 1 + the number of better totals. A file
-that is not a usable score database raises `ScoresCorrupt`; the caller sets it aside rather than overwriting it.
+removing the save) keeps one row. A rank is shared by equal totals: 1 + the number of better totals; a rank on
+one seed counts only the games dealt from the same deck (the same seed deals other cards from another deck). A
+file that is not a usable score database raises `ScoresCorrupt`; the caller sets it aside rather than
+overwriting it. A table of version 1 (before the deck was kept) is upgraded in place, its games' deck unknown.
 """
 
 from __future__ import annotations
@@ -13,8 +15,10 @@ from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
-SCHEMA_VERSION = 1
-COLUMNS = ("game_id", "name", "total", "seed", "daily", "round_scores", "empty", "par", "par_bot", "played_at")
+SCHEMA_VERSION = 2
+COLUMNS = ("game_id", "name", "total", "seed", "daily", "round_scores", "empty", "par", "par_bot", "played_at",
+           "deck")
+VERSION_1_COLUMNS = COLUMNS[:-1]
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS scores (
     game_id TEXT PRIMARY KEY,
@@ -26,7 +30,8 @@ CREATE TABLE IF NOT EXISTS scores (
     empty INTEGER NOT NULL,
     par INTEGER,
     par_bot TEXT,
-    played_at TEXT NOT NULL
+    played_at TEXT NOT NULL,
+    deck TEXT
 );
 CREATE INDEX IF NOT EXISTS scores_total ON scores (total DESC);
 CREATE INDEX IF NOT EXISTS scores_seed ON scores (seed, total DESC);
@@ -53,6 +58,7 @@ class ScoreEntry:
     par: int | None
     par_bot: str | None
     played_at: str
+    deck: str | None = None  # the deck's name (None: recorded before the deck was kept)
 
 
 @dataclass(frozen=True)
@@ -86,12 +92,15 @@ class ScoreBook:
                 tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
                 if tables and "scores" not in tables:
                     raise ScoresCorrupt(f"{self.path} is an SQLite database, but not a doodle score table")
-                if version not in (0, SCHEMA_VERSION):
+                if version not in (0, 1, SCHEMA_VERSION):
                     raise ScoresCorrupt(f"{self.path} has score table version {version}; this doodle reads version "
                                         f"{SCHEMA_VERSION}")
                 self._db.executescript(SCHEMA)
-                columns = [row[1] for row in self._db.execute("PRAGMA table_info(scores)")]
-                if tuple(columns) != COLUMNS:
+                columns = tuple(row[1] for row in self._db.execute("PRAGMA table_info(scores)"))
+                if version == 1 and columns == VERSION_1_COLUMNS:
+                    self._db.execute("ALTER TABLE scores ADD COLUMN deck TEXT")
+                    columns = COLUMNS
+                if columns != COLUMNS:
                     raise ScoresCorrupt(f"{self.path} has a scores table with other columns ({', '.join(columns)})")
                 self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except sqlite3.DatabaseError as error:
@@ -116,7 +125,7 @@ class ScoreBook:
     def add(self, entry: ScoreEntry) -> None:
         """Record a finished game (once: the same game id again changes nothing)."""
         row = (entry.game_id, entry.name, entry.total, entry.seed, entry.daily, json.dumps(list(entry.round_scores)),
-               entry.empty, entry.par, entry.par_bot, entry.played_at)
+               entry.empty, entry.par, entry.par_bot, entry.played_at, entry.deck)
         try:
             with self._db:
                 self._db.execute(f"INSERT OR IGNORE INTO scores VALUES ({', '.join('?' * len(COLUMNS))})", row)
@@ -124,9 +133,9 @@ class ScoreBook:
             raise self._error(error) from None
 
     # ----- reading -----
-    def rank(self, total: int, seed: int | None = None) -> Rank:
-        """Where `total` stands among all games (or the games of `seed`)."""
-        where, args = ("WHERE seed = ?", (seed,)) if seed is not None else ("", ())
+    def rank(self, total: int, seed: int | None = None, deck: str | None = None) -> Rank:
+        """Where `total` stands among all games (or the games of `seed` dealt from `deck`)."""
+        where, args = ("WHERE seed = ? AND deck IS ?", (seed, deck)) if seed is not None else ("", ())
         better = self._one(f"SELECT COUNT(*) FROM scores {where} {'AND' if where else 'WHERE'} total > ?",
                            (*args, total))
         count = self._one(f"SELECT COUNT(*) FROM scores {where}", args)
