@@ -49,8 +49,8 @@ class LazyGroup(click.Group):
             ) from error
 
 
-FULL_DEVICE = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}
-"""Write errors that mean the output went nowhere (click already handles a closed pipe, EPIPE)."""
+FULL_DEVICE = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
+"""Errors only a write raises: the output went nowhere (click already handles a closed pipe, EPIPE)."""
 
 
 def _discard_stdout() -> None:

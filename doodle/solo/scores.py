@@ -97,7 +97,7 @@ class ScoreBook:
                                         f"{SCHEMA_VERSION}")
                 self._db.executescript(SCHEMA)
                 columns = tuple(row[1] for row in self._db.execute("PRAGMA table_info(scores)"))
-                if version == 1 and columns == VERSION_1_COLUMNS:
+                if columns == VERSION_1_COLUMNS:
                     self._db.execute("ALTER TABLE scores ADD COLUMN deck TEXT")
                     columns = COLUMNS
                 if columns != COLUMNS:
