@@ -56,6 +56,10 @@ def rectangle_score(height: int, width: int) -> int:
     return min(height, width) ** 2 + abs(height - width)
 
 
+MAX_ROUND_SCORE = rectangle_score(SIZE, SIZE)
+"""The most one scoring can give: the whole quilt as one rectangle."""
+
+
 @dataclass(frozen=True)
 class Placement:
     """A polyomino in one orientation at one place: its absolute cells and their mask."""

@@ -50,21 +50,21 @@ def test_marker_ids_are_distinct_and_map_back_to_their_corner_and_layout():
     ids = [marker_id for marks in L.LAYOUT_MARKS for slot in marks.marker_ids_by_slot for marker_id in slot]
     assert len(ids) == len(set(ids))  # the ids alone tell the layout version of a photo
     assert [marks.version for marks in L.LAYOUT_MARKS][-1] == L.LAYOUT_VERSION
-    current = L.LAYOUT_MARKS[-1]
+    current = L.PRINTED_MARKS
+    assert current is L.LAYOUT_MARKS[-1]
     assert current.marker_ids_by_slot == L.MARKER_IDS_BY_SLOT and current.marker_size_mm == L.MARKER_SIZE_MM
     assert current.qr == L.QR_RECT
     for marks in L.LAYOUT_MARKS:
         for slot, slot_ids in enumerate(marks.marker_ids_by_slot):
             for corner, marker_id in zip(L.CORNERS, slot_ids, strict=True):
-                assert L.marker_slot_and_corner(marker_id) == (slot, corner)
-                assert L.layout_marks(marker_id) is marks
+                assert L.locate_marker(marker_id) == (marks, slot, corner)
                 corners = L.marker_corners_mm(marker_id)
                 rect = L.marker_rect(corner, marks.marker_size_mm)
                 assert corners[0] == (rect.x, rect.y) and corners[2] == (rect.x2, rect.y2)
                 assert rect.x2 - rect.x == marks.marker_size_mm
                 # every layout's markers sit in the corners of the same sheet frame
                 assert L.SHEET_RECT.contains(rect) and (rect.x in (0, L.SHEET_WIDTH_MM - rect.w))
-    assert L.marker_slot_and_corner(49) is None and L.layout_marks(49) is None
+    assert L.locate_marker(49) is None
     with pytest.raises(ValueError, match="not printed"):
         L.marker_corners_mm(49)
     with pytest.raises(ValueError, match="unknown corner"):

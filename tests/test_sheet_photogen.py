@@ -79,7 +79,7 @@ def test_markers_are_where_the_homography_says(level):
         if ids is None:
             continue
         for marker_id, found in zip(ids.ravel(), corners, strict=True):
-            if L.marker_slot_and_corner(int(marker_id)) is None:
+            if L.locate_marker(int(marker_id)) is None:
                 continue
             expected = cv2.perspectiveTransform(
                 np.array([L.marker_corners_mm(int(marker_id))], np.float64), photo.sheet_to_photo

@@ -11,9 +11,7 @@ from doodle.cli.deal_view import View
 from doodle.game.dealer import MAX_PLAYERS, MIN_PLAYERS, Dealer
 from doodle.game.deck import Deck, DeckError, load_deck
 from doodle.game.table import table_events
-from doodle.quilt import SIZE
-
-MAX_ROUND_SCORE = SIZE * SIZE
+from doodle.quilt import MAX_ROUND_SCORE, SIZE
 
 
 class Quit(Exception):

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import click
 
 from doodle.cli.common import echo_json, use_color, write_atomic
-from doodle.quilt import Quilt, QuiltTextError
+from doodle.quilt import MAX_ROUND_SCORE, Quilt, QuiltTextError
 from doodle.render import ascii_quilt, cell_name, draw_quilt, parse_cell_name
 
 if TYPE_CHECKING:  # the photo reader imports OpenCV, which is slow to load: only when a photo is read
@@ -19,7 +19,6 @@ if TYPE_CHECKING:  # the photo reader imports OpenCV, which is slow to load: onl
 
 EXIT_ERROR = 1
 EXIT_UNCERTAIN = 3
-MAX_ROUND_SCORE = 81
 
 
 def read_text_quilt(path: Path) -> Quilt:

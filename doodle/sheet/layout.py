@@ -110,12 +110,6 @@ class Marker(NamedTuple):
 _QUIET_EDGE = MARKER_SIZE_MM + MARKER_QUIET_MM  # nothing is printed closer than this to a sheet edge at a corner
 
 
-def marker_slot_and_corner(marker_id: int) -> tuple[int, str] | None:
-    """(slot, corner) of one of our marker ids (of any layout version), or None for an id we never print."""
-    place = locate_marker(marker_id)
-    return None if place is None else (place.slot, place.corner)
-
-
 def marker_rect(corner: str, size_mm: float = MARKER_SIZE_MM) -> Rect:
     """The marker at `corner` of the sheet frame (of the current layout's size unless told)."""
     if corner not in CORNERS:
@@ -314,6 +308,10 @@ class LayoutMarks:
     qr: Rect  # the QR code, its printed white border included
     qr_border_modules: int
 
+    def qr_module_mm(self, modules: int) -> float:
+        """The side of one module of a QR code `modules` modules wide, as printed in `qr` with its white border."""
+        return self.qr.w / (modules + 2 * self.qr_border_modules)
+
 
 _LAYOUT_1_QR = Rect(146.0, 0.0, 20.0, 20.0)
 LAYOUT_MARKS: tuple[LayoutMarks, ...] = (
@@ -321,6 +319,8 @@ LAYOUT_MARKS: tuple[LayoutMarks, ...] = (
     LayoutMarks(LAYOUT_VERSION, MARKER_SIZE_MM, MARKER_IDS_BY_SLOT, QR_RECT, QR_BORDER_MODULES),
 )
 """Every layout version the reader reads, oldest first; their marker ids never overlap."""
+PRINTED_MARKS = LAYOUT_MARKS[-1]
+"""The marks of the layout `doodle sheet` prints now."""
 
 OLDER_LAYOUT_BLOCKS: tuple[Rect, ...] = (
     _LAYOUT_1_QR,
@@ -348,12 +348,6 @@ def locate_marker(marker_id: int) -> MarkerPlace | None:
             if marker_id in ids:
                 return MarkerPlace(marks, slot, CORNERS[ids.index(marker_id)])
     return None
-
-
-def layout_marks(marker_id: int) -> LayoutMarks | None:
-    """The layout version whose sheets carry `marker_id`, or None for an id we never print."""
-    place = locate_marker(marker_id)
-    return None if place is None else place.marks
 
 
 # --- QR payload ---------------------------------------------------------------------------------------------------

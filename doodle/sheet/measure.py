@@ -1,4 +1,5 @@
-"""Measuring pencil on a flattened sheet: flat-field correction, ink per region, the largest-gap threshold.
+"""Measuring pencil on a flattened sheet: flat-field correction, ink against the light right around a mark
+(`local_ink`), ink per region, the largest-gap threshold.
 
 Ink is measured as `1 - min(B, G, R)` after each channel is divided by the paper's own brightness there. Paper
 is 0 whatever the light; graphite darkens all three channels; a coloured pencil darkens at least its

@@ -125,7 +125,7 @@ class _SheetPainter:
         code.make()
         count = code.getModuleCount()
         r = L.QR_RECT
-        module = r.w / (count + 2 * L.QR_BORDER_MODULES)
+        module = L.PRINTED_MARKS.qr_module_mm(count)
         self.c.setFillColor(HexColor("#000000"))
         for row in range(count):
             for col in range(count):

@@ -41,7 +41,7 @@ def read_sheet_code(gray: np.ndarray, sheet_to_photo: np.ndarray, marks: layout.
     square = _rectified(gray, sheet_to_photo, marks.qr, PX_PER_MM)
     if square is None:
         return None
-    corners = _code_corners(marks, MODULE_COUNT)
+    corners = _code_corners(marks)
     for image in (square, _sharpened(square)):
         found = _parsed(_decode_at(image, corners))
         if found is not None:
@@ -66,12 +66,12 @@ def _rectified(gray: np.ndarray, sheet_to_photo: np.ndarray, qr: layout.Rect, px
                                borderMode=cv2.BORDER_REPLICATE)
 
 
-def _code_corners(marks: layout.LayoutMarks, count: int) -> np.ndarray:
+def _code_corners(marks: layout.LayoutMarks) -> np.ndarray:
     """The corners of the code's modules (inside its printed white border) in the rectified square, for a code of
-    `count` modules a side drawn as the PDF writer draws it."""
-    module = marks.qr.w / (count + 2 * marks.qr_border_modules)
+    MODULE_COUNT modules a side drawn as the PDF writer draws it."""
+    module = marks.qr_module_mm(MODULE_COUNT)
     start = (MARGIN_MM + marks.qr_border_modules * module) * PX_PER_MM
-    end = start + count * module * PX_PER_MM
+    end = start + MODULE_COUNT * module * PX_PER_MM
     return np.array([[(start, start), (end, start), (end, end), (start, end)]], np.float32)
 
 
