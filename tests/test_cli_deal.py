@@ -1,4 +1,7 @@
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -92,12 +95,9 @@ def test_json_needs_auto():
 
 
 def test_no_stdin_at_all_is_a_clear_error():
-    import subprocess
-    import sys
-
     result = subprocess.run([sys.executable, "-m", "doodle", "deal", "--players", "2", "--no-color"],
                             stdin=subprocess.DEVNULL, capture_output=True, text=True, close_fds=True,
-                            preexec_fn=lambda: __import__("os").close(0))
+                            preexec_fn=lambda: os.close(0))
     assert result.returncode == 1
     assert "input closed" in result.stderr and "Traceback" not in result.stderr
 
@@ -109,13 +109,11 @@ def test_a_negative_seed_is_refused_like_everywhere_else():
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs Linux's /dev/full (a device that is always full)")
-def test_a_full_disk_on_stdout_is_a_clear_error():
-    import subprocess
-    import sys
-
+@pytest.mark.parametrize("args", [["deal", "--auto", "--json", "--players", "3"], ["--help"], ["--version"]])
+def test_a_full_disk_on_stdout_is_a_clear_error(args):
     with open("/dev/full", "w") as full:
-        result = subprocess.run([sys.executable, "-m", "doodle", "deal", "--auto", "--json", "--players", "3"],
-                                stdout=full, stderr=subprocess.PIPE, text=True)
+        result = subprocess.run([sys.executable, "-m", "doodle", *args], stdout=full, stderr=subprocess.PIPE,
+                                text=True)
     assert result.returncode == 1
     assert "cannot write the output: No space left on device" in result.stderr
     assert "Traceback" not in result.stderr and "Exception ignored" not in result.stderr

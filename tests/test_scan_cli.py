@@ -216,7 +216,7 @@ def test_a_photo_or_a_text_quilt_is_read_from_standard_input():
     ("args", "data", "code", "message"),
     [
         (["-"], b"", 1, "standard input is empty"),
-        (["-"], b"\xff\xd8\xff\xe0" + b"\0" * 40, 1, "standard input: "),
+        (["-"], b"\xff\xd8\xff\xe0" + b"\0" * 40, 1, "Error: standard input is "),
         (["-"], "#########\n", 1, "standard input: a quilt needs 9 rows"),
         (["-", "-"], b"", 2, "can be given only once"),
         (["-", "--ask"], b"", 2, "--ask reads answers from standard input"),

@@ -10,6 +10,7 @@ import errno
 import importlib
 import os
 import sys
+from typing import Any
 
 import click
 
@@ -22,6 +23,10 @@ COMMANDS = {
     "sheet": "doodle.cli.sheet:sheet",
     "solo": "doodle.cli.solo:solo",
 }
+
+
+FULL_DEVICE = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
+"""Errors only a write raises: the output went nowhere."""
 
 
 class LazyGroup(click.Group):
@@ -37,20 +42,18 @@ class LazyGroup(click.Group):
         module_name, attribute = target.split(":")
         return getattr(importlib.import_module(module_name), attribute)
 
-    def invoke(self, ctx: click.Context) -> object:
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        """click's main, with a full disk on standard output said plainly (click already handles a closed pipe,
+        EPIPE). Here rather than around a command: the group's own --help and --version write too."""
         try:
-            return super().invoke(ctx)
+            return super().main(*args, **kwargs)
         except OSError as error:
             if error.errno not in FULL_DEVICE:
                 raise
             _discard_stdout()
-            raise click.ClickException(
-                f"cannot write the output: {error.strerror}; free some space, or send the output elsewhere"
-            ) from error
-
-
-FULL_DEVICE = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
-"""Errors only a write raises: the output went nowhere (click already handles a closed pipe, EPIPE)."""
+            click.echo(f"Error: cannot write the output: {error.strerror}; free some space, or send the output "
+                       "elsewhere", err=True)
+            sys.exit(1)
 
 
 def _discard_stdout() -> None:
@@ -58,9 +61,14 @@ def _discard_stdout() -> None:
     traceback) when Python flushes it on the way out."""
     try:
         null = os.open(os.devnull, os.O_WRONLY)
+    except OSError:
+        return
+    try:
         os.dup2(null, sys.stdout.fileno())
     except (OSError, ValueError, AttributeError):  # no real file behind stdout (a test's capture): nothing to do
         pass
+    finally:
+        os.close(null)
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

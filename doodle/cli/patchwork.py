@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from doodle.cli.common import SEED, echo_json, input_stream, use_color, write_atomic
-from doodle.cli.common import interactive as is_interactive
+from doodle.cli.common import interactive as is_interactive  # `interactive` names a flag below
 from doodle.patchwork import EDITIONS, Game, RecordError
 from doodle.patchwork.bots import BOT_NAMES, make_bot, play_game
 from doodle.patchwork.display import position_text
@@ -144,6 +144,7 @@ def _play_plain(game: Game, players: list[object | None], names: list[str], inte
     match = PlainMatch(game, players, names, render=lambda g: position_text(g, names, color=color))
     click.echo(match.start())
     ended_early = False
+    stream = input_stream()
     while not match.finished:
         if interactive:
             try:
@@ -152,7 +153,7 @@ def _play_plain(game: Game, players: list[object | None], names: list[str], inte
                 click.echo()
                 break
         else:
-            line = input_stream().readline()
+            line = stream.readline()
             if not line:
                 ended_early = True
                 break

@@ -21,14 +21,6 @@ EXIT_ERROR = 1
 EXIT_UNCERTAIN = 3
 
 
-def read_text_quilt(path: Path) -> Quilt:
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise click.ClickException(f"cannot read {path}: {error.strerror}") from None
-    return _text_quilt(data, str(path))
-
-
 def _text_quilt(data: bytes, name: str) -> Quilt:
     try:
         text = data.decode("utf-8-sig")  # as Windows Notepad saves it, with a byte-order mark
@@ -85,55 +77,53 @@ class Reading:
 
 
 def _read(path: Path) -> Reading:
-    if str(path) == STDIN:
-        return _read_stdin(path)
-    if not path.exists():
-        return Reading(path, error=f"{path} does not exist")
-    if path.is_dir():
-        return Reading(path, error=f"{path} is a directory: give a photo or a text quilt")
+    """One input (a file, or `-` for standard input): a text quilt, or a photo handed to the photo reader."""
+    piped = str(path) == STDIN
+    name = STDIN_NAME if piped else str(path)
     try:
-        if path.stat().st_size == 0:
-            return Reading(path, error=f"{path} is empty (0 bytes): give a photo of the sheet or a text quilt")
-        with path.open("rb") as handle:
-            head = handle.read(TEXT_WINDOW)
+        source: bytes | Path = _piped_bytes() if piped else _checked_file(path)
+        if isinstance(source, bytes):
+            head = source[:TEXT_WINDOW]
+        else:
+            with path.open("rb") as handle:
+                head = handle.read(TEXT_WINDOW)
         if _looks_like_text(head):
-            return Reading(path, quilt=read_text_quilt(path))
+            return Reading(path, quilt=_text_quilt(source if isinstance(source, bytes) else path.read_bytes(), name))
     except click.ClickException as error:
         return Reading(path, error=error.message)
     except OSError as error:
-        return Reading(path, error=f"cannot read {path}: {error.strerror}")
+        return Reading(path, error=f"cannot read {name}: {error.strerror}")
     from doodle.sheet.scan import ScanError, read_photo
 
     try:
-        scan = read_photo(path)
+        scan = read_photo(source, name=name)
     except ScanError as error:
-        return Reading(path, error=str(error) if error.names_the_file else f"{path}: {error}")
+        return Reading(path, error=str(error) if error.names_the_file else f"{name}: {error}")
     return Reading(path, quilt=scan.quilt, scan=scan)
 
 
-def _read_stdin(path: Path) -> Reading:
-    """`-`: a photo or a text quilt piped in (`cat sheet.jpg | doodle score -`)."""
+def _checked_file(path: Path) -> Path:
+    if not path.exists():
+        raise click.ClickException(f"{path} does not exist")
+    if path.is_dir():
+        raise click.ClickException(f"{path} is a directory: give a photo or a text quilt")
+    if path.stat().st_size == 0:
+        raise click.ClickException(f"{path} is empty (0 bytes): give a photo of the sheet or a text quilt")
+    return path
+
+
+def _piped_bytes() -> bytes:
+    """What is piped in for `-` (`cat sheet.jpg | doodle score -`)."""
     stream = getattr(sys.stdin, "buffer", None)
     if stream is None:
-        return Reading(path, error=f"no {STDIN_NAME} to read: pipe a photo or a text quilt into the command")
+        raise click.ClickException(f"no {STDIN_NAME} to read: pipe a photo or a text quilt into the command")
     data = stream.read(MAX_STDIN_BYTES + 1)
     if not data:
-        return Reading(path, error=f"{STDIN_NAME} is empty: pipe a photo of the sheet or a text quilt into it")
+        raise click.ClickException(f"{STDIN_NAME} is empty: pipe a photo of the sheet or a text quilt into it")
     if len(data) > MAX_STDIN_BYTES:
-        return Reading(path, error=f"{STDIN_NAME} holds more than {MAX_STDIN_BYTES // 1_000_000} MB: "
-                                   "that is no phone photo; give the file's name instead")
-    if _looks_like_text(data):
-        try:
-            return Reading(path, quilt=_text_quilt(data, STDIN_NAME))
-        except click.ClickException as error:
-            return Reading(path, error=error.message)
-    from doodle.sheet.scan import ScanError, read_photo
-
-    try:
-        scan = read_photo(data)
-    except ScanError as error:
-        return Reading(path, error=f"{STDIN_NAME}: {error}")  # a loading error calls it "the image data"
-    return Reading(path, quilt=scan.quilt, scan=scan)
+        raise click.ClickException(f"{STDIN_NAME} holds more than {MAX_STDIN_BYTES // 1_000_000} MB: that is no "
+                                   "phone photo; give the file's name instead")
+    return data
 
 
 def _parse_rounds(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[int, int, int] | None:
@@ -343,7 +333,7 @@ def _annotate(readings: list[Reading], target: Path) -> None:
 
     photos = [r for r in readings if r.scan is not None]
     if not photos:
-        click.echo("--annotate: nothing to draw (no photo was read; text quilts are drawn above)", err=True)
+        click.echo("--annotate: nothing to draw (no photo was read; text quilts have no sheet to draw)", err=True)
         return
     for reading in photos:
         stem = "stdin" if str(reading.path) == STDIN else reading.path.stem
@@ -363,9 +353,10 @@ def _annotate(readings: list[Reading], target: Path) -> None:
 @click.option("--rounds", callback=_parse_rounds, metavar="R1,R2,R3",
               help="The three round scores (e.g. 17,35,60), instead of the bubbles read from the photo.")
 @click.option("--annotate", "annotate_to", type=click.Path(path_type=Path), metavar="OUT.png",
-              help="Write the flattened sheet with what was read drawn on it (a directory for several photos).")
+              help="Write the flattened sheet with what was read drawn on it; to an existing directory, or with "
+                   "several photos, as NAME.annotated.png in that directory (created if missing).")
 @click.option("--ask/--no-ask", default=None,
-              help="Ask about uncertain marks (default: when run on a terminal).")
+              help="Ask about uncertain marks (default: when run on a terminal and the input is not `-`).")
 @click.option("--color/--no-color", default=None, help="Colour the drawing (default: when on a terminal).")
 def score(
     files: tuple[Path, ...],

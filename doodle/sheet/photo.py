@@ -24,20 +24,21 @@ MAX_PIXELS = 150_000_000
 PhotoSource = str | Path | bytes | np.ndarray | Image.Image
 
 
-def load_photo(source: PhotoSource, working_side: int = WORKING_SIDE) -> np.ndarray:
-    """The photo as a BGR uint8 array whose longest side is at most `working_side`, upright per its EXIF tag."""
+def load_photo(source: PhotoSource, working_side: int = WORKING_SIDE, name: str | None = None) -> np.ndarray:
+    """The photo as a BGR uint8 array whose longest side is at most `working_side`, upright per its EXIF tag.
+    Error messages call it `name` (by default its path, or "the image data" for bytes)."""
     if isinstance(source, np.ndarray):
         return _fit(_as_bgr(source), working_side)
     if isinstance(source, Image.Image):
         return _fit(_pil_to_bgr(source), working_side)
     if isinstance(source, bytes):
-        name = "the image data"
+        name = name or "the image data"
         if not source:
-            raise NotAnImageError("the image data is empty: pass the bytes of a JPEG or PNG photo")
+            raise NotAnImageError(f"{name} is empty: pass the bytes of a JPEG or PNG photo")
         stream: io.BytesIO | Path = io.BytesIO(source)
     else:
         path = Path(source)
-        name = str(path)
+        name = name or str(path)
         try:
             size = path.stat().st_size
         except FileNotFoundError:

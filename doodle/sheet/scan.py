@@ -172,12 +172,13 @@ class ScanResult:
         }
 
 
-def read_photo(source: PhotoSource) -> ScanResult:
+def read_photo(source: PhotoSource, name: str | None = None) -> ScanResult:
     """Read a photo (a path, the file's bytes, a BGR array or a PIL image) of a doodle score sheet.
 
-    Raises a `ScanError` subclass whose message names the problem and what to do about it.
+    Raises a `ScanError` subclass whose message names the problem and what to do about it (and the file, by
+    `name` when given).
     """
-    image = load_photo(source)
+    image = load_photo(source, name=name)
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     search = fit_markers(detect_markers(gray))
     if search.fit is not None:
