@@ -106,7 +106,7 @@ def draw_quilt(
     return "\n".join(lines)
 
 
-def ascii_quilt(quilt: Quilt, ghost: Iterable[Cell] = (), fits: bool = True,
+def ascii_quilt(quilt: Quilt, ghost: Iterable[Cell] = (), ghost_fits: bool = True,
                 highlight: Iterable[Cell] = (), doubted: Iterable[Cell] = ()) -> str:
     """The quilt in plain ASCII with column letters and row numbers: '#' covered, '.' empty, the `ghost` patch
     'o' where it fits and 'X' where it does not, the `highlight` rectangle '*', and `doubted` cells (a photo
@@ -117,7 +117,7 @@ def ascii_quilt(quilt: Quilt, ghost: Iterable[Cell] = (), fits: bool = True,
         marks = []
         for c in range(SIZE):
             if (r, c) in ghost:
-                marks.append("o" if fits else "X")
+                marks.append("o" if ghost_fits else "X")
             elif (r, c) in highlight:
                 marks.append("*")
             elif (r, c) in doubted:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import functools
+import operator
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,8 +18,8 @@ from doodle.geometry import connected_components
 from doodle.quilt import FULL, Quilt, cells_of
 
 QUILTS = st.integers(min_value=0, max_value=FULL).map(Quilt)
-DENSE = st.lists(st.integers(min_value=0, max_value=FULL), min_size=2, max_size=4).map(
-    lambda masks: Quilt(masks[0] | masks[1] | (masks[2] if len(masks) > 2 else 0)))
+DENSE = st.lists(st.integers(min_value=0, max_value=FULL), min_size=2, max_size=3).map(  # the union: fuller quilts
+    lambda masks: Quilt(functools.reduce(operator.or_, masks)))
 HARDNESS = (3.0, 1.5, 1.0, 0.75)
 
 

@@ -49,23 +49,21 @@ class Deck:
 def load_deck(path: str | Path | None = None) -> Deck:
     """The bundled deck, or the TOML deck file at `path`; DeckError says what is wrong with a user's file."""
     if path is None:
-        text = resources.files("doodle.data").joinpath(BUNDLED).read_text(encoding="utf-8")
-        where = "the bundled deck"
-    else:
-        where = str(path)
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise DeckError(f"deck file {where} does not exist") from None
-        except (OSError, UnicodeDecodeError) as error:
-            raise DeckError(f"deck file {where} cannot be read as text: {error}") from None
+        return bundled_deck()
+    where = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise DeckError(f"deck file {where} does not exist") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise DeckError(f"deck file {where} cannot be read as text: {error}") from None
     return parse_deck(text, where)
 
 
 @cache
 def bundled_deck() -> Deck:
-    """The deck that comes with doodle (read once)."""
-    return load_deck()
+    """The deck that comes with doodle (read once: a Deck is frozen, so one is shared)."""
+    return parse_deck(resources.files("doodle.data").joinpath(BUNDLED).read_text(encoding="utf-8"), "the bundled deck")
 
 
 def parse_deck(text: str, where: str = "deck") -> Deck:

@@ -281,7 +281,7 @@ class PlainGame:
         else:
             taken = ", ".join(cell_name(*c) for c in sorted(cells) if quilt.is_covered(*c))
             verdict = f"does not fit: {taken} already covered"
-        drawing = ascii_quilt(quilt, ghost=on_grid, fits=quilt.fits(cells) and len(on_grid) == len(cells))
+        drawing = ascii_quilt(quilt, ghost=on_grid, ghost_fits=quilt.fits(cells) and len(on_grid) == len(cells))
         return f"At {where} the patch {verdict}.\n{drawing}"
 
     def cmd_orient(self, args: list[str]) -> str:

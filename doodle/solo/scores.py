@@ -93,8 +93,8 @@ class ScoreBook:
                 if tables and "scores" not in tables:
                     raise ScoresCorrupt(f"{self.path} is an SQLite database, but not a doodle score table")
                 if version not in (0, 1, SCHEMA_VERSION):
-                    raise ScoresCorrupt(f"{self.path} has score table version {version}; this doodle reads version "
-                                        f"{SCHEMA_VERSION}")
+                    raise ScoresCorrupt(f"{self.path} has score table version {version}; this doodle reads versions "
+                                        f"1 to {SCHEMA_VERSION}")
                 self._db.executescript(SCHEMA)
                 columns = tuple(row[1] for row in self._db.execute("PRAGMA table_info(scores)"))
                 if columns == VERSION_1_COLUMNS:

@@ -97,10 +97,8 @@ class SoloSave:
     def game(self) -> DoodleGame:
         """The game replayed from its record; SaveError when it does not replay."""
         deck = self.deck()
-        if self.record.get("deck") != deck.name:
-            raise SaveError(f"the saved game was played with the deck {self.record.get('deck')!r}, not {deck.name!r}")
         try:
-            return DoodleGame.replay(self.record, deck)
+            return DoodleGame.replay(self.record, deck)  # which also checks the record names this deck
         except RecordError as error:
             raise SaveError(f"the saved game does not replay: {error}") from None
 

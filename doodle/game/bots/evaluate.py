@@ -37,8 +37,10 @@ class Weights:
     # How hard an empty cell is to cover, by the size (1, 2, ...) of the empty area (4-connected) it lies in: a
     # walled-in cell takes a single square or the 1-cell card, a small pocket one exact shape; big areas are easy.
     pocket_hardness: tuple[float, ...] = (3.0, 2.5, 2.0, 1.5, 0.8, 0.4)
-    pocket_size: int = 0  # a rectangle is out of reach when it holds more pockets of at most this size (0: no
-    pockets_per_turn: float = 0.3  # limit) than the single squares left plus this many per turn can fill
+    # A rectangle is out of reach when it holds more pockets (empty areas of at most `pocket_size` cells) than the
+    # single squares left plus `pockets_per_turn` per turn can fill (pocket_size 0: no such limit).
+    pocket_size: int = 0
+    pockets_per_turn: float = 0.3
     empty: float = 1.0  # per empty cell (the final penalty)
     single: float = 3.0  # the worth of a single square kept in hand
     neighbour: float = 1.5
@@ -147,6 +149,7 @@ def evaluate(after: np.ndarray, uses: list[Uses], horizon: Horizon, weights: Wei
     total = -weights.empty * f.empty_count.astype(np.float32)
     total -= weights.perimeter * f.perimeter + weights.pocket * f.hardness.sum(axis=1)
     total += np.array([reserve(u, weights, horizon.turns_left) for u in uses], dtype=np.float32)
+    pressure = f.empty + weights.pocket_extra * f.hardness
     for k, turns in enumerate(horizon.turns_to_scorings):
         weight = 1.0 if k == 0 else weights.later_scorings
         if weight == 0:
@@ -154,7 +157,6 @@ def evaluate(after: np.ndarray, uses: list[Uses], horizon: Horizon, weights: Wei
         if turns == 0:
             pot = best_rectangles(f.empty, singles, price=weights.single)
         else:
-            pressure = f.empty + weights.pocket_extra * f.hardness
             allowed = weights.cells_per_turn * turns + singles
             price = weights.missing_base + weights.missing_near / turns
             if k == len(horizon.turns_to_scorings) - 1:

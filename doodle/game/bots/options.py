@@ -105,11 +105,6 @@ def candidates(bits: int, quilt_vector: np.ndarray, options: list[Option], uses:
     return Candidates(after, masks, np.array(index), all_options)
 
 
-def uses_after(cands: Candidates, uses: Uses) -> list[Uses]:
-    return [uses if option is None else option.uses for option in cands.options]
-
-
 def row_uses(cands: Candidates, uses: Uses) -> list[Uses]:
-    """The specials used after each row's draw."""
-    after = uses_after(cands, uses)
-    return [after[i] for i in cands.option_index]
+    """The specials used after each row's draw (`uses` for the row that draws nothing)."""
+    return [uses if (option := cands.options[i]) is None else option.uses for i in cands.option_index]
