@@ -82,7 +82,7 @@ def test_a_whole_game_typed_line_by_line(paths):
     with ScoreBook(paths["scores"]) as book:
         [entry] = book.top()
     assert (entry.name, entry.total, entry.seed) == ("tester", total, 11)
-    assert entry.deck == load_deck().name
+    assert (entry.deck, entry.deck_id) == (load_deck().name, load_deck().fingerprint)
     shown = CliRunner().invoke(main, ["solo", "--high-scores", "--scores", str(paths["scores"])])
     assert shown.exit_code == 0 and "High scores (1 game recorded" in shown.output
     assert re.search(rf"1\.\s+{total}\s+tester", shown.output)

@@ -12,8 +12,9 @@ from doodle.solo.scores import Rank, ScoreBook, ScoreEntry, ScoresCorrupt
 
 
 def entry(game_id: str, total: int, seed: int = 1, name: str = "ann", played_at: str = "2026-11-29T10:00:00",
-          deck: str | None = None):
-    return ScoreEntry(game_id, name, total, seed, None, (10, 20, 30), 60 - total, None, None, played_at, deck)
+          deck: str | None = None, deck_id: str | None = None):
+    return ScoreEntry(game_id, name, total, seed, None, (10, 20, 30), 60 - total, None, None, played_at, deck,
+                      deck_id)
 
 
 def test_ranks_share_places_on_ties_and_count_per_seed(tmp_path):
@@ -93,13 +94,13 @@ def test_looking_at_the_high_scores_leaves_a_foreign_file_alone(tmp_path):
 
 def test_a_rank_on_one_seed_counts_only_games_dealt_from_the_same_deck(tmp_path):
     with ScoreBook(tmp_path / "s.db") as book:
-        book.add(entry("a", 100, seed=3, deck="Patchwork Doodle"))
-        book.add(entry("b", 120, seed=3, deck="my cards"))
-        book.add(entry("c", 90, seed=3, deck="Patchwork Doodle"))
-        assert book.rank(95, seed=3, deck="Patchwork Doodle") == Rank(2, 2)
-        assert book.rank(95, seed=3, deck="my cards") == Rank(2, 1)
+        book.add(entry("a", 100, seed=3, deck="Patchwork Doodle", deck_id="bundled"))
+        book.add(entry("b", 120, seed=3, deck="Patchwork Doodle", deck_id="edited"))  # a copy that kept the name
+        book.add(entry("c", 90, seed=3, deck="Patchwork Doodle", deck_id="bundled"))
+        assert book.rank(95, seed=3, deck_id="bundled") == Rank(2, 2)
+        assert book.rank(95, seed=3, deck_id="edited") == Rank(2, 1)
         assert book.rank(95) == Rank(3, 3)  # over all games, whatever the deck
-        assert book.get("b").deck == "my cards"
+        assert (book.get("b").deck, book.get("b").deck_id) == ("Patchwork Doodle", "edited")
 
 
 def test_a_version_1_table_is_upgraded_in_place_and_keeps_its_games(tmp_path):
@@ -114,8 +115,8 @@ def test_a_version_1_table_is_upgraded_in_place_and_keeps_its_games(tmp_path):
     db.close()
     with ScoreBook(path) as book:
         assert book.get("old") == ScoreEntry("old", "bo", 80, 3, None, (10, 20, 50), 0, None, None, "2026-01-01")
-        book.add(entry("new", 90, seed=3, deck="Patchwork Doodle"))
-        assert book.rank(90, seed=3, deck="Patchwork Doodle") == Rank(1, 1)  # the old game's deck is unknown
+        book.add(entry("new", 90, seed=3, deck="Patchwork Doodle", deck_id="bundled"))
+        assert book.rank(90, seed=3, deck_id="bundled") == Rank(1, 1)  # the old game's deck is unknown
         assert book.rank(90) == Rank(1, 2)
     with sqlite3.connect(path) as db:
         assert db.execute("PRAGMA user_version").fetchone()[0] == 2
@@ -128,7 +129,26 @@ def test_the_high_score_table_names_a_deck_other_than_the_bundled_one():
     from doodle.game.deck import bundled_deck
     from doodle.solo.finish import score_table
 
-    rows = score_table([entry("a", 100, deck="my cards"), entry("b", 90, deck=bundled_deck().name),
-                        entry("c", 80)])
-    assert "deck my cards" in rows[0]
+    bundled = bundled_deck()
+    rows = score_table([entry("a", 100, deck="my cards", deck_id="f00d"),
+                        entry("b", 90, deck=bundled.name, deck_id=bundled.fingerprint),
+                        entry("c", 80), entry("d", 70, deck=bundled.name, deck_id="beef")])
+    assert "deck my cards #f00d" in rows[0]
     assert "deck" not in rows[1] and "deck" not in rows[2]
+    assert f"deck {bundled.name} #beef" in rows[3]  # an edited copy of the bundled deck, under its name
+
+
+def test_a_decks_fingerprint_follows_its_cards_not_its_name():
+    import dataclasses
+
+    from doodle.game.deck import Card, bundled_deck
+    from doodle.geometry import Polyomino
+
+    bundled = bundled_deck()
+    renamed = dataclasses.replace(bundled, name="my cards")
+    first = bundled.patch_cards[0]
+    edited = dataclasses.replace(bundled, patch_cards=(Card(first.id, Polyomino.from_text("##/##")),
+                                                       *bundled.patch_cards[1:]))
+    reordered = dataclasses.replace(bundled, patch_cards=bundled.patch_cards[::-1])
+    assert renamed.fingerprint == bundled.fingerprint
+    assert len({bundled.fingerprint, edited.fingerprint, reordered.fingerprint}) == 3

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import tomllib
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
 
@@ -31,6 +33,13 @@ class Deck:
     name: str
     start_cards: tuple[Card, ...]
     patch_cards: tuple[Card, ...]
+
+    @cached_property
+    def fingerprint(self) -> str:
+        """A short digest of the cards (ids and shapes, in order), whatever the deck's name: two decks deal the same
+        games from the same seed exactly when their fingerprints are equal (an edited copy keeps the name)."""
+        cards = [[[card.id, card.shape.to_text()] for card in cards] for cards in (self.start_cards, self.patch_cards)]
+        return hashlib.sha256(json.dumps(cards).encode()).hexdigest()[:12]
 
     def card(self, card_id: str) -> Card:
         for card in self.start_cards + self.patch_cards:

@@ -111,11 +111,13 @@ def record_score(scores_path: Path, save: SoloSave, session: SoloSession, par: P
         round_scores=tuple(session.round_scores()), empty=session.quilt.empty_count(),
         par=par.total if par else None, par_bot=par.bot if par else None,
         played_at=datetime.now(UTC).isoformat(timespec="seconds"), deck=session.game.deck.name,
+        deck_id=session.game.deck.fingerprint,
     )
     try:
         with book:
             book.add(entry)
-            return Standing(book.rank(total), book.rank(total, seed=session.seed, deck=entry.deck), book.top(TOP), note)
+            on_seed = book.rank(total, seed=session.seed, deck_id=entry.deck_id)
+            return Standing(book.rank(total), on_seed, book.top(TOP), note)
     except ScoresError as error:
         return Standing(None, None, [], f"{note} The score was not recorded: {error}".strip())
 
@@ -170,7 +172,8 @@ def score_table(entries: list[ScoreEntry], mine: str | None = None) -> list[str]
             place, previous = index, entry.total
         daily = f" daily {entry.daily}" if entry.daily else ""
         par = f"  par {entry.par}" if entry.par is not None else ""
-        deck = f"  deck {entry.deck}" if entry.deck not in (None, bundled_deck().name) else ""
+        other_deck = entry.deck_id not in (None, bundled_deck().fingerprint)
+        deck = f"  deck {entry.deck} #{entry.deck_id}" if other_deck else ""
         marker = "  <- you" if entry.game_id == mine else ""
         rows.append(f"{place:>3}. {entry.total:>4}  {entry.name[:16]:<16} {entry.played_at[:10]}  "
                     f"seed {entry.seed}{daily}{par}{deck}{marker}")

@@ -2,7 +2,8 @@
 
 Each finished game is one row, keyed by its game id, so recording a game twice (a crash between recording and
 removing the save) keeps one row. A rank is shared by equal totals: 1 + the number of better totals; a rank on
-one seed counts only the games dealt from the same deck (the same seed deals other cards from another deck). A
+one seed counts only the games dealt from the same deck, told by its fingerprint (the same seed deals other
+cards from another deck, or from an edited copy that kept the name). A
 file that is not a usable score database raises `ScoresCorrupt`; the caller sets it aside rather than
 overwriting it. A table of version 1 (before the deck was kept) is upgraded in place, its games' deck unknown.
 """
@@ -17,8 +18,8 @@ from pathlib import Path
 
 SCHEMA_VERSION = 2
 COLUMNS = ("game_id", "name", "total", "seed", "daily", "round_scores", "empty", "par", "par_bot", "played_at",
-           "deck")
-VERSION_1_COLUMNS = COLUMNS[:-1]
+           "deck", "deck_id")
+VERSION_1_COLUMNS = COLUMNS[:-2]
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS scores (
     game_id TEXT PRIMARY KEY,
@@ -31,7 +32,8 @@ CREATE TABLE IF NOT EXISTS scores (
     par INTEGER,
     par_bot TEXT,
     played_at TEXT NOT NULL,
-    deck TEXT
+    deck TEXT,
+    deck_id TEXT
 );
 CREATE INDEX IF NOT EXISTS scores_total ON scores (total DESC);
 CREATE INDEX IF NOT EXISTS scores_seed ON scores (seed, total DESC);
@@ -59,6 +61,7 @@ class ScoreEntry:
     par_bot: str | None
     played_at: str
     deck: str | None = None  # the deck's name (None: recorded before the deck was kept)
+    deck_id: str | None = None  # the deck's fingerprint (Deck.fingerprint): what tells decks apart
 
 
 @dataclass(frozen=True)
@@ -99,6 +102,7 @@ class ScoreBook:
                 columns = tuple(row[1] for row in self._db.execute("PRAGMA table_info(scores)"))
                 if columns == VERSION_1_COLUMNS:
                     self._db.execute("ALTER TABLE scores ADD COLUMN deck TEXT")
+                    self._db.execute("ALTER TABLE scores ADD COLUMN deck_id TEXT")
                     columns = COLUMNS
                 if columns != COLUMNS:
                     raise ScoresCorrupt(f"{self.path} has a scores table with other columns ({', '.join(columns)})")
@@ -125,7 +129,7 @@ class ScoreBook:
     def add(self, entry: ScoreEntry) -> None:
         """Record a finished game (once: the same game id again changes nothing)."""
         row = (entry.game_id, entry.name, entry.total, entry.seed, entry.daily, json.dumps(list(entry.round_scores)),
-               entry.empty, entry.par, entry.par_bot, entry.played_at, entry.deck)
+               entry.empty, entry.par, entry.par_bot, entry.played_at, entry.deck, entry.deck_id)
         try:
             with self._db:
                 self._db.execute(f"INSERT OR IGNORE INTO scores VALUES ({', '.join('?' * len(COLUMNS))})", row)
@@ -133,9 +137,9 @@ class ScoreBook:
             raise self._error(error) from None
 
     # ----- reading -----
-    def rank(self, total: int, seed: int | None = None, deck: str | None = None) -> Rank:
-        """Where `total` stands among all games (or the games of `seed` dealt from `deck`)."""
-        where, args = ("WHERE seed = ? AND deck IS ?", (seed, deck)) if seed is not None else ("", ())
+    def rank(self, total: int, seed: int | None = None, deck_id: str | None = None) -> Rank:
+        """Where `total` stands among all games (or the games of `seed` dealt from the deck `deck_id`)."""
+        where, args = ("WHERE seed = ? AND deck_id IS ?", (seed, deck_id)) if seed is not None else ("", ())
         better = self._one(f"SELECT COUNT(*) FROM scores {where} {'AND' if where else 'WHERE'} total > ?",
                            (*args, total))
         count = self._one(f"SELECT COUNT(*) FROM scores {where}", args)
