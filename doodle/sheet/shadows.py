@@ -37,6 +37,10 @@ EDGE_CHANGE = 0.01  # log gain changing this much between neighbouring map pixel
 EDGE_WIDEN = 2  # map pixels (mm) either side of an edge where the light taken out may not match the light
 ACROSS = 3.0  # map pixels either side of an edge where the step is measured
 LABEL_ROUNDS = 4  # refits of the paper's light and its shaded / lit labels, at most
+SAMPLE_BLOCK = 16  # map pixels (mm): the paper is sampled in blocks this wide ...
+SAMPLE_MIN_POINTS = 20  # ... that hold this many paper pixels at least
+SAMPLE_SIZE = 8  # blocks per sample (a smooth light has 6 coefficients)
+SAMPLE_TRIALS = 300
 PAPER_REACH = 8  # map pixels (mm): the paper beside a shadow's part in the grid that must be in shadow too
 ALIGNED_RATIO = 6.0  # a gradient this much more across a grid line than along it runs along it
 
@@ -164,16 +168,15 @@ def _as_the_paper_shows(log_gain: np.ndarray, log: np.ndarray, bare: np.ndarray,
     scale = max(height, width) / 2.0
     u, v = (xs - width / 2.0) / scale, (ys - height / 2.0) / scale
     smooth = np.column_stack([np.ones_like(u), u, v, u * u, u * v, v * v])
-    # The smooth light, fitted to the paper with the traced shadow's depth put back: where the trace is wrong the
-    # paper stands out of the fit by the whole depth, and is labelled by what it shows.
-    # Refitted with the labels found, until they settle.
-    labels = traced[ys, xs]
-    for _ in range(LABEL_ROUNDS):
-        light = _robust_least_squares(smooth, log[ys, xs] + depth * labels)
-        new_labels = log[ys, xs] - smooth @ light < -depth / 2
-        if np.array_equal(new_labels, labels):
-            break
-        labels = new_labels
+    # The smooth light, fitted to the paper with the shadow's depth put back where it is labelled in shadow: where
+    # a label is wrong the paper stands out of the fit by the whole depth, and is labelled again by what it shows,
+    # until the labels settle. They can settle far from the truth (a trace that leaked far stays where it started;
+    # from no shadow at all, the smooth light bends into a large shadow), so they are settled from three starts:
+    # the traced shadow, no shadow, and the best of many lights fitted to samples of the paper. The labels the
+    # paper fits best are kept.
+    starts = (traced[ys, xs], None, _sampled_labels(xs, ys, log[ys, xs], smooth, depth))
+    labels = min((_settled_labels(smooth, log[ys, xs], start, depth) for start in starts),
+                 key=lambda found: found[1])[0]
     shaded = np.zeros_like(traced)
     shaded[ys, xs] = labels
     shaded = cv2.morphologyEx(shaded.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
@@ -195,6 +198,55 @@ def _as_the_paper_shows(log_gain: np.ndarray, log: np.ndarray, bare: np.ndarray,
                 ring = (cv2.dilate(part.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0) & ~part
                 result[part] = bool(ring.any() and float(result[ring].mean()) > 0.5)
     return np.where(result, np.where(traced, log_gain, -depth), 0.0).astype(np.float32)
+
+
+def _sampled_labels(
+    xs: np.ndarray, ys: np.ndarray, paper_log: np.ndarray, smooth: np.ndarray, depth: float
+) -> np.ndarray:
+    """Shaded / lit labels of the paper points from the light that fits the paper best among lights fitted to
+    random samples of its blocks (RANSAC, seeded: the same photo reads the same). A sample drawn from the lit
+    paper alone gives the light itself, which no refit from a wrong start reaches when a shadow is large."""
+    block = (ys // SAMPLE_BLOCK) * (int(xs.max()) + 1) + xs // SAMPLE_BLOCK
+    ids, owner, counts = np.unique(block, return_inverse=True, return_counts=True)
+    order = np.argsort(owner, kind="stable")
+    groups = np.split(order, np.cumsum(counts)[:-1])
+    usable = [k for k, group in enumerate(groups) if group.size >= SAMPLE_MIN_POINTS]
+    if len(usable) < 2 * SAMPLE_SIZE:
+        return np.zeros(paper_log.shape, bool)
+    level = np.array([np.median(paper_log[groups[k]]) for k in usable])
+    where = np.array([smooth[groups[k]].mean(axis=0) for k in usable])
+    weight = np.sqrt(counts[usable]).astype(np.float64)
+    rng = np.random.default_rng(0)
+    best_cost, best = np.inf, np.zeros(len(usable), bool)
+    for _ in range(SAMPLE_TRIALS):
+        pick = rng.choice(len(usable), SAMPLE_SIZE, replace=False)
+        light = np.linalg.lstsq(where[pick], level[pick], rcond=None)[0]
+        for _ in range(LABEL_ROUNDS):
+            shaded = level - where @ light < -depth / 2
+            light = np.linalg.lstsq(where * weight[:, None], (level + depth * shaded) * weight, rcond=None)[0]
+        cost = float(np.sum(weight * np.minimum(np.abs(level + depth * shaded - where @ light), depth / 2)))
+        if cost < best_cost:
+            best_cost, best = cost, shaded
+    in_shadow = np.zeros(len(ids), bool)
+    in_shadow[usable] = best
+    return in_shadow[owner]
+
+
+def _settled_labels(
+    smooth: np.ndarray, paper_log: np.ndarray, start: np.ndarray | None, depth: float
+) -> tuple[np.ndarray, float]:
+    """Shaded / lit labels of the paper points refitted from `start` (None: all lit) until they settle, and how
+    badly the paper fits them (the mean residual, each capped at half the depth: a mislabelled point costs the
+    same however far off it is)."""
+    labels = np.zeros(paper_log.shape, bool) if start is None else start
+    for _ in range(LABEL_ROUNDS):
+        light = _robust_least_squares(smooth, paper_log + depth * labels)
+        new_labels = paper_log - smooth @ light < -depth / 2
+        if np.array_equal(new_labels, labels):
+            break
+        labels = new_labels
+    residual = paper_log + depth * labels - smooth @ _robust_least_squares(smooth, paper_log + depth * labels)
+    return labels, float(np.mean(np.minimum(np.abs(residual), depth / 2)))
 
 
 def _robust_least_squares(design: np.ndarray, target: np.ndarray) -> np.ndarray:
