@@ -117,3 +117,57 @@ def test_the_paper_beside_the_grid_decides_what_the_trace_left_unsure():
     assert (corrected[50:80, 50:80] < -0.3).all()
     assert (corrected[40:60, 102:112] == 0.0).all()
     assert (corrected[bare & (xs < 95)] < -0.3).all() and (corrected[bare & (xs > 105)] == 0.0).all()
+
+
+def _cell_numbers() -> np.ndarray:
+    """The cells' interiors of `_sheet`'s grid, numbered from 1 (0 elsewhere), 6 pixels clear of the lines."""
+    cells = np.zeros((SIZE, SIZE), np.int32)
+    x0, y0 = GRID[:2]
+    for index in range(36):
+        row, col = divmod(index, 6)
+        cells[y0 + row * CELL + 6 : y0 + (row + 1) * CELL - 6, x0 + col * CELL + 6 : x0 + (col + 1) * CELL - 6] = (
+            index + 1)
+    return cells
+
+
+def test_a_shadow_whose_edge_crosses_only_cells_is_measured_inside_them():
+    """A shadow over the lower part of the sheet whose edge crosses no bare paper (printed boxes fill the margins
+    where it would): its step is measured inside the cells it crosses, over pencil too."""
+    image, _, masks = _sheet(None, patches=[(3, 0, 6, 2)])
+    x0, y0, x1, y1 = GRID
+    shadow = np.zeros((SIZE, SIZE), np.uint8)
+    cv2.ellipse(shadow, (SIZE // 2, SIZE + 260), (520, 470), 0.0, 0, 360, 255, -1, cv2.LINE_AA)
+    edge_rows = np.nonzero(shadow[:, x0:x1].any(axis=1))[0]
+    assert y0 + 2 * CELL < edge_rows.min() < y1 - CELL  # the edge runs through the grid
+    soft = cv2.GaussianBlur(shadow.astype(np.float32) / 255, (0, 0), 1.5)
+    image = np.clip(image * (1 - 0.35 * soft)[..., None], 0, 255).astype(np.uint8)
+    for side in (slice(0, x0 - 4), slice(x1 + 4, SIZE)):  # printed boxes beside the grid, where the edge leaves it
+        masks["domain"][y0 - 4 : y1 + 4, side] = False
+        masks["paper"][y0 - 4 : y1 + 4, side] = False
+    in_shadow = shadow > 127
+    assert not (cv2.dilate(in_shadow.astype(np.uint8), np.ones((9, 9), np.uint8)) > 0)[masks["paper"]].all()
+    found = find_shadows(image, **masks, cells=_cell_numbers())
+    inside = _deep_inside(in_shadow)
+    assert abs(float(np.median(found.gain[inside])) - 0.65) < 0.04
+    assert float(np.percentile(np.abs(found.gain[_deep_inside(~in_shadow)] - 1.0), 95)) < 0.03
+    without_cells = find_shadows(image, **masks)
+    assert float(without_cells.gain.min()) > 0.97  # the paper alone never shows the edge
+
+
+def test_the_paper_is_labelled_by_the_light_that_fits_it_best_not_by_a_leaked_trace():
+    """On the shadow map: a light falling off across the sheet, a shadow over the bottom, and a trace that leaked
+    from it up the paper on the right. Refits from the trace alone keep the leak (the smooth light bends to fit
+    it); the paper is labelled as it shows."""
+    from doodle.sheet.shadows import _as_the_paper_shows
+
+    size, depth = 130, 0.45
+    ys, xs = np.mgrid[0:size, 0:size].astype(np.float32)
+    light = np.log(220.0) - 0.5 * (xs + ys) / size
+    truth = ys > 95
+    log = (light - depth * truth).astype(np.float32)
+    drawn = np.zeros((size, size), bool)
+    drawn[20:90, 20:105] = True
+    bare = ~drawn
+    traced = np.where(truth | (xs > 105), -depth, 0.0).astype(np.float32)
+    corrected = _as_the_paper_shows(traced, log, bare, drawn)
+    assert ((corrected < -0.3) == truth)[bare].mean() > 0.99

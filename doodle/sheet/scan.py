@@ -60,6 +60,7 @@ PAPER_CELL = 0.03  # a cell measuring less ink than this (and under half the thr
 MAX_PASSES = 5
 GRID_LINE_REACH_MM = 3.0  # pencil edges lie this close to a printed grid line (shading over or short of it)
 SPLIT_MIN_SHARE = 0.3  # a cell crossed by a shadow's edge is measured away from it when this much is left
+CELL_LINE_CLEARANCE_MM = 1.5  # a shadow's step is measured inside a cell this far from its printed lines
 SHADOW_EDGE = EDGE_CHANGE  # log gain changing this much between neighbouring pixels: a shadow's edge
 SHADOW_NEAR_MM = 3.0  # cells this close to such a shadow are read with doubt when grey
 OVERBRIGHT = 1.06  # a cell's median brightness this far above the paper estimate: the estimate is wrong there
@@ -441,7 +442,17 @@ def _find_shadows(sheet: np.ndarray, trusted: np.ndarray) -> ShadowMap:
                                     2 * reach), True)
     domain = trusted.copy()
     _set(domain, grid.inset(-1.0), True)
-    return find_shadows(sheet, near_columns, near_rows, domain, trusted)
+    return find_shadows(sheet, near_columns, near_rows, domain, trusted, _cell_interiors(height, width))
+
+
+@cache
+def _cell_interiors(height: int, width: int) -> np.ndarray:
+    """Each cell's interior away from its printed lines, numbered 1 to 81 row by row (0 elsewhere)."""
+    cells = np.zeros((height, width), np.int32)
+    for index in range(SIZE * SIZE):
+        x0, y0, x1, y1 = layout.cell_rect(*divmod(index, SIZE)).inset(CELL_LINE_CLEARANCE_MM).to_px(PX_PER_MM)
+        cells[y0:y1, x0:x1] = index + 1
+    return cells
 
 
 def _shadowed_cells(shadows: ShadowMap) -> set[int]:

@@ -53,7 +53,8 @@ class ShadowMap:
 
 
 def find_shadows(
-    bgr: np.ndarray, near_columns: np.ndarray, near_rows: np.ndarray, domain: np.ndarray, paper: np.ndarray
+    bgr: np.ndarray, near_columns: np.ndarray, near_rows: np.ndarray, domain: np.ndarray, paper: np.ndarray,
+    cells: np.ndarray | None = None,
 ) -> ShadowMap:
     """The shadows on the sheet image `bgr`.
 
@@ -61,7 +62,9 @@ def find_shadows(
     content (near a vertical / horizontal grid line); `domain` marks where steps are believed at all (paper and
     the grid; not markers, the QR code or printed boxes, whose black edges are not light); `paper` marks the
     known bare paper. A shadow must fall on some of it: a dark region seen only where the player draws is taken
-    as pencil, never brightened away.
+    as pencil, never brightened away. `cells` (int, image size, optional) numbers the cells' interiors (0: not in
+    a cell): a step measured inside one cell, away from its lines, is the light's too, since pencil fills a cell
+    evenly and only changes at its lines.
     """
     height, width = bgr.shape[:2]
     small = (max(2, width // STEP_SCALE), max(2, height // STEP_SCALE))
@@ -84,6 +87,10 @@ def find_shadows(
         return cv2.resize(mask.astype(np.uint8), small, interpolation=cv2.INTER_NEAREST) > 0
 
     cols, rows, inside, bare = shrink(near_columns), shrink(near_rows), shrink(domain), shrink(paper)
+    if cells is None:
+        cell_ids = np.zeros(log.shape, np.int32)
+    else:
+        cell_ids = cv2.resize(cells.astype(np.int32), small, interpolation=cv2.INTER_NEAREST)
     aligned = (cols & (sx > ALIGNED_RATIO * sy)) | (rows & (sy > ALIGNED_RATIO * sx)) | (cols & rows)
     # A shadow's edge is one step, all its differences of one sign; pencil strokes and grain go up and down.
     coherent = np.hypot(cv2.GaussianBlur(gx, (0, 0), 1.5), cv2.GaussianBlur(gy, (0, 0), 1.5)) > COHERENCE * (
@@ -98,7 +105,7 @@ def find_shadows(
     deepest = float(-np.percentile(shadow[inside], 1)) if inside.any() else 0.0
     log_gain = np.zeros_like(shadow)
     if deepest > MIN_DEPTH:
-        log_gain = _regions(shadow < -deepest / 2, keep, log, channel_logs, shadow, bare)
+        log_gain = _regions(shadow < -deepest / 2, keep, log, channel_logs, shadow, bare, cell_ids)
         if log_gain.min() < 0:
             log_gain = _as_the_paper_shows(log_gain, log, bare, inside & ~bare)
     log_gain = cv2.GaussianBlur(log_gain, (0, 0), 0.7)
@@ -113,7 +120,7 @@ def find_shadows(
 
 def _regions(
     mask: np.ndarray, keep: np.ndarray, log: np.ndarray, channel_logs: np.ndarray, shadow: np.ndarray,
-    bare: np.ndarray
+    bare: np.ndarray, cell_ids: np.ndarray
 ) -> np.ndarray:
     """Piecewise-flat log gain: each shadow region gets the median step measured across its detected edges
     (the integral alone underestimates a step whose edge was only partly seen)."""
@@ -135,20 +142,27 @@ def _regions(
     tint = channel_steps.max(axis=1) - channel_steps.min(axis=1)
     owner = labels[iy, ix]
     on_paper = bare[iy, ix] & bare[oy, ox]
+    in_one_cell = (cell_ids[iy, ix] > 0) & (cell_ids[iy, ix] == cell_ids[oy, ox])
     for label in range(1, count):
         region = labels == label
         area = int(region.sum())
         if area < MIN_REGION or (region & bare).sum() < MIN_BARE_SHARE * area:
             continue
-        # The step is measured where the edge crosses bare paper, and only there: a dark region whose edge is
-        # never seen on paper is pencil, not a shadow.
-        measured = (owner == label) & on_paper & (steps < 0)
+        # The step is measured where the edge crosses bare paper. Where too little of the edge crosses paper (it
+        # runs along the printed boxes, say), also where it crosses the inside of a cell, away from its lines:
+        # pencil fills a cell evenly, so a step there is the light's too. A dark region whose edge is seen on
+        # neither is pencil, not a shadow.
+        ours = (owner == label) & (steps < 0)
+        measured = ours & on_paper
+        if np.count_nonzero(measured) < MIN_EDGE:
+            measured = ours & (on_paper | in_one_cell)
         mine = steps[measured]
         if mine.size < MIN_EDGE:
             continue
         depth = float(np.median(mine))
-        # A shadow dims every colour alike; a thumb or a coloured object over the paper does not.
-        if float(np.median(tint[measured])) < MAX_TINT * -depth:
+        # A shadow dims every colour alike; a thumb or a coloured object over the paper does not. A region whose
+        # step is shallow is left to the smooth flat-field, like a shallow shadow.
+        if depth < -MIN_DEPTH and float(np.median(tint[measured])) < MAX_TINT * -depth:
             log_gain[region] = depth
     return log_gain
 
