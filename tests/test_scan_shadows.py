@@ -171,3 +171,15 @@ def test_the_paper_is_labelled_by_the_light_that_fits_it_best_not_by_a_leaked_tr
     traced = np.where(truth | (xs > 105), -depth, 0.0).astype(np.float32)
     corrected = _as_the_paper_shows(traced, log, bare, drawn)
     assert ((corrected < -0.3) == truth)[bare].mean() > 0.99
+
+
+def test_a_blurred_shadow_is_taken_out_to_its_full_depth():
+    """A blurred photo softens a shadow's edge, and a step measured across it comes out shallower than the
+    shadow; the depth fitted to all the paper does not."""
+    image, in_shadow, masks = _sheet(None, patches=[(1, 0, 3, 2)])
+    mask = np.zeros((SIZE, SIZE), np.uint8)
+    cv2.ellipse(mask, (-40, 250), (270, 190), 20.0, 0, 360, 255, -1, cv2.LINE_AA)
+    soft = cv2.GaussianBlur(mask.astype(np.float32) / 255, (0, 0), 4.0)
+    image = np.clip(image * (1 - 0.45 * soft)[..., None], 0, 255).astype(np.uint8)
+    found = find_shadows(image, **masks)
+    assert abs(float(np.median(found.gain[_deep_inside(in_shadow, 14)])) - 0.55) < 0.01

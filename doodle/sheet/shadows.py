@@ -4,12 +4,13 @@ A shadow multiplies everything under it (paper, print and pencil) by the same fa
 log brightness that runs on across paper and pencil alike, along a curve of any shape. Pencil also makes steps,
 but a player shades whole cells, so the edges of pencil run along the printed grid lines. The steps that are not
 grid-aligned are taken as the light's; integrating only those (a Poisson solve) outlines the shadows. Each
-shadow region then gets one depth, the step measured where its edge crosses bare paper (a region whose edge is
-never seen on paper is not taken as a shadow, nor one whose step is not the same in every colour, nor one that
-is almost all where the player draws). The bare paper then has the last word: it is labelled shaded or lit by
-its brightness against a smooth light, and a shadow's part inside the grid stays only where the paper beside it
-is shaded too. The result is a map of gain, flat with sharp edges, which the smooth flat-field cannot model;
-smooth light is left to the flat-field.
+shadow region then gets one depth, the step measured where its edge crosses bare paper, or the inside of a cell
+when too little of it crosses paper (a region whose edge is seen on neither is not taken as a shadow, nor one whose
+step is shallow or not the same in every colour, nor one that is almost all where the player draws). The bare
+paper then has the last word: it is labelled shaded or lit by its brightness against a smooth light (the labels
+the paper fits best, from several starts), the depth is fitted to all of it at once, and a shadow's part inside
+the grid stays only where the paper beside it is shaded too. The result is a map of gain, flat with sharp edges,
+which the smooth flat-field cannot model; smooth light is left to the flat-field.
 """
 
 from __future__ import annotations
@@ -194,6 +195,7 @@ def _as_the_paper_shows(log_gain: np.ndarray, log: np.ndarray, bare: np.ndarray,
     shaded = np.zeros_like(traced)
     shaded[ys, xs] = labels
     shaded = cv2.morphologyEx(shaded.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
+    depth = _paper_depth(log, bare, shaded, smooth, ys, xs, depth)
     result = np.where(bare, shaded, traced)
     reach = np.ones((2 * PAPER_REACH + 1,) * 2, np.uint8)
     # Each part of the grid the trace put in shadow, or left in the light, is so only where the paper beside it is.
@@ -211,7 +213,26 @@ def _as_the_paper_shows(log_gain: np.ndarray, log: np.ndarray, bare: np.ndarray,
             else:
                 ring = (cv2.dilate(part.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0) & ~part
                 result[part] = bool(ring.any() and float(result[ring].mean()) > 0.5)
-    return np.where(result, np.where(traced, log_gain, -depth), 0.0).astype(np.float32)
+    return np.where(result, -depth, 0.0).astype(np.float32)
+
+
+def _paper_depth(
+    log: np.ndarray, bare: np.ndarray, shaded: np.ndarray, smooth: np.ndarray, ys: np.ndarray, xs: np.ndarray,
+    traced_depth: float
+) -> float:
+    """The shadow's depth fitted to all the paper at once (the smooth light and one step where it is labelled in
+    shadow), away from the shadow's blurred edge: steadier than the steps measured across the edge, which a
+    blurred photo makes shallower. The traced depth when the paper shows too little of the shadow or of the
+    light to tell."""
+    k = np.ones((2 * EDGE_WIDEN + 1,) * 2, np.uint8)
+    edge = cv2.dilate(shaded.astype(np.uint8), k) != cv2.erode(shaded.astype(np.uint8), k)
+    clear = ~edge[ys, xs]
+    in_shadow = shaded[ys, xs]
+    if min(np.count_nonzero(clear & in_shadow), np.count_nonzero(clear & ~in_shadow)) < MIN_REGION:
+        return traced_depth
+    design = np.column_stack([smooth, -in_shadow.astype(np.float64)])[clear]
+    fitted = float(_robust_least_squares(design, log[ys, xs][clear])[-1])
+    return fitted if traced_depth / 2 < fitted < 2 * traced_depth else traced_depth
 
 
 def _sampled_labels(
