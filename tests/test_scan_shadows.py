@@ -183,3 +183,21 @@ def test_a_blurred_shadow_is_taken_out_to_its_full_depth():
     image = np.clip(image * (1 - 0.45 * soft)[..., None], 0, 255).astype(np.uint8)
     found = find_shadows(image, **masks)
     assert abs(float(np.median(found.gain[_deep_inside(in_shadow, 14)])) - 0.55) < 0.01
+
+
+def test_a_spur_the_trace_followed_along_pencil_is_taken_off_the_shadow():
+    """On the shadow map: a shadow over everything left of x = 60, and a narrow spur of it (4 mm wide) that the
+    trace followed into the grid along pencil edges. A silhouette has no such spur: the spur keeps its light, and
+    the shadow's straight edge stays where it is."""
+    from doodle.sheet.shadows import _as_the_paper_shows
+
+    size, depth = 130, 0.4
+    xs = np.arange(size)[None, :].repeat(size, axis=0)
+    log = np.full((size, size), np.log(200.0), np.float32) - np.where(xs < 60, depth, 0.0).astype(np.float32)
+    drawn = np.zeros((size, size), bool)
+    drawn[25:105, 25:115] = True
+    traced = np.where(xs < 60, -depth, 0.0).astype(np.float32)
+    traced[60:64, 60:85] = -depth  # the spur
+    corrected = _as_the_paper_shows(traced, log, ~drawn, drawn)
+    assert (corrected[58:68, 64:85] == 0.0).all()
+    assert (corrected[:, :58] < -0.3).all() and (corrected[:20, 62:] == 0.0).all()

@@ -42,6 +42,7 @@ SAMPLE_BLOCK = 16  # map pixels (mm): the paper is sampled in blocks this wide .
 SAMPLE_MIN_POINTS = 20  # ... that hold this many paper pixels at least
 SAMPLE_SIZE = 8  # blocks per sample (a smooth light has 6 coefficients)
 SAMPLE_TRIALS = 300
+OUTLINE_SMOOTHING = 4.0  # map pixels (mm): the blur that smooths a shadow's outline (cut at half)
 PAPER_REACH = 8  # map pixels (mm): the paper beside a shadow's part in the grid that must be in shadow too
 ALIGNED_RATIO = 6.0  # a gradient this much more across a grid line than along it runs along it
 
@@ -213,6 +214,9 @@ def _as_the_paper_shows(log_gain: np.ndarray, log: np.ndarray, bare: np.ndarray,
             else:
                 ring = (cv2.dilate(part.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0) & ~part
                 result[part] = bool(ring.any() and float(result[ring].mean()) > 0.5)
+    # A silhouette's outline is smooth: spurs and bumps narrower than about 5 mm (1.35 OUTLINE_SMOOTHING), where the
+    # trace followed pencil edges on from the shadow's, are taken off.
+    result = cv2.GaussianBlur(result.astype(np.float32), (0, 0), OUTLINE_SMOOTHING) > 0.5
     return np.where(result, -depth, 0.0).astype(np.float32)
 
 
