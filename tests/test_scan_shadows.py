@@ -201,3 +201,21 @@ def test_a_spur_the_trace_followed_along_pencil_is_taken_off_the_shadow():
     corrected = _as_the_paper_shows(traced, log, ~drawn, drawn)
     assert (corrected[58:68, 64:85] == 0.0).all()
     assert (corrected[:, :58] < -0.3).all() and (corrected[:20, 62:] == 0.0).all()
+
+
+def test_the_depth_taken_out_is_the_one_the_paper_shows_not_a_traced_one():
+    """On the shadow map: a shadow taking 0.45 (log) over everything left of x = 50, traced far too shallow, and a
+    larger region traced in the grid from pencil with another shallow depth. The paper shows the real depth."""
+    from doodle.sheet.shadows import _as_the_paper_shows
+
+    size, depth = 130, 0.45
+    ys, xs = np.mgrid[0:size, 0:size]
+    light = (np.log(210.0) - 0.3 * xs / size).astype(np.float32)
+    log = light - np.where(xs < 50, depth, 0.0).astype(np.float32)
+    drawn = np.zeros((size, size), bool)
+    drawn[25:105, 25:115] = True
+    traced = np.where(xs < 50, -0.12, 0.0).astype(np.float32)
+    traced[30:100, 60:110] = -0.1  # pencil, traced as a shadow
+    corrected = _as_the_paper_shows(traced, log, ~drawn, drawn)
+    assert np.allclose(corrected[:, :45], -depth, atol=0.02)
+    assert (corrected[:, 55:] == 0.0).all()

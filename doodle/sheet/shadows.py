@@ -38,6 +38,9 @@ EDGE_CHANGE = 0.01  # log gain changing this much between neighbouring map pixel
 EDGE_WIDEN = 2  # map pixels (mm) either side of an edge where the light taken out may not match the light
 ACROSS = 3.0  # map pixels either side of an edge where the step is measured
 LABEL_ROUNDS = 4  # refits of the paper's light and its shaded / lit labels, at most
+DEPTH_ROUNDS = 3  # the paper's labels settled with a depth fitted to them, at most
+DEPTH_SETTLED = 0.1  # ... until the depth changes by less than this share
+LABEL_NOISE = MIN_DEPTH / 2  # log: paper further than this off its light (or its shadow's) fits neither
 SAMPLE_BLOCK = 16  # map pixels (mm): the paper is sampled in blocks this wide ...
 SAMPLE_MIN_POINTS = 20  # ... that hold this many paper pixels at least
 SAMPLE_SIZE = 8  # blocks per sample (a smooth light has 6 coefficients)
@@ -178,25 +181,7 @@ def _as_the_paper_shows(log_gain: np.ndarray, log: np.ndarray, bare: np.ndarray,
     drawing area, so a part of it there is kept only where the paper beside it is in shadow too.
     """
     traced = log_gain < 0
-    depth = float(-np.median(log_gain[traced]))
-    ys, xs = np.nonzero(bare)
-    height, width = log.shape
-    scale = max(height, width) / 2.0
-    u, v = (xs - width / 2.0) / scale, (ys - height / 2.0) / scale
-    smooth = np.column_stack([np.ones_like(u), u, v, u * u, u * v, v * v])
-    # The smooth light, fitted to the paper with the shadow's depth put back where it is labelled in shadow: where
-    # a label is wrong the paper stands out of the fit by the whole depth, and is labelled again by what it shows,
-    # until the labels settle. They can settle far from the truth (a trace that leaked far stays where it started;
-    # from no shadow at all, the smooth light bends into a large shadow), so they are settled from three starts:
-    # the traced shadow, no shadow, and the best of many lights fitted to samples of the paper. The labels the
-    # paper fits best are kept.
-    starts = (traced[ys, xs], None, _sampled_labels(xs, ys, log[ys, xs], smooth, depth))
-    labels = min((_settled_labels(smooth, log[ys, xs], start, depth) for start in starts),
-                 key=lambda found: found[1])[0]
-    shaded = np.zeros_like(traced)
-    shaded[ys, xs] = labels
-    shaded = cv2.morphologyEx(shaded.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
-    depth = _paper_depth(log, bare, shaded, smooth, ys, xs, depth)
+    shaded, depth = _shadow_on_paper(log, bare, traced, np.unique(-log_gain[traced]))
     result = np.where(bare, shaded, traced)
     reach = np.ones((2 * PAPER_REACH + 1,) * 2, np.uint8)
     # Each part of the grid the trace put in shadow, or left in the light, is so only where the paper beside it is.
@@ -214,29 +199,69 @@ def _as_the_paper_shows(log_gain: np.ndarray, log: np.ndarray, bare: np.ndarray,
             else:
                 ring = (cv2.dilate(part.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0) & ~part
                 result[part] = bool(ring.any() and float(result[ring].mean()) > 0.5)
-    # A silhouette's outline is smooth: spurs and bumps narrower than about 5 mm (1.35 OUTLINE_SMOOTHING), where the
-    # trace followed pencil edges on from the shadow's, are taken off.
-    result = cv2.GaussianBlur(result.astype(np.float32), (0, 0), OUTLINE_SMOOTHING) > 0.5
+    # A silhouette's outline is smooth: in the grid, spurs and bumps narrower than about 5 mm (1.35
+    # OUTLINE_SMOOTHING), where the trace followed pencil edges on from the shadow's, are taken off. (The paper
+    # shows where the shadow is, to the millimetre, even in a narrow margin: it is kept as it is.)
+    smoothed = cv2.GaussianBlur(result.astype(np.float32), (0, 0), OUTLINE_SMOOTHING) > 0.5
+    result = np.where(drawn, smoothed, result)
     return np.where(result, -depth, 0.0).astype(np.float32)
 
 
+def _shadow_on_paper(
+    log: np.ndarray, bare: np.ndarray, traced: np.ndarray, depths: np.ndarray
+) -> tuple[np.ndarray, float]:
+    """Where the bare paper is in shadow, and how deep the shadow is.
+
+    The smooth light is fitted to the paper with the shadow's depth put back where it is labelled in shadow: where
+    a label is wrong the paper stands out of the fit by the whole depth, and is labelled again by what it shows,
+    until the labels settle. They can settle far from the truth (a trace that leaked far stays where it started;
+    from no shadow at all, the smooth light bends into a large shadow), so they are settled from three starts:
+    the traced shadow, no shadow, and the best of many lights fitted to samples of the paper. The depth is then
+    fitted to the paper so labelled, and the labels settled again with it. Each traced region's depth is tried
+    (one traced from pencil or print has a false one): the labels and depth the paper fits best are kept.
+    """
+    ys, xs = np.nonzero(bare)
+    height, width = log.shape
+    scale = max(height, width) / 2.0
+    u, v = (xs - width / 2.0) / scale, (ys - height / 2.0) / scale
+    smooth = np.column_stack([np.ones_like(u), u, v, u * u, u * v, v * v])
+    paper_log = log[ys, xs]
+    best: tuple[float, np.ndarray, float] | None = None
+    for depth in map(float, depths):
+        for _ in range(DEPTH_ROUNDS):
+            starts = (traced[ys, xs], None, _sampled_labels(xs, ys, paper_log, smooth, depth))
+            labels, cost = min((_settled_labels(smooth, paper_log, start, depth) for start in starts),
+                               key=lambda found: found[1])
+            shaded = np.zeros_like(traced)
+            shaded[ys, xs] = labels
+            shaded = cv2.morphologyEx(shaded.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
+            fitted = _paper_depth(log, shaded, smooth, ys, xs, depth)
+            settled = abs(fitted - depth) <= DEPTH_SETTLED * depth
+            depth = fitted
+            if settled:
+                break
+        if best is None or cost < best[0]:
+            best = (cost, shaded, depth)
+    assert best is not None, "called with no traced shadow"
+    return best[1], best[2]
+
+
 def _paper_depth(
-    log: np.ndarray, bare: np.ndarray, shaded: np.ndarray, smooth: np.ndarray, ys: np.ndarray, xs: np.ndarray,
-    traced_depth: float
+    log: np.ndarray, shaded: np.ndarray, smooth: np.ndarray, ys: np.ndarray, xs: np.ndarray, depth: float
 ) -> float:
-    """The shadow's depth fitted to all the paper at once (the smooth light and one step where it is labelled in
-    shadow), away from the shadow's blurred edge: steadier than the steps measured across the edge, which a
-    blurred photo makes shallower. The traced depth when the paper shows too little of the shadow or of the
-    light to tell."""
+    """The shadow's depth fitted to all the paper (at `ys`, `xs`) at once: the smooth light and one step where it
+    is labelled in shadow, away from the shadow's blurred edge. Steadier than the steps measured across the edge,
+    which a blurred photo makes shallower. `depth` as it was when the paper shows too little of the shadow or of
+    the light to tell, or no step."""
     k = np.ones((2 * EDGE_WIDEN + 1,) * 2, np.uint8)
     edge = cv2.dilate(shaded.astype(np.uint8), k) != cv2.erode(shaded.astype(np.uint8), k)
     clear = ~edge[ys, xs]
     in_shadow = shaded[ys, xs]
     if min(np.count_nonzero(clear & in_shadow), np.count_nonzero(clear & ~in_shadow)) < MIN_REGION:
-        return traced_depth
+        return depth
     design = np.column_stack([smooth, -in_shadow.astype(np.float64)])[clear]
     fitted = float(_robust_least_squares(design, log[ys, xs][clear])[-1])
-    return fitted if traced_depth / 2 < fitted < 2 * traced_depth else traced_depth
+    return fitted if fitted > MIN_DEPTH else depth
 
 
 def _sampled_labels(
@@ -273,8 +298,8 @@ def _settled_labels(
     smooth: np.ndarray, paper_log: np.ndarray, start: np.ndarray | None, depth: float
 ) -> tuple[np.ndarray, float]:
     """Shaded / lit labels of the paper points refitted from `start` (None: all lit) until they settle, and how
-    badly the paper fits them (the mean residual, each capped at half the depth: a mislabelled point costs the
-    same however far off it is)."""
+    badly the paper fits them (the mean residual, each capped at LABEL_NOISE: a point off both levels costs the
+    same however far off it is, whatever the depth)."""
     labels = np.zeros(paper_log.shape, bool) if start is None else start
     for _ in range(LABEL_ROUNDS):
         light = _robust_least_squares(smooth, paper_log + depth * labels)
@@ -283,7 +308,7 @@ def _settled_labels(
             break
         labels = new_labels
     residual = paper_log + depth * labels - smooth @ _robust_least_squares(smooth, paper_log + depth * labels)
-    return labels, float(np.mean(np.minimum(np.abs(residual), depth / 2)))
+    return labels, float(np.mean(np.minimum(np.abs(residual), LABEL_NOISE)))
 
 
 def _robust_least_squares(design: np.ndarray, target: np.ndarray) -> np.ndarray:
