@@ -90,9 +90,10 @@ def test_never_silently_wrong(level, seeds):
 
 @pytest.mark.parametrize("seed", [167, 199])
 def test_cells_under_a_misjudged_shadow_are_flagged(seed):
-    """Harsh seeds 167 and 199: a hard shadow's outline is misjudged in the grid, so an empty cell reads a little
-    dark (167 e5) or light pencil is brightened to paper (199 h7); the light still changes steeply once the
-    shadows are out, so every grey cell is in doubt and neither is silently wrong."""
+    """Harsh seeds 167 and 199: the trace of a shadow leaks along pencil edges far from it (167: a shadow found
+    where there is none; 199: one leaking from below the grid up its right side), which once read an empty cell
+    as shaded (167 e5) or light pencil as paper (199 h7). The paper's light, fitted from several starts, puts the
+    shadows right now; whatever is read, nothing is silently wrong."""
     photo = make_photo(seed, "harsh")
     result = read_photo(photo.jpeg)
     silent = wrong_items(result, photo.truth) - flagged(result)
@@ -101,8 +102,8 @@ def test_cells_under_a_misjudged_shadow_are_flagged(seed):
 
 def test_light_pencil_under_a_shadow_that_was_not_there_is_flagged():
     """Moderate seed 302: a shadow's outline traced along pencil edges spreads over light graphite cells far from
-    its real place; taken out there, it brightens them to paper. In the photo's own light they read as pencil,
-    so they are in doubt, not silently empty."""
+    its real place; taken out there, it would brighten them to paper. In the photo's own light they read as
+    pencil, so such cells are in doubt, never silently empty."""
     photo = make_photo(302, "moderate")
     result = read_photo(photo.jpeg)
     silent = wrong_items(result, photo.truth) - flagged(result)
@@ -118,6 +119,26 @@ def test_a_shadow_edge_across_an_empty_bubble_is_flagged():
     result = read_photo(photo.jpeg)
     silent = wrong_items(result, photo.truth) - flagged(result)
     assert not silent, f"read wrongly without a flag: {sorted(silent)}"
+
+
+def test_a_narrow_shadow_beside_an_unused_box_is_flagged():
+    """Harsh seed 1225: a shadow narrower than the local light's closing lies just right of the unused 'twice'
+    box, and reads as ink at its side. The paper around the box is uneven, so the box is in doubt."""
+    photo = make_photo(1225, "harsh")
+    result = read_photo(photo.jpeg)
+    assert "twice" not in photo.truth.specials_used
+    silent = wrong_items(result, photo.truth) - flagged(result)
+    assert not silent, f"read wrongly without a flag: {sorted(silent)}"
+
+
+@pytest.mark.parametrize(("seed", "name"), [(1082, "cut"), (1187, "single")])
+def test_a_faint_mark_in_a_special_box_counts(seed, name):
+    """Harsh seeds 1082 (a thin tick, blurred at one megapixel) and 1187 (a cross half in a shadow): faint
+    strokes, which counted from an ink of 0.2 read as unused boxes without a doubt."""
+    photo = make_photo(seed, "harsh")
+    result = read_photo(photo.jpeg)
+    assert name in photo.truth.specials_used
+    assert set(result.specials_used) == set(photo.truth.specials_used)
 
 
 @pytest.mark.parametrize("turn", [cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_180, cv2.ROTATE_90_COUNTERCLOCKWISE])
