@@ -121,6 +121,18 @@ def test_a_shadow_edge_across_an_empty_bubble_is_flagged():
     assert not silent, f"read wrongly without a flag: {sorted(silent)}"
 
 
+@pytest.mark.parametrize("seed", [17, 19, 60])
+def test_pencil_alone_is_never_taken_for_a_shadow(seed):
+    """Mild seeds 17, 19 and 60 have no shadow, but pencil steps measured inside cells once traced one: the paper
+    shows none, so there is none, and no cell is put in doubt for it."""
+    photo = make_photo(seed, "mild")
+    assert not photo.details.get("shadow")
+    result = read_photo(photo.jpeg)
+    assert not any("shadow" in note for note in result.notes)
+    assert result.uncertain == ()
+    assert_exact(result, photo.truth)
+
+
 def test_a_narrow_shadow_beside_an_unused_box_is_flagged():
     """Harsh seed 1225: a shadow narrower than the local light's closing lies just right of the unused 'twice'
     box, and reads as ink at its side. The paper around the box is uneven, so the box is in doubt."""

@@ -28,7 +28,7 @@ STEP_MAX = 0.9  # steeper than any shadow: the edge of something printed in blac
 COHERENCE = 0.75  # how one-signed the differences around a step must be (1: all one way)
 MIN_DEPTH = 0.08  # log: shadows lighter than this are left to the smooth flat-field
 MIN_REGION = 100  # map pixels (1 mm each): a smaller dark region is not a shadow
-MIN_EDGE = 20  # edge pixels (mm) on bare paper needed to measure a region's step across its edge (2 cm of it seen)
+MIN_EDGE = 20  # edge pixels (mm) needed to measure a region's step across its edge (2 cm of it seen)
 MAX_TINT = 0.5  # a shadow's step differs between colour channels by less than this share of its depth
 # A shadow reaches the bare paper around the grid as well as the grid (over 400 synthetic photos with hard
 # shadows, at least 23% of every shadow region found was bare paper); a dark region found almost only where
@@ -182,6 +182,8 @@ def _as_the_paper_shows(log_gain: np.ndarray, log: np.ndarray, bare: np.ndarray,
     """
     traced = log_gain < 0
     shaded, depth = _shadow_on_paper(log, bare, traced, np.unique(-log_gain[traced]))
+    if not shaded.any():  # a shadow falls on some of the paper: none does, so what was traced is not one
+        return np.zeros_like(log_gain)
     result = np.where(bare, shaded, traced)
     reach = np.ones((2 * PAPER_REACH + 1,) * 2, np.uint8)
     # Each part of the grid the trace put in shadow, or left in the light, is so only where the paper beside it is.
