@@ -89,7 +89,7 @@ def test_never_silently_wrong(level, seeds):
 
 
 @pytest.mark.parametrize("seed", [167, 199])
-def test_cells_under_a_misjudged_shadow_are_flagged(seed):
+def test_cells_under_a_leaking_shadow_trace_are_never_silently_wrong(seed):
     """Harsh seeds 167 and 199: the trace of a shadow leaks along pencil edges far from it (167: a shadow found
     where there is none; 199: one leaking from below the grid up its right side), which once read an empty cell
     as shaded (167 e5) or light pencil as paper (199 h7). The paper's light, fitted from several starts, puts the
@@ -141,6 +141,25 @@ def test_a_narrow_shadow_beside_an_unused_box_is_flagged():
     assert "twice" not in photo.truth.specials_used
     silent = wrong_items(result, photo.truth) - flagged(result)
     assert not silent, f"read wrongly without a flag: {sorted(silent)}"
+
+
+@pytest.mark.parametrize("name", L.SPECIAL_NAMES)
+def test_uneven_paper_around_a_special_box_is_a_shadow_edge_beside_it(name):
+    """On a flat sheet image: even paper around a box (its printed border and the label under it included) is
+    not uneven; a shadow's edge through the ring around it is, for every box (the last one's ring runs past the
+    sheet's edge)."""
+    from doodle.sheet.scan import PX_PER_MM, _uneven_around
+
+    box = next(special.check for special in L.SPECIALS if special.name == name)
+    height, width = L.canonical_size_px(PX_PER_MM)[::-1]
+    sheet = np.full((height, width, 3), 215, np.uint8)
+    x0, y0, x1, y1 = box.to_px(PX_PER_MM)
+    cv2.rectangle(sheet, (x0, y0), (x1, y1), (40, 40, 40), 2)
+    cv2.putText(sheet, "used", (x0, y1 + 12), cv2.FONT_HERSHEY_PLAIN, 0.7, (90, 90, 90), 1)
+    assert not _uneven_around(sheet, box)
+    shadowed = sheet.copy()
+    shadowed[:, : x0 - 8] = (shadowed[:, : x0 - 8] * 0.6).astype(np.uint8)  # a shadow up to 2 mm left of the box
+    assert _uneven_around(shadowed, box)
 
 
 @pytest.mark.parametrize(("seed", "name"), [(1082, "cut"), (1187, "single")])

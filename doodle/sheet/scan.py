@@ -85,18 +85,19 @@ CHECK_STROKE_INK = 0.14
 CHECK_THRESHOLD = 0.123
 CHECK_LOG_MARGIN = 0.40  # uncertain from about 0.10 to 0.155
 # A narrow shadow beside a box is dark and narrower than the closing, so it reads as ink at the box's side (an
-# unused box read 0.18 so). Where the paper around the box is uneven (brightness p5 to p95 within a ring 1.5 to
-# 6 mm out, thin print taken out, more than CHECK_RING_UNEVEN in log: over 2800 photos, harsh seeds 0-1599 and
-# moderate 0-1199, only beside a shadow's edge), a reading short of CHECK_SURE is in doubt: there, the 4 unused
-# boxes with false ink and 25 of the 4993 crossed ones.
+# unused box of harsh seed 1225 read 0.18 so). Where the paper around the box is uneven (brightness p5 to p95
+# within a ring 1.5 to 6 mm out, thin print taken out, more than CHECK_RING_UNEVEN in log: over 2800 photos,
+# harsh seeds 0-1599 and moderate 0-1199, only beside a shadow's edge), a reading between CHECK_FAINT and
+# CHECK_SURE is in doubt: there, the 4 unused boxes with false ink and 25 of the 4993 crossed ones.
 CHECK_RING_MM = (1.5, 6.0)
 CHECK_RING_UNEVEN = 0.2
+CHECK_FAINT = CHECK_THRESHOLD / 2  # less than this is no mark, uneven paper or not
 CHECK_SURE = 0.3
 # Filled bubbles: the same local ink (a closing wider than a filled bubble, narrower than the gap to the next
-# filled one), over the square inside the printed ring. Over the same 600 photos empty bubbles (their printed
-# digit included) read at most 0.098 and filled ones at least 0.157 (filled bubbles just inside a shadow's edge:
-# the closing cannot lift the shadow next to them). A second reading against the paper ring around the bubble
-# (`_bubble_value`) must agree, or the bubble is in doubt.
+# filled one), over the square inside the printed ring. Over 600 photos (seeds 0-199 at mild, moderate and
+# harsh) empty bubbles (their printed digit included) read at most 0.098 and filled ones at least 0.157 (filled
+# bubbles just inside a shadow's edge: the closing cannot lift the shadow next to them). A second reading against
+# the paper ring around the bubble (`_bubble_value`) must agree, or the bubble is in doubt.
 BUBBLE_REACH_MM = 7.0
 BUBBLE_LOCAL_HALF_MM = 1.3
 BUBBLE_LOCAL_THRESHOLD = 0.125
@@ -461,6 +462,7 @@ def _cell_interiors(height: int, width: int) -> np.ndarray:
     for index in range(SIZE * SIZE):
         x0, y0, x1, y1 = layout.cell_rect(*divmod(index, SIZE)).inset(CELL_LINE_CLEARANCE_MM).to_px(PX_PER_MM)
         cells[y0:y1, x0:x1] = index + 1
+    cells.setflags(write=False)  # cached: shared by every read
     return cells
 
 
@@ -606,7 +608,7 @@ def _read_specials(sheet: np.ndarray, reading: _Reading) -> tuple[str, ...]:
         value = float((ink > CHECK_STROKE_INK).mean())
         crossed = value > CHECK_THRESHOLD
         conf = min(1.0, log_distance(value, CHECK_THRESHOLD) / CHECK_LOG_MARGIN)
-        if CHECK_THRESHOLD / 2 < value < CHECK_SURE and _uneven_around(sheet, special.check):
+        if CHECK_FAINT < value < CHECK_SURE and _uneven_around(sheet, special.check):
             conf = min(conf, SHADOW_DOUBT)
         reading.confidences.append(conf)
         if crossed:

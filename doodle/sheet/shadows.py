@@ -4,13 +4,14 @@ A shadow multiplies everything under it (paper, print and pencil) by the same fa
 log brightness that runs on across paper and pencil alike, along a curve of any shape. Pencil also makes steps,
 but a player shades whole cells, so the edges of pencil run along the printed grid lines. The steps that are not
 grid-aligned are taken as the light's; integrating only those (a Poisson solve) outlines the shadows. Each
-shadow region then gets one depth, the step measured where its edge crosses bare paper, or the inside of a cell
-when too little of it crosses paper (a region whose edge is seen on neither is not taken as a shadow, nor one whose
-step is shallow or not the same in every colour, nor one that is almost all where the player draws). The bare
-paper then has the last word: it is labelled shaded or lit by its brightness against a smooth light (the labels
-the paper fits best, from several starts), the depth is fitted to all of it at once, and a shadow's part inside
-the grid stays only where the paper beside it is shaded too. The result is a map of gain, flat with sharp edges,
-which the smooth flat-field cannot model; smooth light is left to the flat-field.
+shadow region is measured by its step where its edge crosses bare paper, or the inside of a cell when too little
+of it crosses paper (a region whose edge is seen on neither is not taken as a shadow, nor one whose step is
+shallow or not the same in every colour, nor one that is almost all where the player draws). The bare paper then
+has the last word: it is labelled shaded or lit by its brightness against a smooth light (the labels the paper
+fits best, from several starts), one depth is fitted to all of it at once (the light is one lamp or window: two
+shadows of different depth are taken out at one depth), a sheet whose paper shows no shadow has none, and a
+shadow's part inside the grid stays only where the paper beside it is shaded too. The result is a map of gain,
+flat with sharp edges, which the smooth flat-field cannot model; smooth light is left to the flat-field.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ MAX_TINT = 0.5  # a shadow's step differs between colour channels by less than t
 # shadows, at least 23% of every shadow region found was bare paper); a dark region found almost only where
 # the player draws is pencil whose edges happened to look like a shadow's.
 MIN_BARE_SHARE = 0.1
+MIN_SHADED_PAPER = 20  # map pixels (mm²): paper shaded less than this shows no shadow
 EDGE_CHANGE = 0.01  # log gain changing this much between neighbouring map pixels: a shadow's edge
 EDGE_WIDEN = 2  # map pixels (mm) either side of an edge where the light taken out may not match the light
 ACROSS = 3.0  # map pixels either side of an edge where the step is measured
@@ -68,8 +70,8 @@ def find_shadows(
     the grid; not markers, the QR code or printed boxes, whose black edges are not light); `paper` marks the
     known bare paper. A shadow must fall on some of it: a dark region seen only where the player draws is taken
     as pencil, never brightened away. `cells` (int, image size, optional) numbers the cells' interiors (0: not in
-    a cell): a step measured inside one cell, away from its lines, is the light's too, since pencil fills a cell
-    evenly and only changes at its lines.
+    a cell): a step measured inside one cell, away from its lines, is most often the light's too, since pencil
+    mostly fills a cell evenly and changes at its lines (a false one is caught by the paper, which shows none).
     """
     height, width = bgr.shape[:2]
     small = (max(2, width // STEP_SCALE), max(2, height // STEP_SCALE))
@@ -155,8 +157,9 @@ def _regions(
             continue
         # The step is measured where the edge crosses bare paper. Where too little of the edge crosses paper (it
         # runs along the printed boxes, say), also where it crosses the inside of a cell, away from its lines:
-        # pencil fills a cell evenly, so a step there is the light's too. A dark region whose edge is seen on
-        # neither is pencil, not a shadow.
+        # pencil mostly fills a cell evenly, so a step there is mostly the light's (a region traced from pencil
+        # steps is dropped when the paper shows no shadow). A dark region whose edge is seen on neither is pencil,
+        # not a shadow.
         ours = (owner == label) & (steps < 0)
         measured = ours & on_paper
         if np.count_nonzero(measured) < MIN_EDGE:
@@ -182,7 +185,7 @@ def _as_the_paper_shows(log_gain: np.ndarray, log: np.ndarray, bare: np.ndarray,
     """
     traced = log_gain < 0
     shaded, depth = _shadow_on_paper(log, bare, traced, np.unique(-log_gain[traced]))
-    if not shaded.any():  # a shadow falls on some of the paper: none does, so what was traced is not one
+    if np.count_nonzero(shaded) < MIN_SHADED_PAPER:  # a shadow falls on the paper: none does, so none was traced
         return np.zeros_like(log_gain)
     result = np.where(bare, shaded, traced)
     reach = np.ones((2 * PAPER_REACH + 1,) * 2, np.uint8)
@@ -219,16 +222,19 @@ def _shadow_on_paper(
     until the labels settle. They can settle far from the truth (a trace that leaked far stays where it started;
     from no shadow at all, the smooth light bends into a large shadow), so they are settled from three starts:
     the traced shadow, no shadow, and the best of many lights fitted to samples of the paper. The depth is then
-    fitted to the paper so labelled, and the labels settled again with it. Each traced region's depth is tried
-    (one traced from pencil or print has a false one): the labels and depth the paper fits best are kept.
+    fitted to the paper so labelled, and the labels settled again with it (up to DEPTH_ROUNDS times). Each traced
+    region's depth is tried as the start (one traced from pencil or print has a false one): the labels and depth
+    the paper fits best are kept. With no paper at all, nothing is in shadow.
     """
     ys, xs = np.nonzero(bare)
+    if xs.size == 0:
+        return np.zeros_like(traced), 0.0
     height, width = log.shape
     scale = max(height, width) / 2.0
     u, v = (xs - width / 2.0) / scale, (ys - height / 2.0) / scale
     smooth = np.column_stack([np.ones_like(u), u, v, u * u, u * v, v * v])
     paper_log = log[ys, xs]
-    best: tuple[float, np.ndarray, float] | None = None
+    best: tuple[float, np.ndarray, float] = (np.inf, np.zeros_like(traced), 0.0)
     for depth in map(float, depths):
         for _ in range(DEPTH_ROUNDS):
             starts = (traced[ys, xs], None, _sampled_labels(xs, ys, paper_log, smooth, depth))
@@ -242,9 +248,8 @@ def _shadow_on_paper(
             depth = fitted
             if settled:
                 break
-        if best is None or cost < best[0]:
+        if cost < best[0]:
             best = (cost, shaded, depth)
-    assert best is not None, "called with no traced shadow"
     return best[1], best[2]
 
 
@@ -272,7 +277,8 @@ def _sampled_labels(
     """Shaded / lit labels of the paper points from the light that fits the paper best among lights fitted to
     random samples of its blocks (RANSAC, seeded: the same photo reads the same). A sample drawn from the lit
     paper alone gives the light itself, which no refit from a wrong start reaches when a shadow is large."""
-    block = (ys // SAMPLE_BLOCK) * (int(xs.max()) + 1) + xs // SAMPLE_BLOCK
+    blocks_across = int(xs.max()) // SAMPLE_BLOCK + 1
+    block = (ys // SAMPLE_BLOCK) * blocks_across + xs // SAMPLE_BLOCK
     ids, owner, counts = np.unique(block, return_inverse=True, return_counts=True)
     order = np.argsort(owner, kind="stable")
     groups = np.split(order, np.cumsum(counts)[:-1])
@@ -290,7 +296,7 @@ def _sampled_labels(
         shaded = level - lights @ where.T < -depth / 2
         lights = ((level + depth * shaded) * weight) @ refit.T
     residual = level + depth * shaded - lights @ where.T
-    best = shaded[int(np.argmin((weight * np.minimum(np.abs(residual), depth / 2)).sum(axis=1)))]
+    best = shaded[int(np.argmin((weight * _misfit(residual)).sum(axis=1)))]
     in_shadow = np.zeros(len(ids), bool)
     in_shadow[usable] = best
     return in_shadow[owner]
@@ -300,8 +306,7 @@ def _settled_labels(
     smooth: np.ndarray, paper_log: np.ndarray, start: np.ndarray | None, depth: float
 ) -> tuple[np.ndarray, float]:
     """Shaded / lit labels of the paper points refitted from `start` (None: all lit) until they settle, and how
-    badly the paper fits them (the mean residual, each capped at LABEL_NOISE: a point off both levels costs the
-    same however far off it is, whatever the depth)."""
+    badly the paper fits them (the mean `_misfit`)."""
     labels = np.zeros(paper_log.shape, bool) if start is None else start
     for _ in range(LABEL_ROUNDS):
         light = _robust_least_squares(smooth, paper_log + depth * labels)
@@ -310,7 +315,13 @@ def _settled_labels(
             break
         labels = new_labels
     residual = paper_log + depth * labels - smooth @ _robust_least_squares(smooth, paper_log + depth * labels)
-    return labels, float(np.mean(np.minimum(np.abs(residual), LABEL_NOISE)))
+    return labels, float(np.mean(_misfit(residual)))
+
+
+def _misfit(residual: np.ndarray) -> np.ndarray:
+    """How badly paper fits its light, point by point: capped, so a point that fits neither level (a stray mark)
+    costs the same however far off it is, whatever the depth."""
+    return np.minimum(np.abs(residual), LABEL_NOISE)
 
 
 def _robust_least_squares(design: np.ndarray, target: np.ndarray) -> np.ndarray:
