@@ -17,7 +17,6 @@ import argparse
 import contextlib
 import statistics
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,7 +24,7 @@ sys.path.insert(0, str(ROOT))  # for tests.photogen when run as a script
 
 import cv2  # noqa: E402
 
-from benchmarks.bench_scan import machine  # noqa: E402
+from benchmarks.bench_scan import machine, timed  # noqa: E402
 from doodle.sheet import layout  # noqa: E402
 from doodle.sheet.markers import detect_markers, fit_markers  # noqa: E402
 from doodle.sheet.photo import load_photo  # noqa: E402
@@ -33,12 +32,6 @@ from doodle.sheet.qr import read_sheet_code  # noqa: E402
 from doodle.sheet.scan import read_photo  # noqa: E402
 from doodle.sheet.scan_errors import ScanError  # noqa: E402
 from tests.photogen import CONDITIONS, LEVELS, level_conditions, make_photo  # noqa: E402
-
-
-def _timed(function) -> tuple[float, object]:
-    start = time.perf_counter()
-    value = function()
-    return time.perf_counter() - start, value
 
 
 def run_level(level: str, photos: int, megapixels: float | None) -> dict:
@@ -54,7 +47,7 @@ def run_level(level: str, photos: int, megapixels: float | None) -> dict:
         if fit is None:
             unfit += 1
             continue
-        runs = [_timed(lambda fit=fit, gray=gray: read_sheet_code(gray, fit.homography, fit.marks)) for _ in range(3)]
+        runs = [timed(lambda fit=fit, gray=gray: read_sheet_code(gray, fit.homography, fit.marks)) for _ in range(3)]
         code_times.append(min(seconds for seconds, _ in runs))
         code = runs[0][1]
         if code is not None:
@@ -63,7 +56,7 @@ def run_level(level: str, photos: int, megapixels: float | None) -> dict:
             else:
                 wrong += 1
         with contextlib.suppress(ScanError):  # a refusal is not a read to compare with
-            read_times.append(_timed(lambda jpeg=photo.jpeg: read_photo(jpeg))[0])
+            read_times.append(timed(lambda jpeg=photo.jpeg: read_photo(jpeg))[0])
         print(f"\r  {level}: {seed + 1}/{photos}", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     fitted = photos - unfit

@@ -185,8 +185,8 @@ def timing(photos: int) -> dict:
     decode, scan = [], []
     for seed in range(photos):
         jpeg = make_photo(seed, conditions).jpeg
-        decode.append(min(_timed(lambda jpeg=jpeg: cv2.imdecode(_bytes(jpeg), cv2.IMREAD_COLOR)) for _ in range(3)))
-        scan.append(min(_timed(lambda jpeg=jpeg: _try_read(read_photo, scan_error, jpeg)) for _ in range(3)))
+        decode.append(min(timed(lambda jpeg=jpeg: cv2.imdecode(_bytes(jpeg), cv2.IMREAD_COLOR))[0] for _ in range(3)))
+        scan.append(min(timed(lambda jpeg=jpeg: _try_read(read_photo, scan_error, jpeg))[0] for _ in range(3)))
         print(f"\r  timing: {seed + 1}/{photos} photos of 12 MP ", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     ratios = [s / d for s, d in zip(scan, decode, strict=True)]
@@ -211,10 +211,11 @@ def _try_read(read_photo, scan_error, jpeg: bytes) -> None:
         read_photo(jpeg)
 
 
-def _timed(function) -> float:
+def timed(function) -> tuple[float, object]:
+    """Seconds `function()` took, and what it returned."""
     start = time.perf_counter()
-    function()
-    return time.perf_counter() - start
+    value = function()
+    return time.perf_counter() - start, value
 
 
 def machine() -> str:

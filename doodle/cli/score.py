@@ -39,9 +39,19 @@ def quilt_report(quilt: Quilt) -> dict:
     return {"quilt": quilt.rows(), "empty": quilt.empty_count(), "rectangle": rect.to_dict() if rect else None}
 
 
+TEXT_WINDOW = 4096  # bytes looked at to tell a text quilt from a photo
+STDIN = "-"
+STDIN_NAME = "standard input"
+MAX_STDIN_BYTES = 200_000_000  # more than any phone photo; the photo reader checks the pixels themselves
+
+
+def _is_stdin(path: Path) -> bool:
+    return str(path) == STDIN
+
+
 def _looks_like_text(head: bytes) -> bool:
-    """A text quilt is small UTF-8 text; anything else is handed to the photo reader (which names the problem)."""
-    head = head[:TEXT_WINDOW]
+    """A text quilt is small UTF-8 text (judged by its first TEXT_WINDOW bytes); anything else is handed to the
+    photo reader (which names the problem)."""
     if b"\0" in head:
         return False
     try:
@@ -49,12 +59,6 @@ def _looks_like_text(head: bytes) -> bool:
     except UnicodeDecodeError as error:
         return error.start >= len(head) - 3  # a multi-byte character cut by the window
     return True
-
-
-TEXT_WINDOW = 4096  # bytes looked at to tell a text quilt from a photo
-STDIN = "-"
-STDIN_NAME = "standard input"
-MAX_STDIN_BYTES = 200_000_000  # more than any phone photo; the photo reader checks the pixels themselves
 
 
 @dataclass
@@ -69,7 +73,7 @@ class Reading:
     @property
     def name(self) -> str:
         """How the input is called in messages and tables."""
-        return STDIN_NAME if str(self.path) == STDIN else str(self.path)
+        return STDIN_NAME if _is_stdin(self.path) else str(self.path)
 
     @property
     def uncertain(self) -> tuple:
@@ -78,17 +82,18 @@ class Reading:
 
 def _read(path: Path) -> Reading:
     """One input (a file, or `-` for standard input): a text quilt, or a photo handed to the photo reader."""
-    piped = str(path) == STDIN
-    name = STDIN_NAME if piped else str(path)
+    name = Reading(path).name
     try:
-        source: bytes | Path = _piped_bytes() if piped else _checked_file(path)
-        if isinstance(source, bytes):
+        if _is_stdin(path):
+            source: bytes | Path = _piped_bytes()
             head = source[:TEXT_WINDOW]
         else:
+            source = _checked_file(path)
             with path.open("rb") as handle:
                 head = handle.read(TEXT_WINDOW)
-        if _looks_like_text(head):
-            return Reading(path, quilt=_text_quilt(source if isinstance(source, bytes) else path.read_bytes(), name))
+        if _looks_like_text(head):  # a text quilt is a few lines: read whole
+            text = source if isinstance(source, bytes) else path.read_bytes()
+            return Reading(path, quilt=_text_quilt(text, name))
     except click.ClickException as error:
         return Reading(path, error=error.message)
     except OSError as error:
@@ -163,9 +168,9 @@ def _ask(reading: Reading) -> None:
         )
     asked_rounds = set()
     for doubt in scan.uncertain:
-        if doubt.kind == "cell" and cells_settled:
-            continue
         if doubt.kind == "cell":
+            if cells_settled:
+                continue
             row, col = parse_cell_name(doubt.name)
             shaded = click.confirm(
                 f"  cell {doubt.name} looks {'shaded' if doubt.read else 'empty'} "
@@ -336,7 +341,7 @@ def _annotate(readings: list[Reading], target: Path) -> None:
         click.echo("--annotate: nothing to draw (no photo was read; text quilts have no sheet to draw)", err=True)
         return
     for reading in photos:
-        stem = "stdin" if str(reading.path) == STDIN else reading.path.stem
+        stem = "stdin" if _is_stdin(reading.path) else reading.path.stem
         path = target / f"{stem}.annotated.png" if len(readings) > 1 or target.is_dir() else target
         try:
             write_atomic(path, annotated_png(reading.scan))
@@ -378,7 +383,7 @@ def score(
 
     Several files: a progress bar, then one summary table (or JSON lines with --json).
     """
-    piped = sum(str(path) == STDIN for path in files)
+    piped = sum(_is_stdin(path) for path in files)
     if piped > 1:
         raise click.UsageError(f"{STDIN} (the photo or text quilt on standard input) can be given only once")
     if piped and ask:

@@ -312,6 +312,12 @@ class LayoutMarks:
         """The side of one module of a QR code `modules` modules wide, as printed in `qr` with its white border."""
         return self.qr.w / (modules + 2 * self.qr_border_modules)
 
+    def qr_code_rect(self, modules: int) -> Rect:
+        """Where the modules of a QR code `modules` modules wide are printed: `qr` without its white border."""
+        module = self.qr_module_mm(modules)
+        border = self.qr_border_modules * module
+        return Rect(self.qr.x + border, self.qr.y + border, modules * module, modules * module)
+
 
 _LAYOUT_1_QR = Rect(146.0, 0.0, 20.0, 20.0)
 LAYOUT_MARKS: tuple[LayoutMarks, ...] = (

@@ -124,14 +124,14 @@ class _SheetPainter:
         code.addData(L.qr_payload(self.sheet_id))
         code.make()
         count = code.getModuleCount()
-        r = L.QR_RECT
-        module = L.PRINTED_MARKS.qr_module_mm(count)
+        area = L.PRINTED_MARKS.qr_code_rect(count)
+        module = area.w / count
         self.c.setFillColor(HexColor("#000000"))
         for row in range(count):
             for col in range(count):
                 if code.isDark(row, col):
-                    x = r.x + (col + L.QR_BORDER_MODULES) * module
-                    y = r.y + (row + L.QR_BORDER_MODULES) * module
+                    x = area.x + col * module
+                    y = area.y + row * module
                     # a hair of overlap so neighbouring modules do not show seams when rasterised
                     self.c.rect(x, y, module + 0.01, module + 0.01, stroke=0, fill=1)
 

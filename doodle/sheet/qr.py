@@ -69,9 +69,9 @@ def _rectified(gray: np.ndarray, sheet_to_photo: np.ndarray, qr: layout.Rect, px
 def _code_corners(marks: layout.LayoutMarks) -> np.ndarray:
     """The corners of the code's modules (inside its printed white border) in the rectified square, for a code of
     MODULE_COUNT modules a side drawn as the PDF writer draws it."""
-    module = marks.qr_module_mm(MODULE_COUNT)
-    start = (MARGIN_MM + marks.qr_border_modules * module) * PX_PER_MM
-    end = start + MODULE_COUNT * module * PX_PER_MM
+    code = marks.qr_code_rect(MODULE_COUNT)
+    start = (MARGIN_MM + code.x - marks.qr.x) * PX_PER_MM
+    end = start + code.w * PX_PER_MM
     return np.array([[(start, start), (end, start), (end, end), (start, end)]], np.float32)
 
 

@@ -97,7 +97,7 @@ def find_shadows(
     if cells is None:
         cell_ids = np.zeros(log.shape, np.int32)
     else:
-        cell_ids = cv2.resize(cells.astype(np.int32), small, interpolation=cv2.INTER_NEAREST)
+        cell_ids = cv2.resize(cells.astype(np.int32, copy=False), small, interpolation=cv2.INTER_NEAREST)
     aligned = (cols & (sx > ALIGNED_RATIO * sy)) | (rows & (sy > ALIGNED_RATIO * sx)) | (cols & rows)
     # A shadow's edge is one step, all its differences of one sign; pencil strokes and grain go up and down.
     coherent = np.hypot(cv2.GaussianBlur(gx, (0, 0), 1.5), cv2.GaussianBlur(gy, (0, 0), 1.5)) > COHERENCE * (
@@ -234,16 +234,18 @@ def _shadow_on_paper(
     u, v = (xs - width / 2.0) / scale, (ys - height / 2.0) / scale
     smooth = np.column_stack([np.ones_like(u), u, v, u * u, u * v, v * v])
     paper_log = log[ys, xs]
+    traced_labels = traced[ys, xs]
+    samples = _PaperSamples.of(xs, ys, paper_log, smooth)
     best: tuple[float, np.ndarray, float] = (np.inf, np.zeros_like(traced), 0.0)
     for depth in map(float, depths):
         for _ in range(DEPTH_ROUNDS):
-            starts = (traced[ys, xs], None, _sampled_labels(xs, ys, paper_log, smooth, depth))
+            starts = (traced_labels, None, samples.labels(depth))
             labels, cost = min((_settled_labels(smooth, paper_log, start, depth) for start in starts),
                                key=lambda found: found[1])
             shaded = np.zeros_like(traced)
             shaded[ys, xs] = labels
             shaded = cv2.morphologyEx(shaded.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
-            fitted = _paper_depth(log, shaded, smooth, ys, xs, depth)
+            fitted = _paper_depth(paper_log, shaded, smooth, ys, xs, depth)
             settled = abs(fitted - depth) <= DEPTH_SETTLED * depth
             depth = fitted
             if settled:
@@ -254,12 +256,12 @@ def _shadow_on_paper(
 
 
 def _paper_depth(
-    log: np.ndarray, shaded: np.ndarray, smooth: np.ndarray, ys: np.ndarray, xs: np.ndarray, depth: float
+    paper_log: np.ndarray, shaded: np.ndarray, smooth: np.ndarray, ys: np.ndarray, xs: np.ndarray, depth: float
 ) -> float:
-    """The shadow's depth fitted to all the paper (at `ys`, `xs`) at once: the smooth light and one step where it
-    is labelled in shadow, away from the shadow's blurred edge. Steadier than the steps measured across the edge,
-    which a blurred photo makes shallower. `depth` as it was when the paper shows too little of the shadow or of
-    the light to tell, or no step."""
+    """The shadow's depth fitted to all the paper (`paper_log`, at `ys`, `xs`) at once: the smooth light and one
+    step where it is labelled in shadow, away from the shadow's blurred edge. Steadier than the steps measured
+    across the edge, which a blurred photo makes shallower. `depth` as it was when the paper shows too little of
+    the shadow or of the light to tell, or no step."""
     k = np.ones((2 * EDGE_WIDEN + 1,) * 2, np.uint8)
     edge = cv2.dilate(shaded.astype(np.uint8), k) != cv2.erode(shaded.astype(np.uint8), k)
     clear = ~edge[ys, xs]
@@ -267,39 +269,54 @@ def _paper_depth(
     if min(np.count_nonzero(clear & in_shadow), np.count_nonzero(clear & ~in_shadow)) < MIN_REGION:
         return depth
     design = np.column_stack([smooth, -in_shadow.astype(np.float64)])[clear]
-    fitted = float(_robust_least_squares(design, log[ys, xs][clear])[-1])
+    fitted = float(_robust_least_squares(design, paper_log[clear])[-1])
     return fitted if fitted > MIN_DEPTH else depth
 
 
-def _sampled_labels(
-    xs: np.ndarray, ys: np.ndarray, paper_log: np.ndarray, smooth: np.ndarray, depth: float
-) -> np.ndarray:
-    """Shaded / lit labels of the paper points from the light that fits the paper best among lights fitted to
-    random samples of its blocks (RANSAC, seeded: the same photo reads the same). A sample drawn from the lit
-    paper alone gives the light itself, which no refit from a wrong start reaches when a shadow is large."""
-    blocks_across = int(xs.max()) // SAMPLE_BLOCK + 1
-    block = (ys // SAMPLE_BLOCK) * blocks_across + xs // SAMPLE_BLOCK
-    ids, owner, counts = np.unique(block, return_inverse=True, return_counts=True)
-    order = np.argsort(owner, kind="stable")
-    groups = np.split(order, np.cumsum(counts)[:-1])
-    usable = [k for k, group in enumerate(groups) if group.size >= SAMPLE_MIN_POINTS]
-    if len(usable) < 2 * SAMPLE_SIZE:
-        return np.zeros(paper_log.shape, bool)
-    level = np.array([np.median(paper_log[groups[k]]) for k in usable])
-    where = np.array([smooth[groups[k]].mean(axis=0) for k in usable])
-    weight = np.sqrt(counts[usable]).astype(np.float64)
-    rng = np.random.default_rng(0)
-    picks = np.argsort(rng.random((SAMPLE_TRIALS, len(usable))), axis=1)[:, :SAMPLE_SIZE]
-    lights = np.einsum("tij,tj->ti", np.linalg.pinv(where[picks]), level[picks])  # one light per sample
-    refit = np.linalg.pinv(where * weight[:, None])  # weighted least squares, the same for every sample
-    for _ in range(LABEL_ROUNDS):
-        shaded = level - lights @ where.T < -depth / 2
-        lights = ((level + depth * shaded) * weight) @ refit.T
-    residual = level + depth * shaded - lights @ where.T
-    best = shaded[int(np.argmin((weight * _misfit(residual)).sum(axis=1)))]
-    in_shadow = np.zeros(len(ids), bool)
-    in_shadow[usable] = best
-    return in_shadow[owner]
+@dataclass(frozen=True)
+class _PaperSamples:
+    """The paper in blocks, and many lights fitted to random samples of them (RANSAC, seeded: the same photo reads
+    the same). A sample drawn from the lit paper alone gives the light itself, which no refit from a wrong start
+    reaches when a shadow is large. Built once per photo: only the labelling depends on the depth tried."""
+
+    owner: np.ndarray  # each paper point's block
+    usable: np.ndarray  # the blocks holding enough paper to sample
+    level: np.ndarray  # their median log brightness
+    where: np.ndarray  # their smooth-light design rows
+    weight: np.ndarray
+    lights: np.ndarray  # (trials, coefficients): the light fitted to each sample
+    refit: np.ndarray  # weighted least squares over all usable blocks, the same for every sample
+
+    @classmethod
+    def of(cls, xs: np.ndarray, ys: np.ndarray, paper_log: np.ndarray, smooth: np.ndarray) -> _PaperSamples:
+        blocks_across = int(xs.max()) // SAMPLE_BLOCK + 1
+        block = (ys // SAMPLE_BLOCK) * blocks_across + xs // SAMPLE_BLOCK
+        _, owner, counts = np.unique(block, return_inverse=True, return_counts=True)
+        groups = np.split(np.argsort(owner, kind="stable"), np.cumsum(counts)[:-1])
+        usable = np.array([k for k, group in enumerate(groups) if group.size >= SAMPLE_MIN_POINTS], int)
+        level = np.array([np.median(paper_log[groups[k]]) for k in usable])
+        where = np.array([smooth[groups[k]].mean(axis=0) for k in usable]).reshape(len(usable), smooth.shape[1])
+        weight = np.sqrt(counts[usable]).astype(np.float64)
+        lights = refit = np.zeros((0, smooth.shape[1]))
+        if len(usable) >= 2 * SAMPLE_SIZE:
+            rng = np.random.default_rng(0)
+            picks = np.argsort(rng.random((SAMPLE_TRIALS, len(usable))), axis=1)[:, :SAMPLE_SIZE]
+            lights = np.einsum("tij,tj->ti", np.linalg.pinv(where[picks]), level[picks])
+            refit = np.linalg.pinv(where * weight[:, None])
+        return cls(owner, usable, level, where, weight, lights, refit)
+
+    def labels(self, depth: float) -> np.ndarray:
+        """Shaded / lit labels of the paper points, from the sampled light that fits the paper best at `depth`
+        (all lit when there are too few blocks to sample)."""
+        in_shadow = np.zeros(int(self.owner.max()) + 1, bool)
+        if len(self.lights):
+            lights, level, where, weight = self.lights, self.level, self.where, self.weight
+            for _ in range(LABEL_ROUNDS):
+                shaded = level - lights @ where.T < -depth / 2
+                lights = ((level + depth * shaded) * weight) @ self.refit.T
+            residual = level + depth * shaded - lights @ where.T
+            in_shadow[self.usable] = shaded[int(np.argmin((weight * _misfit(residual)).sum(axis=1)))]
+        return in_shadow[self.owner]
 
 
 def _settled_labels(
@@ -312,9 +329,11 @@ def _settled_labels(
         light = _robust_least_squares(smooth, paper_log + depth * labels)
         new_labels = paper_log - smooth @ light < -depth / 2
         if np.array_equal(new_labels, labels):
-            break
+            break  # `light` is the fit of the labels kept
         labels = new_labels
-    residual = paper_log + depth * labels - smooth @ _robust_least_squares(smooth, paper_log + depth * labels)
+    else:
+        light = _robust_least_squares(smooth, paper_log + depth * labels)
+    residual = paper_log + depth * labels - smooth @ light
     return labels, float(np.mean(_misfit(residual)))
 
 
