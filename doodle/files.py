@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import codecs
+import errno
 import os
 import tempfile
 from pathlib import Path
@@ -35,3 +37,52 @@ def _mode_for(path: Path) -> int:
         umask = os.umask(0)
         os.umask(umask)
         return 0o666 & ~umask
+
+
+class InputFileError(ValueError):
+    """A user's file cannot be read as what it should be; the message names the file and the problem."""
+
+
+def read_limited(path: str | Path, limit: int, what: str) -> bytes:
+    """The bytes of `path`, read in one pass and never more than `limit` of them.
+
+    Works for anything that can be opened and read (a regular file, a FIFO, /dev/stdin, a /proc file): the size
+    is learnt by reading, not from stat, which says 0 for a stream. `what` names the file in messages, e.g.
+    "deck file cards.toml"."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(limit + 1)
+    except FileNotFoundError:
+        raise InputFileError(f"{what} does not exist") from None
+    except IsADirectoryError:
+        raise InputFileError(f"{what} is a directory, not a file") from None
+    except PermissionError:
+        raise InputFileError(f"{what} cannot be read: permission denied") from None
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise InputFileError(f"{what} is a loop of symbolic links") from None
+        raise InputFileError(f"{what} cannot be read: {error.strerror or error}") from None
+    if len(data) > limit:
+        raise InputFileError(f"{what} is larger than {_size(limit)}, too large for what it should be")
+    return data
+
+
+def decode_text(data: bytes, what: str) -> str:
+    """Text in UTF-8 (a byte-order mark is dropped) or UTF-16 with its byte-order mark, as editors write them."""
+    encoding = "utf-16" if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) else "utf-8-sig"
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError:
+        raise InputFileError(f"{what} is not text in UTF-8 or UTF-16: save it as UTF-8 and try again") from None
+
+
+def read_text_limited(path: str | Path, limit: int, what: str) -> str:
+    """`read_limited` then `decode_text`."""
+    return decode_text(read_limited(path, limit, what), what)
+
+
+def _size(limit: int) -> str:
+    for unit, factor in (("MB", 1 << 20), ("KB", 1 << 10)):
+        if limit >= factor:
+            return f"{limit / factor:g} {unit}"
+    return f"{limit} bytes"

@@ -15,3 +15,39 @@ def test_write_atomic_writes_whole_files_with_ordinary_permissions(tmp_path):
     assert target.read_bytes() == b"\x00bytes"
     assert target.stat().st_mode & 0o777 == 0o640
     assert [p.name for p in target.parent.iterdir()] == ["out.txt"]  # no temporary file left behind
+
+
+def test_read_limited_reads_streams_and_refuses_what_is_too_large(tmp_path):
+    import pytest
+
+    from doodle.files import InputFileError, read_limited, read_text_limited
+
+    small = tmp_path / "small.txt"
+    small.write_bytes(b"\xef\xbb\xbfhello")
+    assert read_text_limited(small, 100, "file small.txt") == "hello"  # a UTF-8 byte-order mark is dropped
+    small.write_bytes("héllo".encode("utf-16"))
+    assert read_text_limited(small, 100, "file small.txt") == "héllo"
+    with pytest.raises(InputFileError, match="larger than 5 bytes"):
+        read_limited(small, 5, "file small.txt")
+    with pytest.raises(InputFileError, match="larger than 1 KB"):
+        read_limited("/dev/zero", 1024, "file /dev/zero")  # an endless stream stops at the cap
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    writer = os.fork()
+    if writer == 0:
+        with open(fifo, "wb") as handle:
+            handle.write(b"streamed")
+        os._exit(0)
+    assert read_limited(fifo, 100, "fifo") == b"streamed"  # stat says 0 bytes; reading says otherwise
+    os.waitpid(writer, 0)
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    with pytest.raises(InputFileError, match="loop of symbolic links"):
+        read_limited(loop, 100, "file loop")
+    with pytest.raises(InputFileError, match="is a directory"):
+        read_limited(tmp_path, 100, "folder")
+    with pytest.raises(InputFileError, match="does not exist"):
+        read_limited(tmp_path / "none", 100, "file none")
+    small.write_bytes(b"\xff\xfe\xff")  # a UTF-16 mark and half a character
+    with pytest.raises(InputFileError, match="not text"):
+        read_text_limited(small, 100, "file small.txt")
