@@ -57,6 +57,11 @@ def rectangle_score(height: int, width: int) -> int:
 
 
 MAX_ROUND_SCORE = rectangle_score(SIZE, SIZE)
+# Every score some rectangle on the grid makes (0: no shaded cell). 66 to 80, for example, are not among them, so a
+# round score of 70 on a sheet is a misread or a slip of the pencil.
+POSSIBLE_ROUND_SCORES = frozenset(
+    {0} | {rectangle_score(h, w) for h in range(1, SIZE + 1) for w in range(1, SIZE + 1)}
+)
 """The most one scoring can give: the whole quilt as one rectangle."""
 
 

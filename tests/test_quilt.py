@@ -94,3 +94,15 @@ def test_place_refuses_overlap(quilt, row, col):
 def test_place_refuses_off_grid():
     with pytest.raises(PlacementError, match="off the 9x9 grid"):
         Quilt().place([(8, 8), (8, 9)])
+
+
+def test_possible_round_scores_are_exactly_what_some_quilt_scores():
+    from doodle.quilt import POSSIBLE_ROUND_SCORES, SIZE, Quilt
+
+    seen = {0}
+    for height in range(1, SIZE + 1):
+        for width in range(1, SIZE + 1):
+            rows = ["#" * width + "." * (SIZE - width)] * height + ["." * SIZE] * (SIZE - height)
+            seen.add(Quilt.from_text("\n".join(rows)).best_rectangle().score)
+    assert seen == POSSIBLE_ROUND_SCORES
+    assert not POSSIBLE_ROUND_SCORES & set(range(66, 81))
