@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from doodle.patchwork import ADVANCE, Game, MoveSyntaxError, NotationError, RecordError, parse_move
+from doodle.patchwork import ADVANCE, Game, MoveSyntaxError, NotationError, PatchworkRecordError, parse_move
 from doodle.patchwork.moves import leather_move, orientation_placement
 
 START = (
@@ -120,10 +120,10 @@ def test_a_record_from_a_position_replays():
 def test_a_bad_record_is_refused_with_a_clear_message(change, message):
     record = finished_game(8).to_record()
     change(record)
-    with pytest.raises(RecordError, match=message):
+    with pytest.raises(PatchworkRecordError, match=message):
         Game.from_record(record)
 
 
 def test_a_record_must_be_an_object():
-    with pytest.raises(RecordError, match="a JSON object"):
+    with pytest.raises(PatchworkRecordError, match="a JSON object"):
         Game.from_record(["advance"])

@@ -7,17 +7,23 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import click
+from click.core import ParameterSource
 
 from doodle.cli.common import SEED, echo_json, input_stream, use_color, write_atomic
 from doodle.cli.common import interactive as is_interactive  # `interactive` names a flag below
-from doodle.patchwork import EDITIONS, Game, RecordError
+from doodle.files import InputFileError, read_text_limited
+from doodle.patchwork import EDITIONS, Game, PatchworkRecordError
 from doodle.patchwork.bots import BOT_NAMES, make_bot, play_game
 from doodle.patchwork.display import position_text
 from doodle.patchwork.plain import PlainMatch, Quit
+from doodle.patchwork.seats import Seat, read_seats, read_seed, with_seats
 
 OPPONENTS = (*BOT_NAMES, "human")
+RECORD_LIMIT = 1 << 20  # a whole game's record is a few KB
+DEFAULT_SECONDS = 1.0
 
 
 @click.group()
@@ -29,28 +35,115 @@ def _new_game(seed: int | None, edition: str) -> Game:
     return Game.new(seed=seed, edition=edition)
 
 
-def _read_record(path: Path) -> Game:
-    try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise click.ClickException(f"cannot read {path}: {error.strerror}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise click.ClickException(f"{path} is not a JSON game record: {error}") from None
-    try:
-        return Game.from_record(record)
-    except RecordError as error:
-        raise click.ClickException(f"{path}: {error}") from None
+class _Recorded:
+    """A game read from a record file, with the seats and the seed the record keeps (None where it does not)."""
+
+    def __init__(self, path: Path) -> None:
+        what = f"the game record {click.format_filename(path)}"
+        try:
+            text = read_text_limited(path, RECORD_LIMIT, what)
+            record: Any = json.loads(text)
+        except InputFileError as error:
+            raise click.ClickException(str(error)) from None
+        except (ValueError, RecursionError):  # bad JSON, a number too long to read, nesting too deep
+            raise click.ClickException(
+                f"{what} is not a JSON game record (written by 'doodle patchwork play --record')"
+            ) from None
+        try:
+            self.game = Game.from_record(record)
+            self.seats = read_seats(record)
+            self.seed = read_seed(record)
+        except PatchworkRecordError as error:
+            raise click.ClickException(f"{what}: {error}") from None
 
 
-def _save_record(game: Game, path: Path | None, quiet: bool = False) -> None:
-    if path is None:
-        return
-    try:
-        write_atomic(path, json.dumps(game.to_record(), indent=1) + "\n")
-    except OSError as error:
-        raise click.ClickException(f"cannot write the game record to {path}: {error.strerror}") from None
-    if not quiet:
-        click.echo(f"Game record written to {path}.", err=True)
+class _Saver:
+    """Writes the game record (atomically) to `path` after every move, with who plays each seat.
+
+    The first write failing ends the command (a bad path is said before the game); a later one is said and
+    tried again after the next move, so the game goes on."""
+
+    def __init__(self, path: Path | None, seats: tuple[Seat, Seat], seed: int | None) -> None:
+        self.path, self.seats, self.seed = path, seats, seed
+        self.written = False
+        self.failing = False
+
+    def __call__(self, game: Game) -> None:
+        if self.path is None:
+            return
+        record = with_seats(game.to_record(), self.seats, self.seed)
+        name = click.format_filename(self.path)
+        try:
+            write_atomic(self.path, json.dumps(record, indent=1) + "\n")
+        except OSError as error:
+            if not self.written:
+                raise click.ClickException(f"cannot write the game record to {name}: {error.strerror}") from None
+            if not self.failing:
+                click.echo(
+                    f"Cannot save the game to {name} ({error.strerror}); trying again after each move.", err=True
+                )
+            self.failing = True
+            return
+        if self.failing:
+            click.echo(f"The game is saved in {name} again.", err=True)
+        self.written, self.failing = True, False
+
+
+def _seats_from_options(opponent: str, second: bool, seconds: float) -> tuple[Seat, Seat]:
+    if opponent == "human":
+        return Seat(), Seat()
+    bot = Seat(opponent, seconds if opponent == "mcts" else None)
+    return (bot, Seat()) if second else (Seat(), bot)
+
+
+def _given(ctx: click.Context, name: str) -> bool:
+    return ctx.get_parameter_source(name) in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
+
+
+def _check_resume_options(ctx: click.Context, recorded: _Recorded, path: Path, opponent: str, second: bool,
+                          seconds: float, seed: int | None, edition: str) -> tuple[Seat, Seat]:  # fmt: skip
+    """The seats to go on with: the record's; options that contradict it are refused. A record written before
+    records kept the seats takes them from the options (or their defaults), and says so."""
+    name = click.format_filename(path)
+    wanted = _seats_from_options(opponent, second, seconds)
+    conflicts = []
+    if _given(ctx, "seed") and recorded.seed != seed:
+        kept = "no seed" if recorded.seed is None else f"seed {recorded.seed}"
+        conflicts.append(f"--seed {seed} (the record has {kept}; its patches are already laid out)")
+    if _given(ctx, "edition") and recorded.game.edition != edition:
+        conflicts.append(f"--edition {edition} (the record is the {recorded.game.edition} edition)")
+    seats = recorded.seats
+    if seats is None:
+        click.echo(
+            f"{name} does not say who plays (it was written by an older doodle): going on with player 1 "
+            f"{wanted[0].describe()} and player 2 {wanted[1].describe()}, as the options say.",
+            err=True,
+        )
+        if not conflicts:
+            return wanted
+    else:
+        recorded_bots = [seat for seat in seats if not seat.human]
+        recorded_opponent = recorded_bots[0].bot if recorded_bots else "human"
+        if _given(ctx, "opponent") and opponent != recorded_opponent:
+            conflicts.append(f"--vs {opponent} (the record's opponent is {recorded_opponent})")
+        if second and (not recorded_bots or not seats[1].human):
+            you = "both players are people" if not recorded_bots else "you are player 1"
+            conflicts.append(f"--second ({you} in the record)")
+        if _given(ctx, "seconds") and not any(seat.seconds == seconds for seat in recorded_bots):
+            bot = recorded_bots[0].describe() if recorded_bots else "none"
+            conflicts.append(f"--seconds {seconds:g} (the record's bot is {bot})")
+    if conflicts:
+        raise click.UsageError(
+            f"these options contradict the game recorded in {name}: {'; '.join(conflicts)}. "
+            "Leave them out to go on as recorded, or start a new game without --resume."
+        )
+    return seats  # type: ignore[return-value]
+
+
+def _names(seats: tuple[Seat, Seat]) -> list[str]:
+    if all(seat.human for seat in seats):
+        return ["player 1", "player 2"]
+    return ["you" if seat.human else str(seat.bot) for seat in seats]
 
 
 @patchwork.command()
@@ -62,9 +155,7 @@ def _save_record(game: Game, path: Path | None, quiet: bool = False) -> None:
     show_default=True,
     help="Who you play against; 'human' for two people at one keyboard.",
 )
-@click.option(
-    "--seed", type=SEED, help="Shuffle the patches with this seed (a replayable game)."
-)
+@click.option("--seed", type=SEED, help="Shuffle the patches with this seed (a replayable game).")
 @click.option(
     "--edition",
     type=click.Choice(EDITIONS),
@@ -76,7 +167,7 @@ def _save_record(game: Game, path: Path | None, quiet: bool = False) -> None:
 @click.option(
     "--seconds",
     type=click.FloatRange(0, min_open=True),
-    default=1.0,
+    default=DEFAULT_SECONDS,
     show_default=True,
     help="The MCTS bot's thinking time per move.",
 )
@@ -90,17 +181,18 @@ def _save_record(game: Game, path: Path | None, quiet: bool = False) -> None:
     "--record",
     "record_path",
     type=click.Path(path_type=Path, dir_okay=False),
-    help="Write the game record (JSON) to this file: at the start (so a bad path is said at once) and at the end "
-    "(also when you quit early).",
+    help="Keep the game record (JSON) in this file: written at the start (so a bad path is said at once) and after "
+    "every move, so nothing is lost if the game is interrupted. It keeps who plays each side.",
 )
 @click.option(
     "--resume",
     "resume_path",
     type=click.Path(path_type=Path, dir_okay=False, exists=True),
-    help="Go on with the game recorded in this file (its record is then updated there).",
+    help="Go on with the game recorded in this file, with the same players (its record is then updated there).",
 )
 @click.option("--color/--no-color", default=None, help="Colour the quilts in --plain mode (default: on a terminal).")
-def play(opponent: str, seed: int | None, edition: str, second: bool, seconds: float, plain: bool,
+@click.pass_context
+def play(ctx: click.Context, opponent: str, seed: int | None, edition: str, second: bool, seconds: float, plain: bool,
          record_path: Path | None, resume_path: Path | None, color: bool | None) -> None:  # fmt: skip
     """Play Patchwork in the terminal.
 
@@ -112,57 +204,74 @@ def play(opponent: str, seed: int | None, edition: str, second: bool, seconds: f
     'advance', or 'leather e5'; type 'help' for the rest.
     """
     if resume_path is not None:
-        game = _read_record(resume_path)
+        recorded = _Recorded(resume_path)
+        game = recorded.game
+        seats = _check_resume_options(ctx, recorded, resume_path, opponent, second, seconds, seed, edition)
+        seed = recorded.seed
         record_path = record_path or resume_path
     else:
         game = _new_game(seed, edition)
-    _save_record(game, record_path, quiet=True)  # a path that cannot be written is said now, not after the game
-    you = 1 if second else 0
-    if opponent == "human":
-        players: list[object | None] = [None, None]
-        names = ["player 1", "player 2"]
-    else:
-        players = [None, None]
-        players[1 - you] = make_bot(opponent, seed=seed, seconds=seconds)
-        names = ["", ""]
-        names[you], names[1 - you] = "you", opponent
+        seats = _seats_from_options(opponent, second, seconds)
+    save = _Saver(record_path, seats, seed)
+    save(game)  # a path that cannot be written is said now, not after the game
+    players = [seat.player(seed) for seat in seats]
+    names = _names(seats)
     interactive = is_interactive()
     if plain or not interactive:
-        _play_plain(game, players, names, interactive, use_color(color), record_path)
+        _play_plain(game, players, names, interactive, use_color(color), save)
         return
     from doodle.patchwork.app import PatchworkApp  # Textual loads only for the full-screen game
 
-    app = PatchworkApp(game, players, names)
+    app = PatchworkApp(game, players, names, on_change=save, record_name=_shown_path(record_path))
     app.run()
     if game.move_stack:
         click.echo(position_text(game, names))
-    _save_record(game, record_path)
+    _finish(game, save)
+
+
+def _shown_path(path: Path | None) -> str | None:
+    return None if path is None else click.format_filename(path)
+
+
+def _finish(game: Game, save: _Saver) -> None:
+    """Save once more (the game was saved after every move already) and say where, or how to resume."""
+    if save.path is None:
+        return
+    save(game)
+    name = _shown_path(save.path)
+    if game.is_over():
+        click.echo(f"Game record written to {name}.", err=True)
+    else:
+        click.echo(f"Game saved in {name}: go on with 'doodle patchwork play --resume {name}'.", err=True)
 
 
 def _play_plain(game: Game, players: list[object | None], names: list[str], interactive: bool, color: bool,
-                record_path: Path | None) -> None:  # fmt: skip
-    match = PlainMatch(game, players, names, render=lambda g: position_text(g, names, color=color))
-    click.echo(match.start())
+                save: _Saver) -> None:  # fmt: skip
+    match = PlainMatch(game, players, names, render=lambda g: position_text(g, names, color=color), on_change=save)
     ended_early = False
-    stream = input_stream()
-    while not match.finished:
-        if interactive:
+    stream = input_stream()  # also makes input() read a stray undecodable byte as a character, not a crash
+    try:
+        click.echo(match.start())
+        while not match.finished:
+            if interactive:
+                try:
+                    line = input("> ")
+                except EOFError:
+                    click.echo()
+                    break
+            else:
+                line = stream.readline()
+                if not line:
+                    ended_early = True
+                    break
+                click.echo(f"> {line.rstrip()}")
             try:
-                line = input("> ")
-            except (EOFError, KeyboardInterrupt):
-                click.echo()
+                click.echo(match.handle(line))
+            except Quit:
                 break
-        else:
-            line = stream.readline()
-            if not line:
-                ended_early = True
-                break
-            click.echo(f"> {line.rstrip()}")
-        try:
-            click.echo(match.handle(line))
-        except Quit:
-            break
-    _save_record(game, record_path)
+    except KeyboardInterrupt:
+        click.echo()
+    _finish(game, save)
     if ended_early:
         raise click.ClickException(
             f"the input ended before the game did ({len(game.move_stack)} moves played); "

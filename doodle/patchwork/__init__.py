@@ -5,15 +5,21 @@
     >>> move = game.legal_moves()[0]
     >>> game.play(move)
 
-Players are 0 and 1. Nothing here imports doodle.game (Patchwork Doodle): the two games share only
+Players are 0 and 1. Every error is a PatchworkError (a ValueError): IllegalMoveError, MoveSyntaxError,
+NotationError, PatchworkRecordError. Nothing here imports doodle.game (Patchwork Doodle): the two games share only
 doodle.geometry and doodle.quilt.
 """
 
-from doodle.patchwork.game import Game, IllegalMoveError, PlayerView
-from doodle.patchwork.moves import ADVANCE, Move, MoveSyntaxError, parse_move
-from doodle.patchwork.notation import NotationError
+from doodle.patchwork.errors import (
+    IllegalMoveError,
+    MoveSyntaxError,
+    NotationError,
+    PatchworkError,
+    PatchworkRecordError,
+)
+from doodle.patchwork.game import Game, PlayerView
+from doodle.patchwork.moves import ADVANCE, Move, parse_move
 from doodle.patchwork.patches import EDITIONS, PATCHES, Patch
-from doodle.patchwork.record import RecordError
 
 __all__ = [
     "ADVANCE",
@@ -25,7 +31,8 @@ __all__ = [
     "MoveSyntaxError",
     "NotationError",
     "Patch",
+    "PatchworkError",
+    "PatchworkRecordError",
     "PlayerView",
-    "RecordError",
     "parse_move",
 ]

@@ -8,17 +8,19 @@ so the screen stays live.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from textual import work
+from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from doodle.geometry import Polyomino
 from doodle.patchwork.display import choices_block, player_lines, status_line, track_lines
-from doodle.patchwork.game import CHOICES, Game, IllegalMoveError
+from doodle.patchwork.errors import IllegalMoveError
+from doodle.patchwork.game import CHOICES, Game
 from doodle.patchwork.moves import ADVANCE, Move, leather_move, patch_move
 from doodle.patchwork.patches import PATCHES
 from doodle.render import cell_name
@@ -37,7 +39,7 @@ HELP = f"""\
   enter       place the patch (green: it fits; red: it does not)
   a           advance: move just past the other token, 1 button per space
   esc         put the patch back        u         undo your last move
-  ?  f1       this help                 q         quit
+  ?  f1       this help                 q         quit (asks first)
 
 A leather patch (1x1) you pass on the track must be placed at once: move it and press enter.
 Tokens on the track: 1 and 2; $ an income mark, L a leather patch still there.
@@ -45,8 +47,32 @@ Tokens on the track: 1 and 2; $ an income mark, L a leather patch still there.
 [dim]Press any key to close.[/dim]"""
 
 
+class ConfirmQuit(ModalScreen[bool]):
+    """Asks before leaving a game: y leaves (True), any other key goes back to the game (False)."""
+
+    DEFAULT_CSS = """
+    ConfirmQuit { align: center middle; }
+    ConfirmQuit > Static { width: auto; max-width: 80; height: auto; border: round $warning; padding: 1 2;
+                           background: $surface; }
+    """
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.text)
+
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        self.dismiss(event.key in ("y", "Y"))
+
+
 class PatchworkApp(App[None]):
-    """A game of Patchwork between people (seats None) and bots (objects with `choose(game)`)."""
+    """A game of Patchwork between people (seats None) and bots (objects with `choose(game)`).
+
+    `on_change(game)` is called after every move played or taken back; `record_name` names the file it keeps
+    the game in (None: the game is not kept), for the question asked before quitting."""
 
     TITLE = "Patchwork"
     ENABLE_COMMAND_PALETTE = False
@@ -73,14 +99,23 @@ class PatchworkApp(App[None]):
         Binding("u", "undo", "undo"),
         Binding("question_mark", "help", "help"),
         Binding("f1", "help", "help", show=False),
-        Binding("q", "quit", "quit"),
+        Binding("q", "ask_quit", "quit"),
     ]
 
-    def __init__(self, game: Game, players: Sequence[object | None], names: Sequence[str]) -> None:
+    def __init__(
+        self,
+        game: Game,
+        players: Sequence[object | None],
+        names: Sequence[str],
+        on_change: Callable[[Game], object] | None = None,
+        record_name: str | None = None,
+    ) -> None:
         super().__init__()
         self.game = game
         self.players = list(players)
         self.names = list(names)
+        self.on_change = on_change or (lambda game: None)
+        self.record_name = record_name
         self.slot: int | None = None  # which of the next three patches is picked
         self.ghost: Ghost | None = None
         self.thinking = False
@@ -142,6 +177,7 @@ class PatchworkApp(App[None]):
     def _bot_moved(self, player: int, move: Move) -> None:
         self.thinking = False
         self.game.play(move, player=player)
+        self.on_change(self.game)
         self.last_move = (player, move)
         self.message = f"{self.names[player]} played {_describe(move)}."
         self._after_change()
@@ -253,6 +289,7 @@ class PatchworkApp(App[None]):
             self.game.play(move, player=player)
         except IllegalMoveError as error:
             return self._refuse(f"Not played: {error}.")
+        self.on_change(self.game)
         self.slot, self.ghost = None, None
         self.last_move = (player, move)
         self.message = f"{self.names[player]} played {_describe(move)}."
@@ -267,12 +304,31 @@ class PatchworkApp(App[None]):
             taken += 1
             if self.person_to_move() is not None:
                 break
+        if taken:
+            self.on_change(self.game)
         self.slot, self.ghost, self.last_move = None, None, None
         self.message = f"Took back {taken} move(s)." if taken else "Nothing to undo."
         self._after_change()
 
     def action_help(self) -> None:
         self.push_screen(TextScreen(HELP))
+
+    def action_ask_quit(self) -> None:
+        """Leave at once when the game is over; else ask, saying whether the game is kept and where."""
+        if self.game.is_over():
+            self.exit()
+            return
+        if self.record_name is None:
+            kept = "This game is not recorded: it will be lost (start with --record FILE to keep a game)."
+        else:
+            self.on_change(self.game)
+            kept = f"The game is saved in {self.record_name}: go on later with --resume {self.record_name}."
+        self.push_screen(ConfirmQuit(f"Quit the game?\n\n{kept}\n\ny: quit    any other key: go on playing"),
+                         self._quit_if)  # fmt: skip
+
+    def _quit_if(self, confirmed: bool | None) -> None:
+        if confirmed:
+            self.exit()
 
     def _why_not_now(self) -> str:
         if self.game.is_over():

@@ -11,6 +11,7 @@ import time
 from dataclasses import dataclass, field
 
 from doodle.geometry import Polyomino
+from doodle.patchwork.errors import PatchworkError
 from doodle.patchwork.evaluation import contact_order, fitting, leather_choices, move_value, neighbours
 from doodle.patchwork.game import CHOICES, Game
 from doodle.patchwork.moves import ADVANCE, LEATHER_MOVES, Move, placement_of
@@ -84,13 +85,14 @@ def candidate_moves(game: Game, placements: int = 3) -> list[Move]:
     p = game.current_player
     if p is None:
         return []
-    bits = game._bits[p]
-    if game._pending:
+    bits = game.quilt_bits(p)
+    if game.pending_leather:
         moves = leather_choices(bits)[:2]
     else:
         moves = [ADVANCE]
-        for n in game._circle[:CHOICES]:
-            if PATCHES[n].cost <= game._buttons[p]:
+        budget = game.buttons[p]
+        for n in game.circle[:CHOICES]:
+            if PATCHES[n].cost <= budget:
                 snug = contact_order(bits, fitting(game, n))[: 3 * placements]
                 snug.sort(key=lambda move: -move_value(game, move))
                 moves += snug[:placements]
@@ -106,18 +108,18 @@ def playout(game: Game, rng: random.Random, noise: float = 2.0) -> None:
         p = game.current_player
         if p is None:
             return
-        bits = game._bits[p]
-        if game._pending:
+        bits = game.quilt_bits(p)
+        if game.pending_leather:
             empty = FULL & ~bits
             holes = empty & ~neighbours(empty)
             target = holes or empty
-            game._push(LEATHER_MOVES[(target & -target).bit_length() - 1])
+            game.push(LEATHER_MOVES[(target & -target).bit_length() - 1])
             continue
-        position = game._pos[p]
-        buttons = game._buttons[p]
+        position = game.positions[p]
+        buttons = game.buttons[p]
         ahead = marks_left(position)
         best, best_value = ADVANCE, gauss(0.0, noise)
-        for n in game._circle[:CHOICES]:
+        for n in game.circle[:CHOICES]:
             patch = PATCHES[n]
             if patch.cost > buttons:
                 continue
@@ -127,7 +129,7 @@ def playout(game: Game, rng: random.Random, noise: float = 2.0) -> None:
                 move = first_fit(n, bits)
                 if move is not None:
                     best, best_value = move, value
-        game._push(best)
+        game.push(best)
 
 
 @dataclass(eq=False)
@@ -161,7 +163,7 @@ class MctsBot:
         if iterations is None and seconds is None:
             iterations = 1000
         if (iterations is not None and iterations < 1) or (seconds is not None and seconds <= 0):
-            raise ValueError("the MCTS budget must be at least one iteration or a positive number of seconds")
+            raise PatchworkError("the MCTS budget must be at least one iteration or a positive number of seconds")
         self.iterations = iterations
         self.seconds = seconds
         self.rng = random.Random(seed)
@@ -171,7 +173,7 @@ class MctsBot:
 
     def choose(self, game: Game) -> Move:
         if game.current_player is None:
-            raise ValueError("the game is over: there is no move to choose")
+            raise PatchworkError("the game is over: there is no move to choose")
         root = _Node(None, None, None, candidate_moves(game, self.placements))
         if len(root.untried) == 1:
             self.last_iterations = 0
@@ -199,11 +201,11 @@ class MctsBot:
                 node.children,
                 key=lambda ch: ch.reward / ch.visits + c * math.sqrt(scale / ch.visits),
             )
-            game._push(node.move)  # type: ignore[arg-type]
+            game.push(node.move)  # type: ignore[arg-type]
         if node.untried:
             move = node.untried.pop(0)
             mover = game.current_player
-            game._push(move)
+            game.push(move)
             child = _Node(move, node, mover, candidate_moves(game, self.placements))
             node.children.append(child)
             node = child
@@ -227,7 +229,7 @@ def make_bot(name: str, seed: int | None = None, seconds: float | None = None, i
         return GreedyBot()
     if name == "mcts":
         return MctsBot(iterations=iterations, seconds=seconds, seed=seed)
-    raise ValueError(f"unknown bot {name!r}: choose one of {', '.join(BOT_NAMES)}")
+    raise PatchworkError(f"unknown bot {name!r}: choose one of {', '.join(BOT_NAMES)}")
 
 
 def play_game(bots, game: Game) -> Game:

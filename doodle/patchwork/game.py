@@ -10,8 +10,9 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
+from doodle.patchwork.errors import IllegalMoveError, NotationError, PatchworkError, PatchworkRecordError, is_int, shown
 from doodle.patchwork.moves import (
     ADVANCE,
     BONUS_SQUARES,
@@ -19,8 +20,11 @@ from doodle.patchwork.moves import (
     MASKS,
     PLACEMENTS,
     Move,
-    patch_move,
+    MoveSyntaxError,
+    engine_move,
+    parse_move,
 )
+from doodle.patchwork.notation import Position, Side, read_position, write_position
 from doodle.patchwork.patches import (
     BONUS_POINTS,
     EDITIONS,
@@ -32,14 +36,13 @@ from doodle.patchwork.patches import (
     Patch,
     marks_passed,
 )
+from doodle.patchwork.record import make_record, read_record
 from doodle.quilt import FULL, SIZE, Quilt, cells_of
 from doodle.render import cell_name
 
 CHOICES = 3  # patches a player may choose from: the next three after the neutral token
 
-
-class IllegalMoveError(ValueError):
-    """A move that the rules do not allow here; the message gives the reason."""
+__all__ = ["CHOICES", "Game", "IllegalMoveError", "PlayerView"]
 
 
 @dataclass(frozen=True)
@@ -61,17 +64,21 @@ class Game:
     )  # fmt: skip
 
     def __init__(self, order: Iterable[int], edition: str = "current", first: int = 0) -> None:
-        order = tuple(order)
-        if edition not in LEATHER:
-            raise ValueError(f"unknown edition {edition!r}: choose one of {', '.join(EDITIONS)}")
-        if first not in (0, 1):
-            raise ValueError("the first player is 0 or 1")
-        unknown = [n for n in order if not (isinstance(n, int) and 0 <= n < len(PATCHES))]
+        """PatchworkError (a ValueError) when the circle, the edition or the first player is not one."""
+        try:
+            order = tuple(order)
+        except TypeError:
+            raise PatchworkError(f"the circle is a sequence of patch numbers, not {type(order).__name__}") from None
+        if not isinstance(edition, str) or edition not in LEATHER:
+            raise PatchworkError(f"unknown edition {edition!r}: choose one of {', '.join(EDITIONS)}")
+        if not _is_player(first):
+            raise PatchworkError(f"the first player is 0 or 1, not {first!r}")
+        unknown = [n for n in order if not (is_int(n) and 0 <= n < len(PATCHES))]
         if unknown:
-            raise ValueError(f"unknown patch number {unknown[0]!r}: patches are numbered 0 to {len(PATCHES) - 1}")
+            raise PatchworkError(f"unknown patch number {unknown[0]!r}: patches are numbered 0 to {len(PATCHES) - 1}")
         if len(set(order)) != len(order):
             twice = next(n for n in order if order.count(n) > 1)
-            raise ValueError(f"patch {twice} appears twice in the circle")
+            raise PatchworkError(f"patch {twice} appears twice in the circle")
         self.edition = edition
         self.leather_track: tuple[int, ...] = LEATHER[edition]
         self.order = order
@@ -86,7 +93,7 @@ class Game:
         self._pending = 0  # leather patches that player `_placer` must place now
         self._placer = first
         self._first_end: int | None = None
-        self._stack: list[tuple] = []
+        self._stack: list[_GameState] = []
         self._moves: list[Move] = []
         self.start: str | None = None  # the notation this game was read from, if any
 
@@ -109,7 +116,7 @@ class Game:
         other.edition, other.leather_track, other.order, other.first, other.start = (
             self.edition, self.leather_track, self.order, self.first, self.start,
         )  # fmt: skip
-        other._restore(self._snapshot())
+        self._state().restore(other)
         other._stack = list(self._stack)
         other._moves = list(self._moves)
         return other
@@ -125,6 +132,10 @@ class Game:
         if a == b == TRACK_END:
             return None
         return 0 if a < b else 1 if b < a else self._top
+
+    def quilt_bits(self, player: int) -> int:
+        """Player `player`'s quilt as its 81-bit int (bit row*9+col), without building a Quilt: for searches."""
+        return self._bits[player]
 
     @property
     def positions(self) -> tuple[int, int]:
@@ -227,18 +238,27 @@ class Game:
         return self.why_illegal(move) is None
 
     def why_illegal(self, move: Move, player: int | None = None) -> str | None:
-        """None when `move` is legal for the player to move (and for `player`, if given), else the reason."""
+        """None when `move` is legal for the player to move (and for `player`, if given), else the reason.
+        A move built outside the engine is judged by its fields (see moves.engine_move)."""
+        try:
+            move = engine_move(move)
+        except IllegalMoveError as error:
+            return str(error)
+        return self._why_illegal(move, player)
+
+    def _why_illegal(self, move: Move, player: object) -> str | None:
+        """The reason a move of the engine's own is illegal here, or None."""
+        if player is not None and not _is_player(player):
+            return f"the player is 0 or 1 (or None for the one to move), not {player!r}"
         p = self.current_player
         if p is None:
             return "the game is over"
         if player is not None and player != p:
-            return f"it is not player {player + 1}'s turn: player {p + 1} moves"
+            return f"it is not player {player + 1}'s turn: player {p + 1} moves"  # type: ignore[operator]
         bits = self._bits[p]
         if self._pending:
             if move.kind != "leather":
                 return f"player {p + 1} must first place the leather patch (a 1x1 patch) on an empty cell"
-            if len(move.cells) != 1 or move.mask not in LEATHER_MASKS:
-                return "a leather patch covers exactly one cell"
             if move.mask & bits:
                 return f"the leather patch does not fit: {_names(move.mask & bits)} already covered"
             return None
@@ -246,35 +266,33 @@ class Game:
             return None
         if move.kind == "leather":
             return "there is no leather patch to place now"
-        if move.kind != "patch" or move.patch is None:
-            return f"unknown kind of move {move.kind!r}"
         if move.patch not in self._circle[:CHOICES]:
             where = "already taken" if move.patch not in self._circle else "not one of the next three"
             offered = ", ".join(str(n) for n in self._circle[:CHOICES]) or "none"
             return f"patch {move.patch} is {where} (you may choose from: {offered})"
-        patch = PATCHES[move.patch]
+        patch = PATCHES[move.patch]  # type: ignore[index]
         if patch.cost > self._buttons[p]:
             have = self._buttons[p]
             return f"cannot afford patch {patch.number}: it costs {patch.cost} buttons, player {p + 1} has {have}"
-        canonical = patch_move(move.patch, move.cells)
-        if canonical is None:
-            return f"those cells are not the shape of patch {patch.number} on the board"
-        if canonical.mask & bits:
-            return f"patch {patch.number} does not fit there: {_names(canonical.mask & bits)} already covered"
+        if move.mask & bits:
+            return f"patch {patch.number} does not fit there: {_names(move.mask & bits)} already covered"
         return None
 
     def play(self, move: Move, player: int | None = None) -> None:
-        """Play `move` (for `player`, when given, who must be the one to move); IllegalMoveError says why not."""
-        reason = self.why_illegal(move, player)
+        """Play `move` (for `player`, when given, who must be the one to move). IllegalMoveError says why not:
+        also for anything that is not a well-formed move (None, a move whose mask disagrees with its cells,
+        a cell off the board), so that every game played through here has a record that replays."""
+        move = engine_move(move)
+        reason = self._why_illegal(move, player)
         if reason is not None:
             raise IllegalMoveError(reason)
-        if move.kind == "patch":
-            move = patch_move(move.patch, move.cells)  # type: ignore[arg-type, assignment]
-        self._push(move)
+        self.push(move)
 
-    def _push(self, move: Move) -> None:
-        """Play a move known to be legal (no checks; bots call this in their search)."""
-        self._stack.append(self._snapshot())
+    def push(self, move: Move) -> None:
+        """Play `move` with no checks at all, for searches that play thousands of moves from legal_moves()
+        (like python-chess's Board.push). A move that is not legal here leaves a position the rules cannot
+        reach: use play() for any move that comes from outside."""
+        self._stack.append(self._state())
         self._moves.append(move)
         self._apply(move)
 
@@ -282,7 +300,7 @@ class Game:
         """Take back the last move and return it; IndexError when there is none."""
         if not self._stack:
             raise IndexError("no move to undo")
-        self._restore(self._stack.pop())
+        self._stack.pop().restore(self)
         return self._moves.pop()
 
     def _apply(self, move: Move) -> None:
@@ -330,22 +348,15 @@ class Game:
                     self._bonus = p
                     break
 
-    def _snapshot(self) -> tuple:
-        return (
-            self._circle, tuple(self._pos), tuple(self._buttons), tuple(self._income), tuple(self._bits),
+    def _state(self) -> _GameState:
+        return _GameState(
+            self._circle, tuple(self._pos), tuple(self._buttons), tuple(self._income), tuple(self._bits),  # type: ignore[arg-type]
             self._top, self._bonus, self._pending, self._placer if self._pending else -1, self._first_end,
         )  # fmt: skip
 
-    def _restore(self, snapshot: tuple) -> None:
-        circle, pos, buttons, income, bits, self._top, self._bonus, self._pending, self._placer, self._first_end = (
-            snapshot
-        )
-        self._circle = circle
-        self._pos, self._buttons, self._income, self._bits = list(pos), list(buttons), list(income), list(bits)
-
     def state_key(self) -> tuple:
         """A hashable value equal for equal positions (history aside)."""
-        return (self.edition, *self._snapshot())
+        return (self.edition, *self._state())
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and self.state_key() == other.state_key()
@@ -354,27 +365,85 @@ class Game:
 
     # ----- text forms -----
     def notation(self) -> str:
-        """The position as one line (see doodle.patchwork.notation)."""
-        from doodle.patchwork.notation import write_position
-
-        return write_position(self)
+        """The position as one line (see doodle.patchwork.notation); Game.from_notation reads it back."""
+        sides = tuple(Side(self._pos[i], self._buttons[i], self._income[i], self._bits[i]) for i in (0, 1))
+        leather = (self._placer, self._pending) if self._pending else None
+        return write_position(
+            Position(self.edition, self._circle, sides, self._top, self._bonus, leather, self._first_end)  # type: ignore[arg-type]
+        )
 
     @classmethod
     def from_notation(cls, text: str) -> Game:
-        from doodle.patchwork.notation import read_position
+        """The game at the position `text` (no history to undo); NotationError says what is wrong, also when the
+        fields cannot go together (a bonus tile without a filled 7x7 square, ...)."""
+        position = read_position(text)
+        try:
+            game = cls(position.circle, edition=position.edition, first=position.on_top)
+        except PatchworkError as error:
+            raise NotationError(f"circle: {error}") from None
+        placer, pending = position.leather or (-1, 0)
+        _GameState(
+            position.circle, *(tuple(side[k] for side in position.sides) for k in range(4)),  # type: ignore[arg-type]
+            position.on_top, position.bonus, pending, placer, position.first_to_end,
+        ).restore(game)  # fmt: skip
+        game._check_position()
+        game.start = game.notation()
+        return game
 
-        return read_position(text)
+    def _check_position(self) -> None:
+        """NotationError when the fields read from a position text cannot go together."""
+        if self._pending and not 1 <= self._pending <= len(self.leather_track):
+            raise NotationError(f"leather: {self._pending} leather patches cannot be waiting")
+        bonus_quilts = [i for i in (0, 1) if any(self._bits[i] & sq == sq for sq in BONUS_SQUARES)]
+        if self._bonus is not None and self._bonus not in bonus_quilts:
+            raise NotationError(f"bonus: player {self._bonus}'s quilt has no filled 7x7 square")
+        if self._bonus is None and bonus_quilts:
+            raise NotationError(
+                f"bonus: player {bonus_quilts[0]}'s quilt has a filled 7x7 square, so someone has the tile"
+            )
+        if self._first_end is not None and self._pos[self._first_end] != TRACK_END:
+            raise NotationError(f"end: player {self._first_end} is not on space {TRACK_END}")
+        if self._first_end is None and TRACK_END in self._pos:
+            raise NotationError(f"end: a player is on space {TRACK_END}, so say who reached it first")
+        if self._pending and self._bits[self._placer] == FULL:
+            raise NotationError("leather: the placer's quilt is full, so no leather patch can wait")
 
     def to_record(self) -> dict[str, Any]:
-        from doodle.patchwork.record import game_record
-
-        return game_record(self)
+        """The record of this game: its setup (edition, circle order, first player, or a start position), the
+        moves in text form (see Move.text), and the outcome so far. JSON-ready."""
+        return make_record(
+            self.edition, self.start, self.order, self.first, [move.text() for move in self._moves], self.notation(),
+            self.is_over(), self.scores(), self.winner(),
+        )  # fmt: skip
 
     @classmethod
-    def from_record(cls, record: dict[str, Any]) -> Game:
-        from doodle.patchwork.record import replay
-
-        return replay(record)
+    def from_record(cls, record: Any) -> Game:
+        """The game that `record` (a parsed JSON value) describes, every field and move checked;
+        PatchworkRecordError names what does not replay."""
+        setup = read_record(record)
+        try:
+            if setup.start is not None:
+                game = cls.from_notation(setup.start)
+                if game.edition != (setup.edition or game.edition):
+                    raise PatchworkRecordError("the edition and the start position disagree")
+            else:
+                game = cls(setup.order, edition=setup.edition or "current", first=setup.first)  # type: ignore[arg-type]
+        except PatchworkRecordError:
+            raise
+        except PatchworkError as error:
+            raise PatchworkRecordError(f"bad setup: {error}") from None
+        for number, text in enumerate(setup.moves, 1):
+            try:
+                game.play(parse_move(text))
+            except (MoveSyntaxError, IllegalMoveError) as error:
+                raise PatchworkRecordError(f"move {number} ({text!r}) does not replay: {error}") from None
+        actual = {"position": game.notation(), "scores": list(game.scores()), "winner": game.winner()}
+        for key, claimed in setup.claims.items():
+            if claimed != actual[key]:
+                raise PatchworkRecordError(
+                    f"the record says {key} {shown(claimed)}, but its moves give {actual[key]!r}"
+                )
+        return game
 
     def __repr__(self) -> str:
         return f"Game.from_notation({self.notation()!r})"
@@ -386,7 +455,31 @@ class Game:
         return position_text(self)
 
 
-LEATHER_MASKS = frozenset(move.mask for move in LEATHER_MOVES)
+class _GameState(NamedTuple):
+    """What play() changes, kept for undo (like python-chess's _BoardState): restore() puts it back."""
+
+    circle: tuple[int, ...]
+    positions: tuple[int, int]
+    buttons: tuple[int, int]
+    income: tuple[int, int]
+    bits: tuple[int, int]
+    on_top: int
+    bonus: int | None
+    pending: int
+    placer: int  # -1 when no leather patch waits
+    first_end: int | None
+
+    def restore(self, game: Game) -> None:
+        game._circle = self.circle
+        game._pos, game._buttons = list(self.positions), list(self.buttons)
+        game._income, game._bits = list(self.income), list(self.bits)
+        game._top, game._bonus, game._pending, game._placer, game._first_end = (
+            self.on_top, self.bonus, self.pending, self.placer, self.first_end,
+        )  # fmt: skip
+
+
+def _is_player(value: object) -> bool:
+    return is_int(value) and value in (0, 1)
 
 
 def _names(mask: int) -> str:

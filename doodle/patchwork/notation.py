@@ -1,4 +1,5 @@
-"""A Patchwork position as one line of text, like chess's FEN.
+"""A Patchwork position as one line of text, like chess's FEN: the syntax only (Game.notation and
+Game.from_notation use it, and check that the position can happen).
 
     current circle:12,3,7,...,0 p0:0/5/0/000000000000000000000 p1:0/5/0/000000000000000000000 top:0
         bonus:- leather:- end:-     (on one line)
@@ -12,34 +13,56 @@ on the track need no field: a leather patch is gone once a token has reached its
 
 from __future__ import annotations
 
-from doodle.patchwork.game import Game
-from doodle.patchwork.moves import BONUS_SQUARES
+from typing import NamedTuple
+
+from doodle.patchwork.errors import NotationError
+from doodle.patchwork.moves import whole_number
 from doodle.patchwork.patches import EDITIONS, TRACK_END
 from doodle.quilt import FULL
 
 FIELDS = ("circle", "p0", "p1", "top", "bonus", "leather", "end")
+QUILT_DIGITS = 21  # hex digits of an 81-bit quilt
+
+__all__ = ["FIELDS", "NotationError", "Position", "read_position", "write_position"]
 
 
-class NotationError(ValueError):
-    """A position text that cannot be read; the message names the field and what is expected."""
+class Side(NamedTuple):
+    """One player's fields: track position, buttons, income, quilt bits."""
+
+    position: int
+    buttons: int
+    income: int
+    quilt: int
 
 
-def write_position(game: Game) -> str:
-    circle = ",".join(str(n) for n in game.circle) or "-"
-    players = [
-        f"p{i}:{game.positions[i]}/{game.buttons[i]}/{game.income[i]}/{game.quilts[i].bits:021x}" for i in (0, 1)
+class Position(NamedTuple):
+    """The fields of a position text, read but not judged: whether the rules can reach it is Game's business."""
+
+    edition: str
+    circle: tuple[int, ...]
+    sides: tuple[Side, Side]
+    on_top: int
+    bonus: int | None
+    leather: tuple[int, int] | None  # (placer, patches waiting) or None
+    first_to_end: int | None
+
+
+def write_position(position: Position) -> str:
+    circle = ",".join(str(n) for n in position.circle) or "-"
+    sides = [
+        f"p{i}:{s.position}/{s.buttons}/{s.income}/{s.quilt:0{QUILT_DIGITS}x}" for i, s in enumerate(position.sides)
     ]
-    bonus = "-" if game.bonus_owner is None else str(game.bonus_owner)
-    leather = f"{game.current_player}x{game.pending_leather}" if game.pending_leather else "-"
-    end = "-" if game.first_to_end is None else str(game.first_to_end)
+    leather = "-" if position.leather is None else f"{position.leather[0]}x{position.leather[1]}"
     return " ".join(
-        [game.edition, f"circle:{circle}", *players, f"top:{game.on_top}", f"bonus:{bonus}", f"leather:{leather}",
-         f"end:{end}"]
+        [position.edition, f"circle:{circle}", *sides, f"top:{position.on_top}", f"bonus:{_or_dash(position.bonus)}",
+         f"leather:{leather}", f"end:{_or_dash(position.first_to_end)}"]
     )  # fmt: skip
 
 
-def read_position(text: str) -> Game:
-    """The game at the position `text` (no history to undo); NotationError says what is wrong."""
+def read_position(text: str) -> Position:
+    """The fields of the position `text`; NotationError names the field that cannot be read."""
+    if not isinstance(text, str):
+        raise NotationError(f"a position is one line of text, not {type(text).__name__}")
     words = text.split()
     if len(words) != 1 + len(FIELDS):
         raise NotationError(
@@ -54,60 +77,46 @@ def read_position(text: str) -> Game:
         if label != name or not sep:
             raise NotationError(f"expected the field '{name}:...' but found {word!r}")
         values[name] = value
-    circle = [] if values["circle"] == "-" else [_int(n, "circle") for n in values["circle"].split(",")]
-    try:
-        game = Game(circle, edition=edition)
-    except ValueError as error:
-        raise NotationError(f"circle: {error}") from None
-    for i in (0, 1):
-        parts = values[f"p{i}"].split("/")
-        if len(parts) != 4:
-            raise NotationError(f"p{i}: write position/buttons/income/quilt, e.g. 0/5/0/000000000000000000000")
-        position, buttons, income = (_int(v, f"p{i}") for v in parts[:3])
-        if not 0 <= position <= TRACK_END:
-            raise NotationError(f"p{i}: the position must be 0 to {TRACK_END}, not {position}")
-        try:
-            bits = int(parts[3], 16)
-        except ValueError:
-            raise NotationError(f"p{i}: the quilt {parts[3]!r} is not a hex number") from None
-        if not 0 <= bits <= FULL:
-            raise NotationError(f"p{i}: the quilt {parts[3]!r} has bits beyond the 81 cells")
-        game._pos[i], game._buttons[i], game._income[i], game._bits[i] = position, buttons, income, bits
-    game._top = _player(values["top"], "top")
-    game._bonus = None if values["bonus"] == "-" else _player(values["bonus"], "bonus")
-    game._first_end = None if values["end"] == "-" else _player(values["end"], "end")
+    circle = () if values["circle"] == "-" else tuple(_int(n, "circle") for n in values["circle"].split(","))
+    sides = tuple(_side(values[f"p{i}"], f"p{i}") for i in (0, 1))
+    leather = None
     if values["leather"] != "-":
         placer, x, count = values["leather"].partition("x")
         if not x:
             raise NotationError("leather: write '-' or PxN (player P places N leather patches), e.g. 0x1")
-        game._placer = _player(placer, "leather")
-        game._pending = _int(count, "leather")
-        if not 1 <= game._pending <= len(game.leather_track):
-            raise NotationError(f"leather: {game._pending} leather patches cannot be waiting")
-    _check(game)
-    game.first = game._top
-    game.start = write_position(game)
-    return game
+        leather = (_player(placer, "leather"), _int(count, "leather"))
+    return Position(
+        edition, circle, sides, _player(values["top"], "top"),  # type: ignore[arg-type]
+        None if values["bonus"] == "-" else _player(values["bonus"], "bonus"), leather,
+        None if values["end"] == "-" else _player(values["end"], "end"),
+    )  # fmt: skip
 
 
-def _check(game: Game) -> None:
-    bonus_quilts = [i for i in (0, 1) if any(game._bits[i] & sq == sq for sq in BONUS_SQUARES)]
-    if game._bonus is not None and game._bonus not in bonus_quilts:
-        raise NotationError(f"bonus: player {game._bonus}'s quilt has no filled 7x7 square")
-    if game._bonus is None and bonus_quilts:
-        raise NotationError(f"bonus: player {bonus_quilts[0]}'s quilt has a filled 7x7 square, so someone has the tile")
-    if game._first_end is not None and game._pos[game._first_end] != TRACK_END:
-        raise NotationError(f"end: player {game._first_end} is not on space {TRACK_END}")
-    if game._first_end is None and TRACK_END in game._pos:
-        raise NotationError(f"end: a player is on space {TRACK_END}, so say who reached it first")
-    if game._pending and game._bits[game._placer] == FULL:
-        raise NotationError("leather: the placer's quilt is full, so no leather patch can wait")
+def _side(text: str, field: str) -> Side:
+    parts = text.split("/")
+    if len(parts) != 4:
+        raise NotationError(f"{field}: write position/buttons/income/quilt, e.g. 0/5/0/{'0' * QUILT_DIGITS}")
+    position, buttons, income = (_int(v, field) for v in parts[:3])
+    if not 0 <= position <= TRACK_END:
+        raise NotationError(f"{field}: the position must be 0 to {TRACK_END}, not {position}")
+    quilt = parts[3]
+    if not (0 < len(quilt) <= 2 * QUILT_DIGITS and all(c in "0123456789abcdefABCDEF" for c in quilt)):
+        raise NotationError(f"{field}: the quilt {quilt[:30]!r} is not a hex number of {QUILT_DIGITS} digits")
+    bits = int(quilt, 16)
+    if bits > FULL:
+        raise NotationError(f"{field}: the quilt {quilt!r} has bits beyond the 81 cells")
+    return Side(position, buttons, income, bits)
+
+
+def _or_dash(value: int | None) -> str:
+    return "-" if value is None else str(value)
 
 
 def _int(text: str, field: str) -> int:
-    if not text.isdigit():
-        raise NotationError(f"{field}: {text!r} is not a whole number")
-    return int(text)
+    value = whole_number(text)
+    if value is None:
+        raise NotationError(f"{field}: {text!r} is not a whole number (the digits 0-9, at most 9 of them)")
+    return value
 
 
 def _player(text: str, field: str) -> int:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 from doodle.geometry import Polyomino, ShapeError
+from doodle.patchwork.errors import PatchworkError
 
 BUNDLED = "patchwork_patches.toml"
 START_PATCH = 0  # the 1x2 patch, always last in the circle
@@ -24,7 +25,7 @@ BONUS_SIZE = 7
 BONUS_POINTS = 7
 
 
-class PatchDataError(ValueError):
+class PatchDataError(PatchworkError):
     """A patch data file that cannot be read; the message names the patch and the field."""
 
 

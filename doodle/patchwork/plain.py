@@ -12,9 +12,10 @@ from collections.abc import Callable, Sequence
 
 from doodle.patchwork.bots import GreedyBot
 from doodle.patchwork.display import player_label, position_text, status_line
+from doodle.patchwork.errors import MoveSyntaxError, PatchworkError
 from doodle.patchwork.evaluation import fitting
-from doodle.patchwork.game import CHOICES, Game, IllegalMoveError
-from doodle.patchwork.moves import Move, MoveSyntaxError, leather_move, parse_move, patch_move
+from doodle.patchwork.game import CHOICES, Game
+from doodle.patchwork.moves import Move, leather_move, parse_move, patch_move, whole_number
 from doodle.patchwork.patches import PATCHES
 from doodle.render import parse_cell_name
 from doodle.tui.ghost import oriented, parse_orientation
@@ -38,7 +39,10 @@ class Quit(Exception):
 
 
 class PlainMatch:
-    """A game between `players`: for each seat None (a person typing) or a bot with `choose(game)`."""
+    """A game between `players`: for each seat None (a person typing) or a bot with `choose(game)`.
+
+    `on_change(game)` is called after every move played or taken back (a person's or a bot's, before the next
+    bot starts thinking), so a caller can save the game as it goes."""
 
     def __init__(
         self,
@@ -46,11 +50,13 @@ class PlainMatch:
         players: Sequence[object | None],
         names: Sequence[str] | None = None,
         render: Callable[[Game], str] | None = None,
+        on_change: Callable[[Game], object] | None = None,
     ) -> None:
         self.game = game
         self.players = list(players)
         self.names = list(names) if names else None
         self.render = render or (lambda g: position_text(g, self.names))
+        self.on_change = on_change or (lambda g: None)
 
     @property
     def finished(self) -> bool:
@@ -65,7 +71,7 @@ class PlainMatch:
         return self._with_bot_moves([])
 
     def handle(self, line: str) -> str:
-        """Do one typed command and return what to show; raises Quit on 'quit'."""
+        """Do one typed command and return what to show, whatever the line holds; raises Quit on 'quit'."""
         line = line.strip()
         words = line.replace(",", " ").split()
         if not words:
@@ -90,21 +96,24 @@ class PlainMatch:
         try:
             move = self.read_move(line)
             self.game.play(move)
-        except (MoveSyntaxError, IllegalMoveError) as error:
+        except PatchworkError as error:
             return f"Not played: {error}."
+        self.on_change(self.game)
         return self._with_bot_moves([f"{player_label(self._last_mover(), self.names)} plays {move.text()}."])
 
     def read_move(self, line: str) -> Move:
         """The move a line describes; MoveSyntaxError says what is wrong with it."""
         words = line.replace(",", " ").split()
+        if not words:
+            return parse_move(line)  # says what to write
         game = self.game
         if game.pending_leather and len(words) == 1 and words[0].lower() not in ("advance", "a"):
             try:
                 return leather_move(*parse_cell_name(words[0]))
             except ValueError as error:
                 raise MoveSyntaxError(f"{error}; place the leather patch with a cell name, e.g. 'e5'") from None
-        if words[0].isdigit() and len(words) >= 2 and all(_is_orientation(w) for w in words[2:]):
-            number = int(words[0])
+        number = whole_number(words[0])
+        if number is not None and len(words) >= 2 and all(_is_orientation(w) for w in words[2:]):
             if number >= len(PATCHES):
                 raise MoveSyntaxError(f"there is no patch {number} (patches are 0 to {len(PATCHES) - 1})")
             try:
@@ -126,9 +135,9 @@ class PlainMatch:
     def _fits(self, args: list[str]) -> str:
         game = self.game
         player = game.current_player
-        if len(args) != 1 or not args[0].isdigit():
-            return "Write 'fits' and a patch number, e.g. 'fits 12'."
-        number = int(args[0])
+        number = whole_number(args[0]) if len(args) == 1 else None
+        if number is None:
+            return "Write 'fits' and a patch number in the digits 0-9, e.g. 'fits 12'."
         if number not in game.circle[:CHOICES]:
             return f"Patch {number} is not one of the next three ({', '.join(map(str, game.circle[:CHOICES]))})."
         places = fitting(game, number)
@@ -150,6 +159,7 @@ class PlainMatch:
                 break
         if not taken:
             return "Nothing to undo."
+        self.on_change(game)
         if not self.waiting_for_person():
             return self._with_bot_moves([f"Took back {taken} move(s)."])
         return f"Took back {taken} move(s).\n\n{self.render(game)}"
@@ -161,6 +171,7 @@ class PlainMatch:
             bot = self.players[player]  # type: ignore[index]
             move = bot.choose(game)  # type: ignore[attr-defined]
             game.play(move, player=player)
+            self.on_change(game)
             lines.append(f"{player_label(player, self.names)} plays {move.text()}.")  # type: ignore[arg-type]
         lines.append(self.render(game))
         return "\n".join(lines)
