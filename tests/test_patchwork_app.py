@@ -33,11 +33,10 @@ def test_placing_a_patch_with_the_ghost_then_the_bot_replies():
 
 
 def test_the_ghost_is_red_where_it_does_not_fit_and_enter_refuses_with_the_reason():
-    game = Game.from_notation(
-        "current circle:1,2,0 p0:0/5/0/000000000000000000000 p1:0/5/0/000000000000000000000 top:0 bonus:- "
+    game = Game.from_notation(  # e5 covered, under the centred ghost
+        f"current circle:1,2,0 p0:0/5/0/{1 << (4 * 9 + 4):021x} p1:0/5/0/000000000000000000000 top:0 bonus:- "
         "leather:- end:-"
     )
-    game._bits[0] = 1 << (4 * 9 + 4)  # e5 covered, under the centred ghost
     app = PatchworkApp(game, [None, None], ["player 1", "player 2"])
     views: list[QuiltView] = []
 

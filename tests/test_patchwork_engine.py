@@ -209,9 +209,11 @@ def test_the_7x7_bonus_goes_to_the_first_to_fill_a_7x7_square():
     game.play(ADVANCE)  # player 1: 21 -> 23
     game.play(ADVANCE)  # player 0: 22 -> 24
     assert game.current_player == 1 and game.pending_leather == 0
-    game._bits[1] |= 1 << (6 * 9 + 6)  # player 1 fills a 7x7 square later
-    game.play(ADVANCE)
-    assert game.bonus_owner == 0
+    full = f"{almost.bits | 1 << (6 * 9 + 6):021x}"
+    later = Game.from_notation(game.notation().replace(f"/{almost.bits:021x} top:", f"/{full} top:"))
+    assert later.quilts[1].bits == int(full, 16)  # player 1 has filled a 7x7 square too, later
+    later.play(ADVANCE)
+    assert later.bonus_owner == 0
 
 
 def test_scores_and_the_tie_rule():
