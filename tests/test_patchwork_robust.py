@@ -109,6 +109,7 @@ def test_an_ill_typed_player_is_refused_with_the_documented_error(player):
         (([1, 2, 0], "current", True), "first player is 0 or 1"),
         (([True, 2, 0],), "unknown patch number True"),
         ((None,), "not NoneType"),
+        (([10**5000, 0],), "unknown patch number a number of more than 19 digits"),
     ],
 )
 def test_a_setup_that_is_not_one_is_refused_with_the_packages_error(args, message):
@@ -126,6 +127,8 @@ def test_parse_move_refuses_digits_that_are_not_0_to_9_with_its_own_error(text):
 def test_parse_move_says_to_write_the_digits_0_to_9():
     with pytest.raises(MoveSyntaxError, match="digits 0-9"):
         parse_move("¹² a1")
+    with pytest.raises(MoveSyntaxError, match="there is no patch 99999999999"):
+        parse_move("99999999999 a1")
     with pytest.raises(MoveSyntaxError, match="written as text"):
         parse_move(None)  # type: ignore[arg-type]
 

@@ -70,12 +70,13 @@ class Game:
         except TypeError:
             raise PatchworkError(f"the circle is a sequence of patch numbers, not {type(order).__name__}") from None
         if not isinstance(edition, str) or edition not in LEATHER:
-            raise PatchworkError(f"unknown edition {edition!r}: choose one of {', '.join(EDITIONS)}")
+            raise PatchworkError(f"unknown edition {shown(edition)}: choose one of {', '.join(EDITIONS)}")
         if not _is_player(first):
-            raise PatchworkError(f"the first player is 0 or 1, not {first!r}")
+            raise PatchworkError(f"the first player is 0 or 1, not {shown(first)}")
         unknown = [n for n in order if not (is_int(n) and 0 <= n < len(PATCHES))]
         if unknown:
-            raise PatchworkError(f"unknown patch number {unknown[0]!r}: patches are numbered 0 to {len(PATCHES) - 1}")
+            last = len(PATCHES) - 1
+            raise PatchworkError(f"unknown patch number {shown(unknown[0])}: patches are numbered 0 to {last}")
         if len(set(order)) != len(order):
             twice = next(n for n in order if order.count(n) > 1)
             raise PatchworkError(f"patch {twice} appears twice in the circle")
@@ -249,7 +250,7 @@ class Game:
     def _why_illegal(self, move: Move, player: object) -> str | None:
         """The reason a move of the engine's own is illegal here, or None."""
         if player is not None and not _is_player(player):
-            return f"the player is 0 or 1 (or None for the one to move), not {player!r}"
+            return f"the player is 0 or 1 (or None for the one to move), not {shown(player)}"
         p = self.current_player
         if p is None:
             return "the game is over"

@@ -173,6 +173,8 @@ def parse_move(text: str) -> Move:
         return leather_move(row, col)
     number_text = head.removeprefix("p").removeprefix("#")
     number = whole_number(number_text)
+    if number is None and number_text.isascii() and number_text.isdigit():
+        number = len(PATCHES)  # too many digits for any patch: said below
     if number is None:
         digits = " (write the patch number with the digits 0-9)" if number_text.isdigit() else ""
         raise MoveSyntaxError(
@@ -180,7 +182,9 @@ def parse_move(text: str) -> Move:
             f"e.g. '12 c4,c5'{digits}"
         )
     if number >= len(PATCHES):
-        raise MoveSyntaxError(f"{text!r}: there is no patch {number} (patches are numbered 0 to {len(PATCHES) - 1})")
+        raise MoveSyntaxError(
+            f"{text!r}: there is no patch {number_text} (patches are numbered 0 to {len(PATCHES) - 1})"
+        )
     if len(words) < 2:
         raise MoveSyntaxError(f"{text!r}: say where patch {number} goes, e.g. '{number} o0 a1' or its cells")
     if words[1].lower().startswith("o") and words[1][1:].isdigit():

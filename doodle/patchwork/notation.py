@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from doodle.patchwork.errors import NotationError
+from doodle.patchwork.errors import NotationError, shown
 from doodle.patchwork.moves import whole_number
 from doodle.patchwork.patches import EDITIONS, TRACK_END
 from doodle.quilt import FULL
@@ -70,12 +70,12 @@ def read_position(text: str) -> Position:
         )
     edition, *rest = words
     if edition not in EDITIONS:
-        raise NotationError(f"unknown edition {edition!r}: the first field is one of {', '.join(EDITIONS)}")
+        raise NotationError(f"unknown edition {shown(edition)}: the first field is one of {', '.join(EDITIONS)}")
     values = {}
     for word, name in zip(rest, FIELDS, strict=True):
         label, sep, value = word.partition(":")
         if label != name or not sep:
-            raise NotationError(f"expected the field '{name}:...' but found {word!r}")
+            raise NotationError(f"expected the field '{name}:...' but found {shown(word)}")
         values[name] = value
     circle = () if values["circle"] == "-" else tuple(_int(n, "circle") for n in values["circle"].split(","))
     sides = tuple(_side(values[f"p{i}"], f"p{i}") for i in (0, 1))
@@ -101,7 +101,7 @@ def _side(text: str, field: str) -> Side:
         raise NotationError(f"{field}: the position must be 0 to {TRACK_END}, not {position}")
     quilt = parts[3]
     if not (0 < len(quilt) <= 2 * QUILT_DIGITS and all(c in "0123456789abcdefABCDEF" for c in quilt)):
-        raise NotationError(f"{field}: the quilt {quilt[:30]!r} is not a hex number of {QUILT_DIGITS} digits")
+        raise NotationError(f"{field}: the quilt {shown(quilt)} is not a hex number of {QUILT_DIGITS} digits")
     bits = int(quilt, 16)
     if bits > FULL:
         raise NotationError(f"{field}: the quilt {quilt!r} has bits beyond the 81 cells")
@@ -115,11 +115,11 @@ def _or_dash(value: int | None) -> str:
 def _int(text: str, field: str) -> int:
     value = whole_number(text)
     if value is None:
-        raise NotationError(f"{field}: {text!r} is not a whole number (the digits 0-9, at most 9 of them)")
+        raise NotationError(f"{field}: {shown(text)} is not a whole number (the digits 0-9, at most 9 of them)")
     return value
 
 
 def _player(text: str, field: str) -> int:
     if text not in ("0", "1"):
-        raise NotationError(f"{field}: the player is 0 or 1, not {text!r}")
+        raise NotationError(f"{field}: the player is 0 or 1, not {shown(text)}")
     return int(text)
