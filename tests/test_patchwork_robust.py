@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import fcntl
 import json
 import os
 import re
 import select
 import signal
+import struct
 import subprocess
 import sys
+import termios
 import time
 from pathlib import Path
 
@@ -211,53 +214,85 @@ def test_a_killed_game_keeps_every_move_in_its_record(tmp_path):
     assert not list(tmp_path.glob(".g.json.*.tmp"))
 
 
-def run_in_terminal(args: list[str], cwd: Path, steps: list[tuple[str, str]], timeout: float = 60) -> tuple[str, int]:
-    """Run `doodle ARGS` in a pseudo-terminal; for each (wait_for, typed) wait for the text, then type the line.
-    Returns everything the terminal showed and the exit status."""
-    master, slave = os.openpty()
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "dumb", "NO_COLOR": "1"}
-    proc = subprocess.Popen([sys.executable, "-m", "doodle", *args], stdin=slave, stdout=slave, stderr=slave,
-                            cwd=cwd, env=env, start_new_session=True)  # fmt: skip
-    os.close(slave)
-    seen = b""
-    deadline = time.monotonic() + timeout
+class Terminal:
+    """`doodle ARGS` running in a pseudo-terminal of 120x45, as a person sees it: wait for text, type keys."""
 
-    def read_until(text: str | None) -> None:
-        nonlocal seen
-        while time.monotonic() < deadline and (text is None or text.encode() not in seen):
-            ready, _, _ = select.select([master], [], [], 0.2)
+    def __init__(self, args: list[str], cwd: Path, term: str = "dumb") -> None:
+        master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 45, 120, 0, 0))
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": term, "NO_COLOR": "1"}
+        self.proc = subprocess.Popen([sys.executable, "-m", "doodle", *args], stdin=slave, stdout=slave,
+                                     stderr=slave, cwd=cwd, env=env, start_new_session=True)  # fmt: skip
+        os.close(slave)
+        self.master = master
+        self.seen = b""
+        self.deadline = time.monotonic() + 90
+
+    def expect(self, text: str | None, since: int = 0, seconds: float | None = None) -> bool:
+        """Read until `text` shows (after byte `since`), or to the end of the program when `text` is None; for
+        at most `seconds` when given."""
+        deadline = self.deadline if seconds is None else min(self.deadline, time.monotonic() + seconds)
+        while time.monotonic() < deadline:
+            if text is not None and text.encode() in self.seen[since:]:
+                return True
+            ready, _, _ = select.select([self.master], [], [], 0.2)
             if ready:
                 try:
-                    chunk = os.read(master, 65536)
+                    chunk = os.read(self.master, 65536)
                 except OSError:  # the program ended and closed the terminal
-                    return
+                    chunk = b""
                 if not chunk:
-                    return
-                seen += chunk
+                    return text is None
+                self.seen += chunk
+        return False
 
-    try:
-        for wait_for, typed in steps:
-            read_until(wait_for)
-            os.write(master, typed.encode() + b"\n")
-        read_until(None)  # to the end of the program
-        status = proc.wait(timeout=max(1.0, deadline - time.monotonic()))
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        os.close(master)
-    return seen.decode("utf-8", "replace"), status
+    def type(self, keys: str) -> int:
+        mark = len(self.seen)
+        os.write(self.master, keys.encode())
+        return mark
+
+    def finish(self) -> tuple[str, int]:
+        self.expect(None)
+        try:
+            status = self.proc.wait(timeout=max(1.0, self.deadline - time.monotonic()))
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+                self.proc.wait()
+            os.close(self.master)
+        return self.seen.decode("utf-8", "replace"), status
 
 
 def test_typed_junk_in_a_terminal_gets_a_message_and_the_record_keeps_the_moves(tmp_path):
-    steps = [("> ", "²"), ("Not played", "12 ² r1"), ("> ", "advance"), ("plays", "quit")]
-    args = ["patchwork", "play", "--plain", "--vs", "greedy", "--seed", "4", "--record", "g.json"]
-    shown, status = run_in_terminal(args, tmp_path, steps)
+    term = Terminal(["patchwork", "play", "--plain", "--vs", "greedy", "--seed", "4", "--record", "g.json"], tmp_path)
+    for wait_for, line in [("> ", "²"), ("Not played", "12 ² r1"), ("> ", "advance"), ("plays", "quit")]:
+        assert term.expect(wait_for), term.seen[-500:]
+        term.type(line + "\n")
+    shown, status = term.finish()
     assert status == 0, shown
     assert "Traceback" not in shown and "Not played" in shown
     record = json.loads((tmp_path / "g.json").read_text())
     assert record["moves"][0] == "advance" and len(record["moves"]) >= 2
     assert "--resume g.json" in shown  # says how to go on
+
+
+def test_the_full_screen_game_saves_each_move_and_asks_before_quitting(tmp_path):
+    term = Terminal(["patchwork", "play", "--vs", "greedy", "--seed", "3", "--record", "g.json"], tmp_path,
+                    term="xterm-256color")  # fmt: skip
+    assert term.expect("advance")  # the footer's key line
+    term.type("a")
+    record = tmp_path / "g.json"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and len(json.loads(record.read_text())["moves"]) < 2:
+        term.expect(None, seconds=0.5)  # keep reading the screen while the bot answers
+    assert json.loads(record.read_text())["moves"][0] == "advance"
+    assert len(json.loads(record.read_text())["moves"]) == 2  # saved before quitting: the bot's answer too
+    mark = term.type("q")
+    assert term.expect("Quit the game?", since=mark) and term.expect("saved in g.json", since=mark)
+    term.type("y")
+    shown, status = term.finish()
+    assert status == 0 and "Traceback" not in shown
+    assert "Game saved in g.json: go on with 'doodle patchwork play --resume g.json'" in shown
 
 
 # ----- damaged records at --resume (issue 11 item 9) -----
