@@ -188,13 +188,18 @@ def scripted(seed: int, lines_wanted: int) -> tuple[list[str], list[str]]:
     return lines, [move.text() for move in game.move_stack]
 
 
-def test_a_killed_game_keeps_every_move_in_its_record(tmp_path):
+@pytest.mark.parametrize("resumed", [False, True])
+def test_a_killed_game_keeps_every_move_in_its_record(tmp_path, resumed):
     record = tmp_path / "g.json"
     lines, expected = scripted(seed=3, lines_wanted=8)
+    args = ["patchwork", "play", "--plain", "--vs", "greedy", "--seed", "3", "--record", str(record)]
+    if resumed:  # the first three lines in an earlier session, the rest after --resume
+        earlier = CliRunner().invoke(main, args, input="\n".join(lines[:3]) + "\nquit\n")
+        assert earlier.exit_code == 0, earlier.output
+        args, lines = ["patchwork", "play", "--plain", "--resume", str(record)], lines[3:]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    args = [sys.executable, "-m", "doodle", "patchwork", "play", "--plain", "--vs", "greedy", "--seed", "3",
-            "--record", str(record)]  # fmt: skip
-    proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    proc = subprocess.Popen([sys.executable, "-m", "doodle", *args], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, env=env)  # fmt: skip
     try:
         proc.stdin.write(("\n".join(lines) + "\n").encode())  # type: ignore[union-attr]
         proc.stdin.flush()  # type: ignore[union-attr]
