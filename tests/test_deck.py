@@ -1,3 +1,5 @@
+from pathlib import Path
+
 import pytest
 
 from doodle.game.deck import DeckError, load_deck, parse_deck
@@ -45,9 +47,49 @@ def test_missing_and_binary_files(tmp_path):
     with pytest.raises(DeckError, match="does not exist"):
         load_deck(tmp_path / "nope.toml")
     binary = tmp_path / "deck.toml"
-    binary.write_bytes(b"\xff\xfe\x00\x01")
-    with pytest.raises(DeckError, match="cannot be read as text"):
+    binary.write_bytes(b"\x80\x81\x00\x01")
+    with pytest.raises(DeckError, match="is not text in UTF-8 or UTF-16"):
         load_deck(binary)
+
+
+def test_a_deck_saved_with_a_byte_order_mark_loads(tmp_path):
+    path = tmp_path / "deck.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + ('name = "bom"\n[[start]]\nid = "S1"\nshape = "#"\n' + GOOD_PATCHES).encode())
+    assert load_deck(path).name == "bom"
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+def test_an_endless_file_is_refused_at_its_cap():
+    with pytest.raises(DeckError, match="deck file /dev/zero is larger than 1 MB"):
+        load_deck("/dev/zero")
+
+
+DEEP = 100_000
+
+
+@pytest.mark.parametrize("nesting", ["a = " + "[" * DEEP + "]" * DEEP, "a = " + "{b = " * DEEP + "1" + "}" * DEEP])
+def test_toml_nested_deeply_is_a_deck_error(nesting):
+    with pytest.raises(DeckError, match="nests arrays or tables too deeply"):
+        parse_deck(nesting, "deep.toml")
+
+
+def test_a_huge_shape_is_refused_by_its_size_before_anything_else():
+    # before: the shape was built and walked for connectivity first (a 5-million-cell shape took 100 s)
+    with pytest.raises(DeckError, match="S1: the shape has 100000 cells; at most 9"):
+        parse_deck('[[start]]\nid = "S1"\nshape = "' + "#." * 100_000 + '"\n' + GOOD_PATCHES)
+
+
+def test_a_large_deck_names_its_repeated_ids():
+    cards = "".join(f'[[patch]]\nid = "C{i}"\nshape = "#"\n' for i in range(20_000))
+    text = '[[start]]\nid = "C17"\nshape = "#"\n' + cards + '[[patch]]\nid = "C5"\nshape = "##"\n'
+    with pytest.raises(DeckError, match="repeated: C17, C5$"):
+        parse_deck(text)
+
+
+def test_format_errors_say_how_to_get_a_copy_of_the_bundled_deck():
+    with pytest.raises(DeckError) as error:
+        parse_deck("name = [", "my.toml")
+    assert "doodle deck --export" in str(error.value) and "doodle/data" not in str(error.value)
 
 
 def test_too_few_start_cards_for_players():

@@ -19,6 +19,7 @@ from doodle.cli.common import ascii_fallback_streams
 
 COMMANDS = {
     "deal": "doodle.cli.deal:deal",
+    "deck": "doodle.cli.deck:deck",
     "patchwork": "doodle.cli.patchwork:patchwork",
     "score": "doodle.cli.score:score",
     "sheet": "doodle.cli.sheet:sheet",
