@@ -220,3 +220,10 @@ def test_the_replay_hint_deals_the_same_game_with_its_deck(tmp_path):
     again = run("deal", "--auto", "--no-color", *words[2:])
     assert again.exit_code == 0, again.output
     assert again.output == first.output and "Q0" in again.output
+
+
+def test_a_doubtful_correction_given_up_keeps_the_score_it_was_to_replace():
+    # 'Ann 1 70' (meant 17), questioned, Enter: round 1 keeps its 20 rather than becoming unknown
+    output = deal_game([["20", "25", "Ann 1 70", "", ""], ["20", "25", ""], ["36", "37", ""]], ["5", "5", ""])
+    assert "Keep 70 for round 1? Type y to keep it, or the right score (Enter keeps 20)" in output
+    assert "Ann  20 + 20 + 36 - 5 empty = 71" in output

@@ -182,18 +182,20 @@ def ask_round_score(pad: ScorePad, name: str, round_number: int, note: str = "")
 
 
 def confirmed(pad: ScorePad, name: str, round_number: int, score: int | None) -> int | None:
-    """`score` once it raises no doubt or the group keeps it anyway; a retyped score is checked again, and Enter
-    leaves the round unknown."""
+    """`score` once it raises no doubt or the group keeps it anyway; a retyped score is checked again. Enter
+    gives up the new score: the round keeps what it had (unknown when it had nothing)."""
+    before = pad.rounds[name][round_number - 1]
     while score is not None:
         doubt = pad.doubt(name, round_number, score)
         if doubt is None:
             return score
         click.echo(f"  Check {name}'s sheet: {doubt}.")
+        keeps = "leaves it unknown" if before is None else f"keeps {before}"
         while True:
             answer = ask(f"  Keep {score} for round {round_number}? Type y to keep it, or the right score "
-                         "(Enter leaves it unknown): ")
+                         f"(Enter {keeps}): ")
             if not answer:
-                return None
+                return before
             if answer.lower() in {"y", "yes"}:
                 return score
             retyped = whole_number(answer, 0, MAX_ROUND_SCORE)
