@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from doodle.cli.common import SEED, echo_json, input_stream, use_color
-from doodle.cli.deal_scores import EMPTY, ROUNDS, ScorePad, parse_entry
+from doodle.cli.deal_scores import EMPTY, ROUNDS, ScorePad, parse_entry, whole_number
 from doodle.cli.deal_view import View
 from doodle.game.dealer import MAX_PLAYERS, MIN_PLAYERS, Dealer
 from doodle.game.deck import DeckError, load_deck
@@ -43,15 +43,6 @@ def ask_number(prompt: str, low: int, high: int) -> int | None:
         if number is not None:
             return number
         click.echo(f"  please type a whole number from {low} to {high}, or press Enter to skip")
-
-
-def whole_number(text: str, low: int, high: int) -> int | None:
-    """`text` as a whole number in [low, high] written in ASCII digits, else None (a superscript ² or 5000 digits
-    are not numbers here)."""
-    digits = text.removeprefix("-")
-    if not (digits.isascii() and digits.isdigit()) or len(digits) > max(len(str(low)), len(str(high))):
-        return None
-    return int(text) if low <= int(text) <= high else None
 
 
 def ask_names() -> list[str]:

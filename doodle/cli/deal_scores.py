@@ -126,9 +126,19 @@ def _player(who: str, names: list[str]) -> str:
 def _number(text: str, high: int) -> int | None:
     if text == "?":
         return None
-    if not (text.isascii() and text.isdigit() and len(text) <= len(str(high))) or int(text) > high:
+    number = whole_number(text, 0, high)
+    if number is None:
         raise ValueError(f"{text!r} is not a whole number from 0 to {high} (or '?' for unknown)")
-    return int(text)
+    return number
+
+
+def whole_number(text: str, low: int, high: int) -> int | None:
+    """`text` as a whole number in [low, high] written in ASCII digits, else None (a superscript ² or 5000 digits
+    are not numbers here)."""
+    digits = text.removeprefix("-")
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > max(len(str(low)), len(str(high))):
+        return None
+    return int(text) if low <= int(text) <= high else None
 
 
 def _shown(value: int | None) -> str:
