@@ -1,14 +1,18 @@
 """What every command does with an awkward standard output: an encoding that cannot write the drawing characters,
 and no standard output at all. Run as people run them: the real command in a subprocess."""
 
+import io
 import os
 import subprocess
 import sys
 from pathlib import Path
+from unittest import mock
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from doodle.cli.common import to_ascii
+from doodle.cli.common import ascii_fallback_streams, to_ascii
 
 QUILT = Path(__file__).parent.parent / "examples" / "quilts" / "rulebook-4x5.txt"
 
@@ -60,3 +64,16 @@ def test_a_closed_standard_output_is_a_clear_error(command, tmp_path):
     assert result.returncode == 1
     assert "standard output is closed" in stderr
     assert "Traceback" not in stderr and "Exception ignored" not in stderr
+
+
+@given(st.text(), st.sampled_from(["ascii", "latin-1", "cp1252", "cp437"]))
+def test_any_text_goes_out_through_any_encoding(text, encoding):
+    raw = io.BytesIO()
+    stream = io.TextIOWrapper(raw, encoding=encoding, errors="strict", newline="")
+    with mock.patch.object(sys, "stdout", stream), mock.patch.object(sys, "stderr", stream):
+        ascii_fallback_streams()
+        print(text, end="")
+        sys.stdout.flush()
+    written = raw.getvalue().decode(encoding)
+    assert all(char in written for char in text if char.isascii())
+    assert len(written) >= len(text.encode(encoding, "ignore").decode(encoding))

@@ -1,6 +1,10 @@
+import contextlib
+import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from doodle.game.deck import DeckError, load_deck, parse_deck
 
@@ -97,3 +101,33 @@ def test_too_few_start_cards_for_players():
     deck.check_players(1)
     with pytest.raises(DeckError, match="1 start cards, too few for 2 players"):
         deck.check_players(2)
+
+
+shape_texts = st.text(alphabet="#./ \n", max_size=40) | st.text(max_size=12)
+toml_values = st.recursive(st.integers() | st.text(max_size=8) | st.booleans(),
+                           lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner,
+                                                                                         max_size=3), max_leaves=8)
+
+
+@given(st.text(max_size=300))
+def test_any_text_is_a_deck_or_a_deck_error(text):
+    with contextlib.suppress(DeckError):  # anything else (TypeError, RecursionError, ...) fails the test
+        parse_deck(text, "fuzz.toml")
+
+
+@given(st.lists(st.fixed_dictionaries({"id": st.text(max_size=4) | st.integers(), "shape": shape_texts | toml_values}),
+                max_size=25),
+       st.lists(st.fixed_dictionaries({"id": st.text(max_size=4), "shape": shape_texts}), max_size=25))
+def test_any_cards_are_a_deck_or_a_deck_error_naming_the_file(starts, patches):
+    text = "".join(f"[[start]]\nid = {json.dumps(card['id'])}\nshape = {json.dumps(card['shape'])}\n"
+                   for card in starts)
+    text += "".join(f"[[patch]]\nid = {json.dumps(card['id'])}\nshape = {json.dumps(card['shape'])}\n"
+                    for card in patches)
+    try:
+        deck = parse_deck(text, "fuzz.toml")
+    except DeckError as error:
+        assert "fuzz.toml" in str(error)
+    else:
+        assert deck.start_cards and len(deck.patch_cards) >= 20
+        assert all(1 <= card.shape.size <= 9 and card.shape.is_connected()
+                   for card in deck.start_cards + deck.patch_cards)
