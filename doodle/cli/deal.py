@@ -68,7 +68,8 @@ def ask_names() -> list[str]:
 @click.option("--seed", type=SEED,
               help="Deal this game again: the same seed gives the same game.")
 @click.option("--deck", "deck_file", type=click.Path(path_type=Path, dir_okay=False),
-              help="A deck file (TOML) to use instead of the bundled cards.")
+              help="A deck file (TOML) to use instead of the bundled cards (doodle deck --export FILE writes a "
+                   "copy to edit).")
 @click.option("--auto", is_flag=True, help="Deal the whole game at once, without waiting for input.")
 @click.option("--json", "as_json", is_flag=True, help="With --auto: one JSON object per event (JSON lines).")
 @click.option("--color/--no-color", default=None, help="Colour (default: when on a terminal).")
@@ -76,8 +77,9 @@ def deal(names: tuple[str, ...], players: int | None, seed: int | None, deck_fil
          as_json: bool, color: bool | None) -> None:
     """Deal a game of Patchwork Doodle: start cards, the circle, the die, rounds and scorings.
 
-    Give the players' NAMES (or --players N). Each turn, press Enter to roll; q quits.
-    Everyone needs a printed sheet (doodle sheet) and a pencil.
+    Give the players' NAMES (or --players N). Each turn, press Enter to roll; q quits. After each scoring a
+    table shows every score so far; type e.g. 'Ann 2 35' there to give or correct one.
+    Everyone needs a printed sheet (doodle sheet) and a pencil; for your own cards see doodle deck.
     """
     if players is not None and names:
         raise click.UsageError("give either player names or --players, not both")
