@@ -5,16 +5,24 @@ from __future__ import annotations
 import codecs
 import errno
 import os
+import stat
 import tempfile
 from pathlib import Path
+
+
+class ReadOnlyFileError(PermissionError):
+    """The file to write exists and is read-only: an atomic rename would replace it anyway, so it is refused."""
 
 
 def write_atomic(path: str | Path, data: str | bytes) -> None:
     """Write to a temporary file beside `path`, flush it to disk, then rename it over `path`.
 
     The file gets the permissions an ordinary write would give it (the old file's, or 0666 less the umask), not
-    the owner-only ones of a temporary file."""
-    path = Path(path)
+    the owner-only ones of a temporary file. A symbolic link is written through: the file it points to is
+    replaced and the link stays a link. A read-only file (no write permission, even for root) raises
+    ReadOnlyFileError rather than being replaced, as an ordinary write would refuse it."""
+    path = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
+    _refuse_read_only(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     payload = data.encode("utf-8") if isinstance(data, str) else data
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
@@ -28,6 +36,15 @@ def write_atomic(path: str | Path, data: str | bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _refuse_read_only(path: Path) -> None:
+    try:
+        mode = path.stat().st_mode
+    except OSError:  # not there yet (or not reachable: the write says why)
+        return
+    if stat.S_ISREG(mode) and (not mode & 0o222 or not os.access(path, os.W_OK)):
+        raise ReadOnlyFileError(errno.EACCES, "the file is read-only", str(path))
 
 
 def _mode_for(path: Path) -> int:

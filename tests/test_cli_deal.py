@@ -1,5 +1,6 @@
 import json
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -35,30 +36,117 @@ def test_auto_json_contract():
     assert run("deal", "--auto", "--json", "--players", "4", "--seed", "9").output == result.output
 
 
-def test_interactive_game_with_scores_names_the_winner():
-    # Enter after setup, after each of 18 turns, and at the 2 new rounds; then scores and empty counts
-    enters = "\n" * 1
-    lines = []
-    for round_number in range(3):
-        lines += [""] * 6
-        lines += ["20", "25"] if round_number < 2 else ["30", "30"]
-        if round_number < 2:
-            lines += [""]
-    lines += ["5", "5"]
-    result = run("deal", "--seed", "4", "--no-color", "Ann", "Bob", input=enters + "\n".join(lines) + "\n")
+def game_input(rounds, end):
+    """What a group types through a whole game: Enter to start, Enter after each turn, at each scoring the
+    `rounds[i]` lines (scores, answers, corrections, ending with the Enter that goes on), Enter to lay out the next
+    round, and the `end` lines at the final scoring."""
+    lines = [""]
+    for number, answers in enumerate(rounds):
+        lines += [""] * 6 + answers + ([""] if number < 2 else [])
+    return "\n".join(lines + end) + "\n"
+
+
+def deal_game(rounds, end, *names):
+    result = run("deal", "--seed", "4", "--no-color", *(names or ("Ann", "Bob")), input=game_input(rounds, end))
     assert result.exit_code == 0, result.output
-    assert "Ann: S" in result.output and "Current patch" in result.output and "its mirror image" in result.output
-    assert "final turn, no roll" in result.output
-    assert "Ann  20 + 20 + 30 - 5 empty = 65" in result.output
-    assert "Bob  25 + 25 + 30 - 5 empty = 75" in result.output
-    assert "Bob wins with 75 points!" in result.output
-    assert "doodle deal --seed 4 Ann Bob" in result.output
+    return result.output
+
+
+def test_interactive_game_with_scores_names_the_winner():
+    output = deal_game([["20", "25", ""], ["20", "25", ""], ["36", "37", ""]], ["5", "5", ""])
+    assert "Ann: S" in output and "Current patch" in output and "its mirror image" in output
+    assert "final turn, no roll" in output
+    assert "Ann  20 + 20 + 36 - 5 empty = 71" in output
+    assert "Bob  25 + 25 + 37 - 5 empty = 82" in output
+    assert "Bob wins with 82 points!" in output
+    assert "doodle deal --seed 4 Ann Bob" in output
+
+
+def table_rows(output, header):
+    """The rows of the last running table whose header is `header` (name -> cells)."""
+    lines = output.split("\n")
+    start = max(i for i, line in enumerate(lines) if line.strip().startswith("round 1") and header in line)
+    rows = {}
+    for line in lines[start + 1:]:
+        if not line.startswith("  ") or line.startswith("   "):
+            break
+        name, *cells = line.split()
+        rows[name] = cells
+    return rows
+
+
+def test_after_each_scoring_a_table_shows_every_player_and_round_with_unknowns():
+    output = deal_game([["20", "", "", ""], ["", "25", "", ""], ["", "", "", ""]], [""] * 11, "Ann", "Bob", "Cid")
+    round_one = output[output.index("Intermediate scoring, round 1"):output.index("Round 2:")]
+    assert table_rows(round_one, "round 1") == {"Ann": ["20"], "Bob": ["?"], "Cid": ["?"]}
+    assert "Not known yet: Bob's round 1; Cid's round 1." in round_one
+    round_two = output[output.index("Intermediate scoring, round 2"):output.index("Round 3:")]
+    assert table_rows(round_two, "round 1  round 2") == {"Ann": ["20", "?"], "Bob": ["?", "25"], "Cid": ["?", "?"]}
+
+
+def test_a_skipped_score_is_asked_again_at_the_end_with_everyones_empty_cells():
+    # Bob skips round 1: at the end his round 1 and everyone's empty cells are asked, and he is not dropped
+    output = deal_game([["20", "", ""], ["20", "25", ""], ["36", "37", ""]], ["5", "25", "5", ""])
+    assert "Bob's score for round 1, not given yet (Enter to skip):" in output
+    assert "Ann's empty cells" in output and "Bob's empty cells" in output
+    assert "Bob  25 + 25 + 37 - 5 empty = 82" in output and "Bob wins with 82 points!" in output
+
+
+def test_no_winner_while_a_total_is_unknown():
+    # before: "Ann wins with 65 points!" although Bob's total was unknown
+    output = deal_game([["20", "", ""], ["20", "25", ""], ["36", "37", ""]], ["5", "", "5", ""])
+    assert " wins with" not in output
+    assert "Not known yet: Bob's round 1." in output
+    assert "No winner declared: Bob's total is not known: add it up on the sheet" in output
+    assert table_rows(output, "empty    total") == {"Ann": ["20", "20", "36", "5", "71"],
+                                                    "Bob": ["?", "25", "37", "5", "?"]}
+
+
+def test_any_earlier_score_can_be_given_or_corrected_before_the_end():
+    # round 1: Bob skipped, then given as 'bob 1 16' at round 2's table; Ann's round 1 corrected at the end,
+    # and her empty cells too, by player number
+    rounds = [["20", "", ""], ["20", "25", "bob 1 16", ""], ["36", "37", ""]]
+    output = deal_game(rounds, ["5", "5", "Ann 1 17", "1 empty 4", ""])
+    assert "Ann  17 + 20 + 36 - 4 empty = 69" in output
+    assert "Bob  16 + 25 + 37 - 5 empty = 73" in output and "Bob wins with 73 points!" in output
+    assert "Bob's score for round 1, not given yet" not in output
+
+
+@pytest.mark.parametrize(("entry", "message"), [
+    ("Dan 1 20", "'Dan' is not playing: give one of Ann, Bob (or a player's number, 1 to 2)"),
+    ("Ann 3 20", "'3' is not a round scored so far: give round 1 to 2"),
+    ("Ann empty 3", "the empty cells are counted at the end of the game"),
+    ("Ann 1 ²", "'²' is not a whole number from 0 to 81"),
+    ("Ann 1 " + "9" * 5000, "is not a whole number from 0 to 81"),
+    ("Ann", "type a player, a round and a score, e.g. 'Ann 1 20'"),
+])
+def test_a_wrong_entry_says_what_to_type(entry, message):
+    output = deal_game([["20", "25", ""], ["20", "25", entry, ""], ["36", "37", ""]], ["5", "5", ""])
+    assert message in output and "Bob wins with 82 points!" in output
+
+
+def test_a_score_no_rectangle_makes_is_questioned():
+    # 70: no rectangle on a 9x9 grid scores 66 to 80; typed again as 64
+    output = deal_game([["20", "25", ""], ["70", "64", "25", ""], ["70", "y", "70", "y", ""]], ["5", "5", ""])
+    assert "Check Ann's sheet: no rectangle scores 70" in output and "the nearest scores are 65 and 81" in output
+    assert "Ann  20 + 64 + 70 - 5 empty = 149" in output  # kept when the group says so
+    assert output.count("Keep 70 for round 3?") == 2
+
+
+def test_a_round_scoring_less_than_the_one_before_is_questioned():
+    # Enter at the doubt leaves Ann's round 2 unknown: asked again at the end, skipped again
+    output = deal_game([["20", "25", ""], ["12", "", "25", ""], ["36", "36", "Ann 1 37", "y", ""]], ["", "5", "5", ""])
+    assert "Ann scored 20 in round 1: a quilt only grows, so round 2 scores at least that, not 12." in output
+    assert "Ann scored 36 in round 3: a quilt only grows, so round 1 scores at most that, not 37." in output
+    assert "Ann's score for round 2, not given yet" in output
+    assert table_rows(output, "empty    total")["Ann"] == ["37", "?", "36", "5", "?"]
 
 
 def test_bad_score_is_asked_again_and_q_quits():
-    result = run("deal", "--seed", "4", "--players", "1", input="\n" + "\n" * 6 + "abc\n99\nq\n")
-    assert result.exit_code == 0
-    assert result.output.count("please type a whole number from 0 to 81") == 2
+    typed = "abc\n99\n²\n" + "9" * 5000 + "\n"  # a superscript digit and 5000 digits: asked again, no traceback
+    result = run("deal", "--seed", "4", "--players", "1", input="\n" + "\n" * 6 + typed + "q\n")
+    assert result.exit_code == 0, result.output
+    assert result.output.count("please type a whole number from 0 to 81") == 4
     assert "Dealing stopped." in result.output
 
 
@@ -117,3 +205,25 @@ def test_a_full_disk_on_stdout_is_a_clear_error(args):
     assert result.returncode == 1
     assert "cannot write the output: No space left on device" in result.stderr
     assert "Traceback" not in result.stderr and "Exception ignored" not in result.stderr
+
+
+def test_the_replay_hint_deals_the_same_game_with_its_deck(tmp_path):
+    # before: the hint left out --deck, so following it dealt the bundled cards instead
+    deck = tmp_path / "my cards's.toml"
+    patches = "".join(f'[[patch]]\nid = "Q{i:02}"\nshape = "{"#" * (1 + i % 5)}"\n' for i in range(20))
+    deck.write_text('[[start]]\nid = "A"\nshape = "###"\n[[start]]\nid = "B"\nshape = "##/##"\n' + patches)
+    first = run("deal", "--auto", "--no-color", "--seed", "1", "--deck", str(deck), "--", "Ann", "-x")
+    assert first.exit_code == 0, first.output
+    hint = next(line for line in first.output.splitlines() if line.startswith("Replay this deal with: "))
+    words = shlex.split(hint.removeprefix("Replay this deal with: "))
+    assert words[:2] == ["doodle", "deal"] and "--deck" in words
+    again = run("deal", "--auto", "--no-color", *words[2:])
+    assert again.exit_code == 0, again.output
+    assert again.output == first.output and "Q0" in again.output
+
+
+def test_a_doubtful_correction_given_up_keeps_the_score_it_was_to_replace():
+    # 'Ann 1 70' (meant 17), questioned, Enter: round 1 keeps its 20 rather than becoming unknown
+    output = deal_game([["20", "25", "Ann 1 70", "", ""], ["20", "25", ""], ["36", "37", ""]], ["5", "5", ""])
+    assert "Keep 70 for round 1? Type y to keep it, or the right score (Enter keeps 20)" in output
+    assert "Ann  20 + 20 + 36 - 5 empty = 71" in output

@@ -51,3 +51,31 @@ def test_read_limited_reads_streams_and_refuses_what_is_too_large(tmp_path):
     small.write_bytes(b"\xff\xfe\xff")  # a UTF-16 mark and half a character
     with pytest.raises(InputFileError, match="not text"):
         read_text_limited(small, 100, "file small.txt")
+
+
+def test_write_atomic_writes_through_a_symbolic_link(tmp_path):
+    import pytest  # noqa: F401
+
+    real = tmp_path / "kept" / "real.txt"
+    real.parent.mkdir()
+    real.write_text("old")
+    link = tmp_path / "link.txt"
+    link.symlink_to(real)
+    write_atomic(link, "new")
+    assert link.is_symlink() and os.readlink(link) == str(real)  # the link stays a link ...
+    assert real.read_text() == "new"  # ... and its file has the new content
+    assert sorted(p.name for p in real.parent.iterdir()) == ["real.txt"]
+
+
+def test_write_atomic_refuses_a_read_only_file_even_as_root(tmp_path):
+    import pytest
+
+    from doodle.files import ReadOnlyFileError
+
+    target = tmp_path / "locked.txt"
+    target.write_text("keep me")
+    target.chmod(0o444)
+    with pytest.raises(ReadOnlyFileError, match="read-only"):
+        write_atomic(target, "replaced")
+    assert target.read_text() == "keep me"
+    assert isinstance(ReadOnlyFileError(), PermissionError)  # callers catching OSError say it as before

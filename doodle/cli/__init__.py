@@ -15,9 +15,11 @@ from typing import Any
 import click
 
 from doodle import __version__
+from doodle.cli.common import ascii_fallback_streams
 
 COMMANDS = {
     "deal": "doodle.cli.deal:deal",
+    "deck": "doodle.cli.deck:deck",
     "patchwork": "doodle.cli.patchwork:patchwork",
     "score": "doodle.cli.score:score",
     "sheet": "doodle.cli.sheet:sheet",
@@ -43,8 +45,16 @@ class LazyGroup(click.Group):
         return getattr(importlib.import_module(module_name), attribute)
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
-        """click's main, with a full disk on standard output said plainly (click already handles a closed pipe,
-        EPIPE). Here rather than around a command: the group's own --help and --version write too."""
+        """click's main, with a closed standard output refused and a full disk on it said plainly (click already
+        handles a closed pipe, EPIPE), and ASCII drawings where the output's encoding cannot write ours. Here
+        rather than around a command: the group's own --help and --version write too."""
+        if sys.stdout is None:  # started with file descriptor 1 closed (`>&-`): nothing could be shown
+            if sys.stderr is not None:
+                ascii_fallback_streams()
+                click.echo("Error: standard output is closed, so nothing could be shown: run the command again "
+                           "with its output going to the terminal or a file (e.g. > out.txt)", err=True)
+            sys.exit(1)
+        ascii_fallback_streams()
         try:
             return super().main(*args, **kwargs)
         except OSError as error:

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import click
 
 from doodle.cli.common import SEED, echo_json, input_stream, use_color
+from doodle.cli.deal_scores import EMPTY, ROUNDS, ScorePad, parse_entry, whole_number
 from doodle.cli.deal_view import View
 from doodle.game.dealer import MAX_PLAYERS, MIN_PLAYERS, Dealer
-from doodle.game.deck import Deck, DeckError, load_deck
+from doodle.game.deck import DeckError, load_deck
 from doodle.game.table import table_events
 from doodle.quilt import MAX_ROUND_SCORE, SIZE
 
@@ -37,8 +39,9 @@ def ask_number(prompt: str, low: int, high: int) -> int | None:
         answer = ask(prompt)
         if not answer:
             return None
-        if answer.lstrip("-").isdigit() and low <= int(answer) <= high:
-            return int(answer)
+        number = whole_number(answer, low, high)
+        if number is not None:
+            return number
         click.echo(f"  please type a whole number from {low} to {high}, or press Enter to skip")
 
 
@@ -65,7 +68,8 @@ def ask_names() -> list[str]:
 @click.option("--seed", type=SEED,
               help="Deal this game again: the same seed gives the same game.")
 @click.option("--deck", "deck_file", type=click.Path(path_type=Path, dir_okay=False),
-              help="A deck file (TOML) to use instead of the bundled cards.")
+              help="A deck file (TOML) to use instead of the bundled cards (doodle deck --export FILE writes a "
+                   "copy to edit).")
 @click.option("--auto", is_flag=True, help="Deal the whole game at once, without waiting for input.")
 @click.option("--json", "as_json", is_flag=True, help="With --auto: one JSON object per event (JSON lines).")
 @click.option("--color/--no-color", default=None, help="Colour (default: when on a terminal).")
@@ -73,8 +77,9 @@ def deal(names: tuple[str, ...], players: int | None, seed: int | None, deck_fil
          as_json: bool, color: bool | None) -> None:
     """Deal a game of Patchwork Doodle: start cards, the circle, the die, rounds and scorings.
 
-    Give the players' NAMES (or --players N). Each turn, press Enter to roll; q quits.
-    Everyone needs a printed sheet (doodle sheet) and a pencil.
+    Give the players' NAMES (or --players N). Each turn, press Enter to roll; q quits. After each scoring a
+    table shows every score so far; type e.g. 'Ann 2 35' there to give or correct one.
+    Everyone needs a printed sheet (doodle sheet) and a pencil; for your own cards see doodle deck.
     """
     if players is not None and names:
         raise click.UsageError("give either player names or --players, not both")
@@ -107,15 +112,25 @@ def deal(names: tuple[str, ...], players: int | None, seed: int | None, deck_fil
             for event in table_events(dealer):
                 echo_json(event)
             return
-        _deal_to_table(dealer, deck, player_names, View(deck, use_color(color)), pause=not auto)
+        replay = replay_command(dealer.seed, player_names, deck_file)
+        _deal_to_table(dealer, player_names, View(deck, use_color(color)), pause=not auto, replay=replay)
     except Quit:
         click.echo("Dealing stopped.")
 
 
-def _deal_to_table(dealer: Dealer, deck: Deck, names: list[str], view: View, pause: bool) -> None:
+def replay_command(seed: int, names: list[str], deck_file: Path | None) -> str:
+    """The command that deals this game again, quoted for the shell (names with spaces, a deck path)."""
+    words = ["doodle", "deal", "--seed", str(seed)]
+    if deck_file is not None:
+        words += ["--deck", str(deck_file)]
+    if any(name.startswith("-") for name in names):
+        words.append("--")  # a name such as "-x" is a name, not an option
+    return shlex.join(words + names)
+
+
+def _deal_to_table(dealer: Dealer, names: list[str], view: View, pause: bool, replay: str) -> None:
     """Show the deal event by event; with `pause`, wait for Enter before each roll and take scores."""
-    scores: dict[str, list[int | None]] = {name: [] for name in names}
-    replay = f"doodle deal --seed {dealer.seed} " + " ".join(_quote(name) for name in names)
+    pad = ScorePad(names)
     for event in table_events(dealer):
         kind = event["event"]
         if kind == "setup":
@@ -138,11 +153,10 @@ def _deal_to_table(dealer: Dealer, deck: Deck, names: list[str], view: View, pau
             click.echo(view.banner(f"Intermediate scoring, round {event['round']}"))
             click.echo("Everyone scores one rectangle of shaded cells: the largest square inside it, "
                        "+1 per further row or column (4x3 = 10, 4x5 = 17). A single square may still be used.")
-            for name in names:
-                scores[name].append(
-                    ask_number(f"  {name}'s score for round {event['round']} (Enter to skip): ", 0, MAX_ROUND_SCORE)
-                    if pause else None
-                )
+            if pause:
+                for name in names:
+                    ask_round_score(pad, name, event["round"])
+                take_corrections(pad, event["round"], final=False)
         elif kind == "round":
             click.echo()
             click.echo(f"Round {event['round']}: the 2 cards left move next to the token, 6 new cards follow.")
@@ -150,33 +164,93 @@ def _deal_to_table(dealer: Dealer, deck: Deck, names: list[str], view: View, pau
             if pause:
                 ask("Press Enter to roll (q quits) ")
         elif kind == "end":
-            _final_scores(names, scores, view, pause)
+            _final_scores(pad, view, pause)
             click.echo(f"\nReplay this deal with: {replay}")
 
 
-def _final_scores(names: list[str], scores: dict[str, list[int | None]], view: View, pause: bool) -> None:
+def ask_round_score(pad: ScorePad, name: str, round_number: int, note: str = "") -> None:
+    """Ask `name`'s score for a round (Enter leaves it unknown) and keep it once any doubt is answered."""
+    score = ask_number(f"  {name}'s score for round {round_number}{note} (Enter to skip): ", 0, MAX_ROUND_SCORE)
+    pad.rounds[name][round_number - 1] = confirmed(pad, name, round_number, score)
+
+
+def confirmed(pad: ScorePad, name: str, round_number: int, score: int | None) -> int | None:
+    """`score` once it raises no doubt or the group keeps it anyway; a retyped score is checked again. Enter
+    gives up the new score: the round keeps what it had (unknown when it had nothing)."""
+    before = pad.rounds[name][round_number - 1]
+    while score is not None:
+        doubt = pad.doubt(name, round_number, score)
+        if doubt is None:
+            return score
+        click.echo(f"  Check {name}'s sheet: {doubt}.")
+        keeps = "leaves it unknown" if before is None else f"keeps {before}"
+        while True:
+            answer = ask(f"  Keep {score} for round {round_number}? Type y to keep it, or the right score "
+                         f"(Enter {keeps}): ")
+            if not answer:
+                return before
+            if answer.lower() in {"y", "yes"}:
+                return score
+            retyped = whole_number(answer, 0, MAX_ROUND_SCORE)
+            if retyped is not None:
+                score = retyped
+                break
+            click.echo(f"  please type y, or a whole number from 0 to {MAX_ROUND_SCORE}")
+    return None
+
+
+def take_corrections(pad: ScorePad, scored: int, final: bool) -> None:
+    """Show the running table and take typed entries (`Ann 2 35`) until Enter; at the end, say what is missing."""
+    example = f"{pad.names[-1]} {scored} 35" if not final else f"{pad.names[-1]} empty 4"
+    while True:
+        click.echo()
+        click.echo(pad.table(scored, final))
+        missing = [f"{name}'s {' and '.join(gaps)}" for name in pad.names if (gaps := pad.missing(name, scored, final))]
+        if missing:
+            click.echo(f"Not known yet: {'; '.join(missing)}.")
+        answer = ask(f"To give or correct any score, type the player, the round{' (or empty)' * final} and the "
+                     f"score, e.g. '{example}'. Enter {'ends the game' if final else 'goes on'} (q quits): ")
+        if not answer:
+            return
+        try:
+            entry = parse_entry(answer, pad, scored, final)
+        except ValueError as error:
+            click.echo(f"  {error}")
+            continue
+        if entry.slot == EMPTY:
+            pad.empty[entry.name] = entry.value
+        else:
+            pad.rounds[entry.name][int(entry.slot) - 1] = confirmed(pad, entry.name, int(entry.slot), entry.value)
+
+
+def _final_scores(pad: ScorePad, view: View, pause: bool) -> None:
     click.echo()
     click.echo(view.banner("Final scoring: round 1 + round 2 + round 3 - 1 point per empty cell"))
-    totals: dict[str, int] = {}
-    for name in names:
-        rounds = scores[name]
-        if not pause or any(score is None for score in rounds):
-            continue
-        empty = ask_number(f"  {name}'s empty cells (Enter to skip): ", 0, SIZE * SIZE)
-        if empty is not None:
-            totals[name] = sum(rounds) - empty  # type: ignore[arg-type]
-    if not totals:
-        click.echo("No scores were given: add up your sheets. Highest total wins; a tie is shared.")
+    if not pause:
+        click.echo("Add up your sheets. Highest total wins; a tie is shared.")
         return
-    width = max(len(name) for name in names)
-    for name in sorted(totals, key=totals.__getitem__, reverse=True):
-        rounds = " + ".join(str(score) for score in scores[name])
-        click.echo(f"  {name:<{width}}  {rounds} - {sum(scores[name]) - totals[name]} empty = {totals[name]}")  # type: ignore[arg-type]
-    best = max(totals.values())
-    winners = [name for name, total in totals.items() if total == best]
+    for name in pad.names:
+        for round_number in range(1, ROUNDS + 1):
+            if pad.rounds[name][round_number - 1] is None:
+                ask_round_score(pad, name, round_number, note=", not given yet")
+        pad.empty[name] = ask_number(f"  {name}'s empty cells (Enter to skip): ", 0, SIZE * SIZE)
+    take_corrections(pad, ROUNDS, final=True)
+    result = pad.winners()
+    if result is None:
+        unknown = [name for name in pad.names if pad.total(name) is None]
+        whose = _and([f"{name}'s" for name in unknown])
+        them = "totals are not known: add them up on the sheets" if len(unknown) > 1 else \
+            "total is not known: add it up on the sheet"
+        click.echo(f"\nNo winner declared: {whose} {them} (highest total wins; a tie is shared).")
+        return
+    winners, best = result
+    width = max(len(name) for name in pad.names)
+    for name in sorted(pad.names, key=pad.total, reverse=True):  # type: ignore[arg-type]
+        rounds = " + ".join(str(score) for score in pad.rounds[name])
+        click.echo(f"  {name:<{width}}  {rounds} - {pad.empty[name]} empty = {pad.total(name)}")
     verb = "wins" if len(winners) == 1 else "share the victory"
-    click.echo(view.style(f"\n{' and '.join(winners)} {verb} with {best} points!", bold=True, fg="green"))
+    click.echo(view.style(f"\n{_and(winners)} {verb} with {best} points!", bold=True, fg="green"))
 
 
-def _quote(name: str) -> str:
-    return name if name.replace("-", "").replace("_", "").isalnum() else repr(name)
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

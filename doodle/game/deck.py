@@ -5,16 +5,21 @@ from __future__ import annotations
 import hashlib
 import json
 import tomllib
+from collections import Counter
 from dataclasses import dataclass
 from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
 
-from doodle.geometry import Polyomino, ShapeError
+from doodle.files import InputFileError, read_text_limited
+from doodle.geometry import FILLED, Polyomino, ShapeError
 
 MIN_PATCH_CARDS = 20  # 3 rounds use 8 + 6 + 6 cards
 MAX_CELLS = 9
 BUNDLED = "doodle_cards.toml"
+DECK_FILE_LIMIT = 1 << 20
+"""The largest deck file read: the bundled deck is under 3 KB, and 1 MB holds some 20,000 cards."""
+FORMAT_HINT = "for the format, write a copy of the bundled deck with: doodle deck --export cards.toml"
 
 
 class DeckError(ValueError):
@@ -41,11 +46,15 @@ class Deck:
         cards = [[[card.id, card.shape.to_text()] for card in cards] for cards in (self.start_cards, self.patch_cards)]
         return hashlib.sha256(json.dumps(cards).encode()).hexdigest()[:12]
 
+    @cached_property
+    def _by_id(self) -> dict[str, Card]:
+        return {card.id: card for card in self.start_cards + self.patch_cards}
+
     def card(self, card_id: str) -> Card:
-        for card in self.start_cards + self.patch_cards:
-            if card.id == card_id:
-                return card
-        raise KeyError(f"no card {card_id!r} in the deck {self.name!r}")
+        try:
+            return self._by_id[card_id]
+        except KeyError:
+            raise KeyError(f"no card {card_id!r} in the deck {self.name!r}") from None
 
     def check_players(self, players: int) -> None:
         if players > len(self.start_cards):
@@ -61,25 +70,31 @@ def load_deck(path: str | Path | None = None) -> Deck:
         return bundled_deck()
     where = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise DeckError(f"deck file {where} does not exist") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise DeckError(f"deck file {where} cannot be read as text: {error}") from None
+        text = read_text_limited(path, DECK_FILE_LIMIT, f"deck file {where}")
+    except InputFileError as error:
+        raise DeckError(str(error)) from None
     return parse_deck(text, where)
+
+
+def bundled_deck_text() -> str:
+    """The bundled deck file as it is shipped, comments and provenance included (a start for one's own deck)."""
+    return resources.files("doodle.data").joinpath(BUNDLED).read_text(encoding="utf-8")
 
 
 @cache
 def bundled_deck() -> Deck:
     """The deck that comes with doodle (read once: a Deck is frozen, so one is shared)."""
-    return parse_deck(resources.files("doodle.data").joinpath(BUNDLED).read_text(encoding="utf-8"), "the bundled deck")
+    return parse_deck(bundled_deck_text(), "the bundled deck")
 
 
 def parse_deck(text: str, where: str = "deck") -> Deck:
+    """The deck in TOML `text`, checked in time linear in its size; `where` names it in DeckError messages."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise DeckError(f"{where} is not valid TOML ({error}); see doodle/data/{BUNDLED} for the format") from None
+        raise DeckError(f"{where} is not valid TOML ({error}); {FORMAT_HINT}") from None
+    except RecursionError:  # tomllib reads nested arrays and inline tables recursively
+        raise DeckError(f"{where} nests arrays or tables too deeply to be a deck; {FORMAT_HINT}") from None
     name = data.get("name", where)
     start = _cards(data, "start", where)
     patches = _cards(data, "patch", where)
@@ -90,8 +105,8 @@ def parse_deck(text: str, where: str = "deck") -> Deck:
             f"{where} has {len(patches)} [[patch]] cards; a game deals {MIN_PATCH_CARDS}, so add "
             f"{MIN_PATCH_CARDS - len(patches)} more"
         )
-    ids = [card.id for card in start + patches]
-    duplicates = sorted({card_id for card_id in ids if ids.count(card_id) > 1})
+    counts = Counter(card.id for card in start + patches)
+    duplicates = sorted(card_id for card_id, count in counts.items() if count > 1)
     if duplicates:
         raise DeckError(f"{where}: card ids must be unique, repeated: {', '.join(duplicates)}")
     return Deck(str(name), tuple(start), tuple(patches))
@@ -105,20 +120,25 @@ def _cards(data: dict, key: str, where: str) -> list[Card]:
     for number, entry in enumerate(entries, start=1):
         label = f"{where}: [[{key}]] number {number}"
         if not isinstance(entry, dict) or not isinstance(entry.get("id"), str) or not entry["id"].strip():
-            raise DeckError(f"{label} needs an id, e.g. id = \"P01\"")
+            raise DeckError(f"{label} needs an id, e.g. id = \"P01\"; {FORMAT_HINT}")
         label = f"{where}: card {entry['id']}"
         shape_text = entry.get("shape")
         if not isinstance(shape_text, str):
-            raise DeckError(f"{label} needs a shape, e.g. shape = \"#.#/###\"")
+            raise DeckError(f"{label} needs a shape, e.g. shape = \"#.#/###\"; {FORMAT_HINT}")
+        if shape_text.count(FILLED) > MAX_CELLS:  # counted before the shape is built and walked for connectivity
+            raise DeckError(f"{label}: the shape has {shape_text.count(FILLED)} cells; at most {MAX_CELLS} are allowed")
         try:
             shape = Polyomino.from_text(shape_text)
         except ShapeError as error:
             raise DeckError(f"{label}: {error}") from None
         if not shape.is_connected():
             raise DeckError(
-                f"{label}: the shape {shape_text!r} is not connected; every cell must touch another side by side"
+                f"{label}: the shape {_shown(shape_text)} is not connected; every cell must touch another side by side"
             )
-        if shape.size > MAX_CELLS:
-            raise DeckError(f"{label}: the shape has {shape.size} cells; at most {MAX_CELLS} are allowed")
         cards.append(Card(entry["id"].strip(), shape, str(entry.get("source", ""))))
     return cards
+
+
+def _shown(text: str, limit: int = 40) -> str:
+    """`text` quoted for a message, cut short when long."""
+    return repr(text) if len(text) <= limit else f"{text[:limit]!r}... ({len(text)} characters)"
