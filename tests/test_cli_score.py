@@ -63,7 +63,7 @@ def test_unwritable_annotation_is_a_clear_error_after_the_score(tmp_path):
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
     assert "cannot write" in result.output and "total:" in result.output
     # a directory given for one photo gets <stem>.annotated.png inside it
-    result = CliRunner().invoke(main, ["score", "--no-ask", "--annotate", str(tmp_path), photo])
+    result = CliRunner().invoke(main, ["score", "--no-ask", "--rounds", "0,4,4", "--annotate", str(tmp_path), photo])
     assert result.exit_code == 0 and (tmp_path / "mild-2.annotated.png").stat().st_size > 0
 
 

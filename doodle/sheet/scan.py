@@ -12,6 +12,7 @@ box and bubble gets a confidence, and the doubtful ones are listed in `ScanResul
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
@@ -19,9 +20,11 @@ from typing import Any
 import cv2
 import numpy as np
 
+from doodle.game.checks import SheetChecks
+from doodle.geometry import Cell
 from doodle.quilt import MAX_ROUND_SCORE, SIZE, Quilt, mask_of
-from doodle.render import cell_name
 from doodle.sheet import layout
+from doodle.sheet.doubts import Uncertain, check_reading
 from doodle.sheet.markers import MarkerFit, detect_markers, fit_markers
 from doodle.sheet.measure import (
     FlatField,
@@ -121,22 +124,11 @@ METHOD_GRID = "grid"
 
 
 @dataclass(frozen=True)
-class Uncertain:
-    """Something the reader is unsure of: what, what it read, and how sure it is (0-1)."""
-
-    kind: str  # "cell", "special" or "bubble"
-    name: str  # "c4"; "cut"; "round 2 tens 3"
-    read: bool  # shaded / crossed / filled as reported
-    confidence: float
-    where: layout.Rect = field(compare=False)  # where it is on the sheet (mm), for the annotated picture
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "name": self.name, "read": self.read, "confidence": round(self.confidence, 3)}
-
-
-@dataclass(frozen=True)
 class ScanResult:
-    """What a photo says. `round_scores` has None for a round whose bubbles are not filled in."""
+    """What a photo says. `round_scores` has None for a round whose bubbles are not filled in.
+
+    `uncertain` holds the marks the reader is unsure of; `problems` what the checks of the reading (`checks`)
+    found; `doubts` both. `corrected(...)` applies a player's answers and checks again."""
 
     quilt: Quilt
     cell_confidence: tuple[tuple[float, ...], ...]  # 9 rows of 9, 0-1
@@ -153,6 +145,16 @@ class ScanResult:
     px_per_mm: float = PX_PER_MM
     layout: str | None = None  # the sheet's layout version, told by its marker ids (None without markers)
     sheet_id: str | None = None  # from the sheet's QR code (None when it could not be read)
+    checks: SheetChecks = field(default_factory=lambda: SheetChecks())
+    problems: tuple[Uncertain, ...] = ()
+    confirmed: frozenset[str] = frozenset()  # the names of the doubts a player settled: not raised again
+
+    @property
+    def doubts(self) -> tuple[Uncertain, ...]:
+        """Everything to check: the reader's doubts, then what the checks found (which stands for the reader's
+        doubt about the same item)."""
+        checked = {doubt.name for doubt in self.problems}
+        return tuple(doubt for doubt in self.uncertain if doubt.name not in checked) + self.problems
 
     @property
     def complete_rounds(self) -> bool:
@@ -164,6 +166,41 @@ class ScanResult:
         if any(score is None for score in scores):
             return None
         return sum(scores) - self.quilt.empty_count()  # type: ignore[arg-type]
+
+    def checked(self, checks: SheetChecks) -> ScanResult:
+        """The reading checked against `checks` (the scoring it is for, the previous quilt, the round's cards)."""
+        problems = check_reading(self.quilt, self.round_scores, self.specials_used, checks, expect_rounds=True)
+        return replace(self, checks=checks, problems=tuple(d for d in problems if d.name not in self.confirmed))
+
+    def corrected(
+        self,
+        cells: Mapping[Cell, bool] | None = None,
+        specials: Mapping[str, bool] | None = None,
+        rounds: Mapping[int, int | None] | None = None,
+        *,
+        confirm: Iterable[str] = (),
+    ) -> ScanResult:
+        """The reading with a player's answers applied: `cells` shaded or not, `specials` crossed or not, round
+        scores by round number (None: not filled in). Doubts about what was answered go; the checks run again on
+        the corrected reading, except on the doubts named in `confirm` (the player says the sheet is so)."""
+        cells, specials, rounds = dict(cells or {}), dict(specials or {}), dict(rounds or {})
+        for number, score in rounds.items():
+            if not 1 <= number <= layout.ROUND_COUNT or not (score is None or 0 <= score <= MAX_ROUND_SCORE):
+                raise ValueError(f"round {number} score {score}: rounds are 1 to {layout.ROUND_COUNT}, scores 0 to "
+                                 f"{MAX_ROUND_SCORE}")
+        shaded = mask_of(cell for cell, on in cells.items() if on)
+        quilt = Quilt((self.quilt.bits | shaded) & ~mask_of(cell for cell, on in cells.items() if not on))
+        used = self.specials_used
+        if used is not None and specials:
+            crossed = (set(used) - set(specials)) | {name for name, on in specials.items() if on}
+            used = tuple(name for name in layout.SPECIAL_NAMES if name in crossed)
+        scores = tuple(rounds.get(number, score) for number, score in enumerate(self.round_scores, start=1))
+        answered = {doubt for doubt in self.uncertain if doubt.cell in cells or doubt.special in specials
+                    or doubt.round in rounds}
+        result = replace(self, quilt=quilt, specials_used=used, round_scores=scores,
+                         uncertain=tuple(doubt for doubt in self.uncertain if doubt not in answered),
+                         confirmed=self.confirmed | frozenset(confirm))
+        return result.checked(self.checks)
 
     def to_dict(self) -> dict[str, Any]:
         rect = self.quilt.best_rectangle()
@@ -179,16 +216,18 @@ class ScanResult:
             "layout": self.layout,
             "sheet_id": self.sheet_id,
             "notes": list(self.notes),
-            "uncertain": [u.to_dict() for u in self.uncertain],
+            "uncertain": [u.to_dict() for u in self.doubts],
         }
 
 
-def read_photo(source: PhotoSource, name: str | None = None) -> ScanResult:
-    """Read a photo (a path, the file's bytes, a BGR array or a PIL image) of a doodle score sheet.
+def read_photo(source: PhotoSource, name: str | None = None, checks: SheetChecks | None = None) -> ScanResult:
+    """Read a photo (a path, the file's bytes, a BGR array or a PIL image) of a doodle score sheet, and check the
+    reading (`checks`: by default the round scores of a finished game; see `doodle.game.checks`).
 
     Raises a `ScanError` subclass whose message names the problem and what to do about it (and the file, by
     `name` when given).
     """
+    checks = checks or SheetChecks()
     image = load_photo(source, name=name)
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     search = fit_markers(detect_markers(gray))
@@ -198,7 +237,7 @@ def read_photo(source: PhotoSource, name: str | None = None) -> ScanResult:
         sheet, inside = _warp(image, search.fit.homography)
         if not inside[_grid_box_px()].all():
             raise SheetNotFoundError("part of the grid is outside the photo: photograph the whole sheet")
-        return _identified(_read_sheet(sheet, inside, METHOD_MARKERS, search.found), gray, search.fit)
+        return _identified(_read_sheet(sheet, inside, METHOD_MARKERS, search.found), gray, search.fit).checked(checks)
     _check_light_and_focus(gray)
     from doodle.sheet.grid_fallback import find_grid_homography  # only needed without markers
 
@@ -214,7 +253,7 @@ def read_photo(source: PhotoSource, name: str | None = None) -> ScanResult:
             "flat, filling most of the picture"
         )
     sheet, inside = _warp(image, homography)
-    return _read_sheet(sheet, inside, METHOD_GRID, search.found)
+    return _read_sheet(sheet, inside, METHOD_GRID, search.found).checked(checks)
 
 
 def _identified(result: ScanResult, gray: np.ndarray, fit: MarkerFit) -> ScanResult:
@@ -595,7 +634,7 @@ def _read_cells(
         if shaded:
             shaded_cells.append((row, col))
         if conf < UNCERTAIN_BELOW:
-            reading.uncertain.append(Uncertain("cell", cell_name(row, col), shaded, conf, layout.cell_rect(row, col)))
+            reading.uncertain.append(Uncertain.of_cell((row, col), shaded, conf))
     return Quilt(mask_of(shaded_cells))
 
 
@@ -614,7 +653,7 @@ def _read_specials(sheet: np.ndarray, reading: _Reading) -> tuple[str, ...]:
         if crossed:
             specials.append(special.name)
         if conf < UNCERTAIN_BELOW:
-            reading.uncertain.append(Uncertain("special", special.name, crossed, conf, special.check))
+            reading.uncertain.append(Uncertain.of_special(special.name, crossed, conf))
     return tuple(specials)
 
 
@@ -690,8 +729,7 @@ def _bubble_squares() -> dict[tuple[int, str, int], tuple[int, int, int, int]]:
 
 
 def _bubble_doubt(round_number: int, place: str, digit: int, filled: bool, confidence: float) -> Uncertain:
-    name = f"round {round_number} {place} {digit}"
-    return Uncertain("bubble", name, filled, confidence, layout.bubble_rect(round_number, place, digit))
+    return Uncertain.of_bubble(round_number, place, digit, filled, confidence)
 
 
 def _round_score(tens: int | None, units: int | None) -> int | None:

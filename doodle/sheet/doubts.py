@@ -1,0 +1,110 @@
+"""What is to be checked on a sheet, as data: a mark the reader is unsure of, or what a check of the reading found.
+
+Apart from the photo reader (no OpenCV here), so a typed quilt is checked the same way as a photo's reading.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from doodle.game.checks import ALL_SPECIALS, SheetChecks, lost_cells, quilt_problems, round_score_problems
+from doodle.geometry import Cell
+from doodle.quilt import Quilt
+from doodle.render import cell_name
+from doodle.sheet import layout
+
+DoubtKind = Literal["cell", "special", "bubble", "round", "quilt"]
+
+
+@dataclass(frozen=True)
+class Uncertain:
+    """Something to check on the sheet: a mark the reader is unsure of (a cell, a special box, a bubble), or what
+    a check of the reading found (a round score, the quilt against the previous one or the round's cards).
+
+    The typed fields say what it is about: `cell` (row, col) for a cell, `special` for a box, `round` for a
+    bubble (with `place` and `digit`) or a round score, `cells` for the quilt. `reason` is set when a check, not
+    the reader's confidence, raised it."""
+
+    kind: DoubtKind
+    read: bool  # shaded / crossed / filled as reported; for a round, whether a score was read
+    confidence: float  # the reader's, 0-1 (0 for what a check found)
+    where: layout.Rect | None = field(default=None, compare=False)  # on the sheet (mm), for the annotated picture
+    cell: Cell | None = None
+    special: str | None = None
+    round: int | None = None
+    place: str | None = None
+    digit: int | None = None
+    cells: frozenset[Cell] = frozenset()
+    reason: str | None = None
+
+    @classmethod
+    def of_cell(cls, cell: Cell, shaded: bool, confidence: float, reason: str | None = None) -> Uncertain:
+        return cls("cell", shaded, confidence, layout.cell_rect(*cell), cell=cell, reason=reason)
+
+    @classmethod
+    def of_special(cls, name: str, crossed: bool, confidence: float) -> Uncertain:
+        return cls("special", crossed, confidence, layout.special_box(name).check, special=name)
+
+    @classmethod
+    def of_bubble(cls, number: int, place: str, digit: int, filled: bool, confidence: float) -> Uncertain:
+        where = layout.bubble_rect(number, place, digit)
+        return cls("bubble", filled, confidence, where, round=number, place=place, digit=digit)
+
+    @classmethod
+    def of_round(cls, number: int, read: bool, reason: str) -> Uncertain:
+        return cls("round", read, 0.0, layout.ROUNDS[number - 1].box, round=number, reason=reason)
+
+    @classmethod
+    def of_quilt(cls, cells: frozenset[Cell], reason: str) -> Uncertain:
+        return cls("quilt", True, 0.0, layout.GRID_RECT, cells=cells, reason=reason)
+
+    @property
+    def name(self) -> str:
+        """How players call it: "c4", "cut", "round 2 tens 3", "round 2", "quilt"."""
+        if self.kind == "cell":
+            return cell_name(*self.cell)  # type: ignore[misc]
+        if self.kind == "special":
+            return str(self.special)
+        if self.kind == "bubble":
+            return f"round {self.round} {self.place} {self.digit}"
+        if self.kind == "round":
+            return f"round {self.round}"
+        return "quilt"
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"kind": self.kind, "name": self.name, "read": self.read,
+                                "confidence": round(self.confidence, 3)}
+        if self.cell is not None:
+            data["cell"] = list(self.cell)
+        data.update((key, value) for key, value in (
+            ("special", self.special), ("round", self.round), ("place", self.place), ("digit", self.digit),
+            ("reason", self.reason)) if value is not None)
+        if self.cells:
+            data["cells"] = [cell_name(*cell) for cell in sorted(self.cells)]
+        return data
+
+
+def check_reading(
+    quilt: Quilt, round_scores: Sequence[int | None], specials_used: Sequence[str] | None, checks: SheetChecks,
+    *, expect_rounds: bool,
+) -> tuple[Uncertain, ...]:
+    """What the checks (`doodle.game.checks`) find in a reading, as doubts: rounds not read (when the sheet should
+    hold them, `expect_rounds`), round scores the sheet does not allow, cells lost since the previous quilt, cells
+    the round's cards do not explain."""
+    found = []
+    if expect_rounds:
+        found += [Uncertain.of_round(number, False, f"round {number} score not read (no bubble filled in)")
+                  for number, score in enumerate(round_scores[: checks.scoring_round], start=1) if score is None]
+    found += [Uncertain.of_round(problem.round, True, problem.message)  # type: ignore[arg-type]
+              for problem in round_score_problems(round_scores, quilt, checks.scoring_round)]
+    if checks.previous is not None:
+        lost = lost_cells(checks.previous, quilt)
+        found += [Uncertain.of_cell(cell, False, 0.0, "covered in the previous quilt, read empty now")
+                  for cell in sorted(lost)]
+        if not lost:
+            specials = ALL_SPECIALS if specials_used is None else frozenset(specials_used)
+            found += [Uncertain.of_quilt(problem.cells, problem.message)
+                      for problem in quilt_problems(checks.previous, quilt, checks.cards, specials)]
+    return tuple(found)
