@@ -195,8 +195,9 @@ def _read_all(files: tuple[str, ...], checks: SheetChecks, rounds: tuple[int, in
 def _read_one(source: str, checks: SheetChecks, rounds: tuple[int, int, int] | None) -> Reading:
     try:
         return read_input(source, checks, rounds)
-    except (ValueError, OSError, MemoryError) as error:  # a reader's failure on one file must not lose the batch
-        return Reading(source, error=f"{source}: could not be read ({error or type(error).__name__})")
+    except Exception as error:  # noqa: BLE001 - the reader failing on one file must not lose the others' scores
+        return Reading(source, error=f"{source}: the reader failed on it ({type(error).__name__}: {error}); please "
+                                     "report it with the photo")
 
 
 @click.command(epilog=f"Exit status: 0 all read, {EXIT_ERROR} a file could not be read, {EXIT_UNCERTAIN} something "

@@ -47,7 +47,7 @@ class Reading:
     @property
     def name(self) -> str:
         """How the input is called in messages and tables."""
-        return STDIN_NAME if self.source == STDIN else self.source
+        return STDIN_NAME if self.source == STDIN else self.source or '""'
 
     @property
     def uncertain(self) -> tuple[Uncertain, ...]:

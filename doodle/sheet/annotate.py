@@ -10,10 +10,18 @@ from doodle.sheet import layout
 from doodle.sheet.scan import ScanResult
 
 SHADED = (200, 120, 30)  # BGR: blue wash over shaded cells
-EMPTY = (60, 60, 220)  # red dot in empty cells (each costs a point)
-RECTANGLE = (40, 170, 40)  # green frame around the best rectangle
-DOUBT = (0, 140, 255)  # orange ring around anything uncertain
+EMPTY = (150, 150, 150)  # a small grey ring in empty cells (each costs a point): quiet, not an alarm
+RECTANGLE = (40, 150, 40)  # green frame around the best rectangle, its score on a green plate
+DOUBT = (0, 140, 255)  # orange ring around anything to check
 READ = (40, 170, 40)  # green ring around crossed boxes and filled bubbles
+INK = (30, 30, 30)
+LEGEND = (
+    ("wash", SHADED, "shaded cell"),
+    ("ring", EMPTY, "empty cell (-1 point)"),
+    ("frame", RECTANGLE, "best rectangle"),
+    ("box", READ, "crossed box / filled bubble"),
+    ("box", DOUBT, "to check (reader's confidence)"),
+)
 
 
 def _px(value: float, px_per_mm: float) -> int:
@@ -32,7 +40,8 @@ def annotate(result: ScanResult) -> np.ndarray:
             if result.quilt.is_covered(row, col):
                 cv2.rectangle(wash, (x0, y0), (x1, y1), SHADED, -1)
             else:
-                cv2.circle(image, ((x0 + x1) // 2, (y0 + y1) // 2), _px(1.6, k), EMPTY, -1, cv2.LINE_AA)
+                cv2.circle(image, ((x0 + x1) // 2, (y0 + y1) // 2), _px(1.4, k), EMPTY, max(1, _px(0.3, k)),
+                           cv2.LINE_AA)
     image = cv2.addWeighted(wash, 0.35, image, 0.65, 0)
     rect = result.quilt.best_rectangle()
     if rect is not None:
@@ -46,8 +55,7 @@ def annotate(result: ScanResult) -> np.ndarray:
             max(2, _px(0.9, k)),
             cv2.LINE_AA,
         )
-        label = f"{rect.width}x{rect.height} = {rect.score}"
-        _text(image, label, (_px(top_left.x + 1.5, k), _px(top_left.y + 5.0, k)), RECTANGLE, k)
+        _plate(image, f"{rect.width}x{rect.height} = {rect.score}", (_px(top_left.x, k), _px(top_left.y, k)), k)
     if result.method == "markers":
         for special in layout.SPECIALS:
             if special.name in result.specials_used:
@@ -58,15 +66,52 @@ def annotate(result: ScanResult) -> np.ndarray:
             for place, digit in (("tens", score // 10), ("units", score % 10)):
                 cx, cy = layout.bubble_center(block.number, place, digit)
                 cv2.circle(image, (_px(cx, k), _px(cy, k)), _px(layout.BUBBLE_RADIUS_MM + 0.8, k), READ, 2, cv2.LINE_AA)
-    for doubt in result.uncertain:
-        _ring(image, doubt.where.inset(-0.8), DOUBT, k)
-        _text(image, f"{doubt.confidence:.2f}", (_px(doubt.where.x, k), _px(doubt.where.y2 + 3.5, k)), DOUBT, k)
+    for doubt in result.doubts:
+        places = [layout.cell_rect(*cell) for cell in sorted(doubt.cells)] or [doubt.where]
+        for where in places:
+            if where is not None:
+                _ring(image, where.inset(-0.8), DOUBT, k)
+        if doubt.where is not None and doubt.kind != "quilt":
+            label = "check" if doubt.reason else f"{doubt.confidence:.2f}"
+            _text(image, label, (_px(doubt.where.x, k), _px(doubt.where.y2 + 3.5, k)), DOUBT, k)
     header = f"{result.method}, confidence {result.confidence:.2f}, empty {result.quilt.empty_count()}"
-    if result.uncertain:
-        header += f", {len(result.uncertain)} uncertain (orange)"
+    if result.doubts:
+        header += f", {len(result.doubts)} to check (orange)"
     band = np.full((_px(9.0, k), image.shape[1], 3), 255, np.uint8)
-    _text(band, header, (_px(2.0, k), _px(6.0, k)), (30, 30, 30), k, scale=k / 7)
-    return cv2.vconcat([band, image])
+    _text(band, header, (_px(2.0, k), _px(6.0, k)), INK, k, scale=k / 7)
+    return cv2.vconcat([band, image, _legend(image.shape[1], k)])
+
+
+def _legend(width: int, k: float) -> np.ndarray:
+    """A band saying what each colour and mark means, two entries a row, in type readable on a phone."""
+    row_h, columns = _px(9.0, k), 2
+    rows = -(-len(LEGEND) // columns)
+    band = np.full((rows * row_h + _px(2.0, k), width, 3), 255, np.uint8)
+    cv2.line(band, (0, 0), (width, 0), (200, 200, 200), 1)
+    for index, (mark, color, text) in enumerate(LEGEND):
+        x = _px(3.0, k) + (index % columns) * (width // columns)
+        y = _px(1.5, k) + (index // columns) * row_h
+        x1, y1 = x + _px(7.0, k), y + _px(7.0, k)
+        if mark == "wash":
+            cv2.rectangle(band, (x, y), (x1, y1), tuple(round(255 * 0.65 + c * 0.35) for c in color), -1)
+        elif mark == "ring":
+            cv2.circle(band, ((x + x1) // 2, (y + y1) // 2), _px(1.4, k), color, max(1, _px(0.3, k)), cv2.LINE_AA)
+            cv2.rectangle(band, (x, y), (x1, y1), (200, 200, 200), 1)
+        else:
+            cv2.rectangle(band, (x, y), (x1, y1), color, max(2, _px(0.6 if mark == "box" else 0.9, k)), cv2.LINE_AA)
+        _text(band, text, (x1 + _px(2.0, k), y1 - _px(0.5, k)), INK, k, scale=k / 6.5)
+    return band
+
+
+def _plate(image: np.ndarray, text: str, corner: tuple[int, int], k: float) -> None:
+    """`text` in white on a solid green plate at the rectangle's top-left corner: readable at phone size."""
+    scale, thickness = k / 4.5, max(2, round(k / 2))
+    (w, h), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, thickness)
+    pad = _px(1.0, k)
+    x, y = corner
+    cv2.rectangle(image, (x, y), (x + w + 2 * pad, y + h + base + 2 * pad), RECTANGLE, -1)
+    cv2.putText(image, text, (x + pad, y + pad + h), cv2.FONT_HERSHEY_SIMPLEX, scale, (255, 255, 255), thickness,
+                cv2.LINE_AA)
 
 
 def _ring(image: np.ndarray, rect: layout.Rect, color: tuple[int, int, int], k: float) -> None:
