@@ -21,7 +21,7 @@ from doodle.game.deck import Deck
 from doodle.game.sheet import Special
 from doodle.game.table import table_events
 from doodle.geometry import Cell, Polyomino
-from doodle.quilt import POSSIBLE_ROUND_SCORES, SIZE, Quilt, cells_of, mask_of
+from doodle.quilt import POSSIBLE_ROUND_SCORES, Quilt, cells_of, mask_of, placements_on_empty
 from doodle.render import cell_name
 
 ALL_SPECIALS: frozenset[str] = frozenset(special.value for special in Special)
@@ -228,14 +228,7 @@ def explain_added(
 
 def _placements_inside(shape: Polyomino, target: int) -> list[int]:
     """The masks of every placement of `shape` (any orientation) whose cells all lie in `target`."""
-    found = []
-    for orientation in shape.orientations():
-        for row in range(SIZE - orientation.height + 1):
-            for col in range(SIZE - orientation.width + 1):
-                mask = mask_of((row + r, col + c) for r, c in orientation.cells)
-                if mask & target == mask:
-                    found.append(mask)
-    return found
+    return [placement.mask for placement in placements_on_empty(shape) if not placement.mask & ~target]
 
 
 def quilt_problems(
