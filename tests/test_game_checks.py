@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 
 import pytest
@@ -21,10 +22,10 @@ from doodle.game.checks import (
     round_cards,
     round_score_problems,
 )
+from doodle.game.dealer import Phase
 from doodle.game.deck import bundled_deck
 from doodle.game.game import DoodleGame
 from doodle.game.sheet import DrawPatch, EndTurn, IllegalAction, SingleSquare
-from doodle.game.dealer import Phase
 from doodle.geometry import Polyomino
 from doodle.quilt import POSSIBLE_ROUND_SCORES, Quilt, cells_of
 
@@ -79,16 +80,12 @@ def play(seed: int, choices: int, specials: bool = True) -> tuple[list[Quilt], l
                 shape = rng.choice(shape.cut_pieces())
             places = sheet.quilt.placements(shape)
             if places and rng.random() < 0.9:
-                try:
+                with contextlib.suppress(IllegalAction):  # a special already used: this turn is a pass
                     game.apply(0, DrawPatch(card, rng.choice(places).cells, cut))
-                except IllegalAction:
-                    pass  # a special already used: this turn is a pass
         empty = [(r, c) for r in range(9) for c in range(9) if not sheet.quilt.is_covered(r, c)]
         if specials and empty and rng.random() < 0.1:
-            try:
+            with contextlib.suppress(IllegalAction):
                 game.apply(0, SingleSquare(rng.choice(empty)))
-            except IllegalAction:
-                pass
         scoring = offer.phase == Phase.SCORING
         if scoring:
             quilts.append(sheet.quilt)

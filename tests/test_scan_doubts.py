@@ -14,13 +14,13 @@ from doodle.sheet.scan_errors import ScanError as ScanErrorItself
 QUILT = Quilt.from_rows(["####....."] * 4 + ["........."] * 5)  # a 4x4 square: 16
 
 
-def reading(uncertain=(), rounds=(9, 16, 16), specials=("single",), checks=SheetChecks()) -> ScanResult:
+def reading(uncertain=(), rounds=(9, 16, 16), specials=("single",), checks: SheetChecks | None = None) -> ScanResult:
     result = ScanResult(
         quilt=QUILT, cell_confidence=((1.0,) * 9,) * 9, cell_values=((0.0,) * 9,) * 9, threshold=0.1,
         specials_used=specials, round_scores=rounds, uncertain=tuple(uncertain), method="markers", confidence=0.4,
         markers_found=4, notes=(), sheet_image=np.zeros((4, 4, 3), np.uint8),
     )
-    return result.checked(checks)
+    return result.checked(checks or SheetChecks())
 
 
 def test_doubts_carry_what_they_are_about():

@@ -128,7 +128,8 @@ def test_given_round_scores_are_checked_like_read_ones(tmp_path):
     assert any("round 2 score 25 is lower than round 1's 70" in reason for reason in reasons)
     assert run("--json", "--rounds", "25,49,81", str(path)).exit_code == 0
     wrong = run("--rounds", "25,49,64", str(path))
-    assert wrong.exit_code == EXIT_UNCERTAIN and "round 3 score 64 differs" in wrong.output and "scores 81" in wrong.output
+    assert wrong.exit_code == EXIT_UNCERTAIN
+    assert "round 3 score 64 differs" in wrong.output and "scores 81" in wrong.output
 
 
 def test_a_superscript_digit_at_the_prompt_is_asked_again_and_earlier_answers_kept():
