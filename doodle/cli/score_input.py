@@ -105,7 +105,7 @@ def _text_reading(reading: Reading, text: _Text, checks: SheetChecks, rounds: tu
     if image_name:
         reading.note = f"{reading.name} holds a text quilt, not a photo: read as the text it is"
     reading.quilt, reading.rounds = quilt, rounds
-    reading.problems = check_reading(quilt, rounds or (None,) * 3, None, checks, expect_rounds=False)
+    reading.problems = check_reading(quilt, rounds or (None,) * 3, None, checks)
     return reading
 
 

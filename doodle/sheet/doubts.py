@@ -88,14 +88,14 @@ class Uncertain:
 
 def check_reading(
     quilt: Quilt, round_scores: Sequence[int | None], specials_used: Sequence[str] | None, checks: SheetChecks,
-    *, expect_rounds: bool,
+    *, unread_because: str | None = None,
 ) -> tuple[Uncertain, ...]:
     """What the checks (`doodle.game.checks`) find in a reading, as doubts: rounds not read (when the sheet should
-    hold them, `expect_rounds`), round scores the sheet does not allow, cells lost since the previous quilt, cells
-    the round's cards do not explain."""
+    hold them: `unread_because` says why a round score is missing), round scores the sheet does not allow, cells
+    lost since the previous quilt, cells the round's cards do not explain."""
     found = []
-    if expect_rounds:
-        found += [Uncertain.of_round(number, False, f"round {number} score not read (no bubble filled in)")
+    if unread_because is not None:
+        found += [Uncertain.of_round(number, False, f"round {number} score not read ({unread_because})")
                   for number, score in enumerate(round_scores[: checks.scoring_round], start=1) if score is None]
     found += [Uncertain.of_round(problem.round, True, problem.message)  # type: ignore[arg-type]
               for problem in round_score_problems(round_scores, quilt, checks.scoring_round)]

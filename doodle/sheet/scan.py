@@ -169,7 +169,8 @@ class ScanResult:
 
     def checked(self, checks: SheetChecks) -> ScanResult:
         """The reading checked against `checks` (the scoring it is for, the previous quilt, the round's cards)."""
-        problems = check_reading(self.quilt, self.round_scores, self.specials_used, checks, expect_rounds=True)
+        unread = "no bubble filled in" if self.method == METHOD_MARKERS else "the grid alone has no bubbles to read"
+        problems = check_reading(self.quilt, self.round_scores, self.specials_used, checks, unread_because=unread)
         return replace(self, checks=checks, problems=tuple(d for d in problems if d.name not in self.confirmed))
 
     def corrected(
