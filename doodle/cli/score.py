@@ -49,7 +49,10 @@ def _report(reading: Reading) -> dict:
         data.update(quilt_report(reading.quilt))  # type: ignore[arg-type]
         if reading.rounds is not None:
             data.update(round_scores=list(reading.rounds), total=sum(reading.rounds) - reading.quilt.empty_count())
-        data.update(notes=[reading.note] if reading.note else [], uncertain=[d.to_dict() for d in reading.problems])
+        if reading.note:  # a text quilt's JSON stays as it was unless there is something to say
+            data["notes"] = [reading.note]
+        if reading.problems:
+            data["uncertain"] = [doubt.to_dict() for doubt in reading.problems]
         return data
     data.update(reading.scan.to_dict())
     return data
