@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from doodle.cli import main
 from doodle.cli.score import EXIT_UNCERTAIN
 from doodle.quilt import Quilt
+from doodle.sheet import layout
 from doodle.sheet.scan import read_photo
 from tests.photogen import make_photo
 
@@ -93,6 +94,15 @@ def test_annotate_writes_the_flattened_sheet(tmp_path):
     assert result.exit_code == 0, result.output
     image = cv2.imread(str(out))
     assert image is not None and image.shape[1] == 760 and image.shape[0] > 1048  # the sheet plus a caption band
+    quilt = Quilt.from_rows(json.loads(SURE.with_suffix(".json").read_text())["quilt"])
+    caption = 36  # the band above the sheet: 9 mm at 4 px/mm
+    for row, col in {(r, c) for r in range(9) for c in range(9)} - quilt.cells:
+        x0, y0, x1, y1 = layout.cell_rect(row, col).to_px(4.0)
+        blue, green, red = image[caption + (y0 + y1) // 2, (x0 + x1) // 2].astype(int)
+        assert red - max(green, blue) < 40, (row, col)  # a quiet grey ring, not a red dot that reads as an error
+    legend = image[-130:]
+    orange = (np.abs(legend.astype(int) - (0, 140, 255)).sum(axis=2) < 40).sum()
+    assert orange > 50  # the legend's swatch for what is to be checked
 
 
 def test_uncertain_marks_give_their_own_exit_code_or_are_asked(tmp_path):

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass, field
 
 import click
 
@@ -49,12 +50,14 @@ def ask_about(reading: Reading) -> None:
     reading.scan, reading.quilt = scan, scan.quilt
 
 
+@dataclass
 class _Answers:
-    def __init__(self) -> None:
-        self.cells: dict[Cell, bool] = {}
-        self.specials: dict[str, bool] = {}
-        self.rounds: dict[int, int | None] = {}
-        self.confirm: set[str] = set()
+    """One pass's answers, in the form `ScanResult.corrected` takes, and the doubts the player settled."""
+
+    cells: dict[Cell, bool] = field(default_factory=dict)
+    specials: dict[str, bool] = field(default_factory=dict)
+    rounds: dict[int, int | None] = field(default_factory=dict)
+    confirm: set[str] = field(default_factory=set)
 
 
 def _ask_cells(quilt: Quilt, cells: list[Uncertain], answers: _Answers) -> None:
