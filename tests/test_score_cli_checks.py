@@ -242,3 +242,44 @@ def test_ctrl_c_in_a_batch_shows_what_was_read(tmp_path, monkeypatch):
     assert result.exit_code == 130
     assert any(line.startswith(str(good)) and line.endswith("ok") for line in result.stdout.splitlines())
     assert "interrupted: 2 more files were not read" in result.stdout
+
+
+# --- at a terminal --------------------------------------------------------------------------------------------
+def test_at_a_terminal_it_asks_and_a_superscript_digit_is_asked_again():
+    """In a pseudo-terminal, as a player runs it: the round scores not read are asked for; '²' gets a message and
+    the same question again; the answers give the total."""
+    import pty
+    import select
+
+    best = json.loads(SURE.with_suffix(".json").read_text())["rectangle"]["score"]
+    empty = json.loads(SURE.with_suffix(".json").read_text())["empty"]
+    master, slave = pty.openpty()
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1", "COLUMNS": "120"}
+    process = subprocess.Popen([sys.executable, "-m", "doodle", "score", str(SURE)], stdin=slave, stdout=slave,
+                               stderr=slave, env=env, close_fds=True)
+    os.close(slave)
+    seen = b""
+
+    def until(text: str) -> None:
+        nonlocal seen
+        while text.encode() not in seen:
+            ready, _, _ = select.select([master], [], [], 60)
+            assert ready, f"no {text!r} in {seen.decode(errors='replace')!r}"
+            seen += os.read(master, 4096)
+
+    try:
+        until("round 1 score read as not filled in")
+        os.write(master, "²\r".encode())
+        until("is not a round score")
+        os.write(master, b"0\r")
+        until("round 2 score read as")
+        os.write(master, f"{best}\r".encode())
+        until("round 3 score read as")
+        os.write(master, f"{best}\r".encode())
+        until(f"= {2 * best - empty}")
+        assert process.wait(timeout=60) == 0
+    finally:
+        process.kill()
+        os.close(master)
+    assert seen.count(b"round 1 score read as") == 2  # asked again, the same question
+    assert b"Traceback" not in seen
