@@ -32,6 +32,9 @@ def test_doubts_carry_what_they_are_about():
     assert (special.special, special.name) == ("cut", "cut")
     assert cell.to_dict() == {"kind": "cell", "name": "c4", "read": False, "confidence": 0.3, "cell": [3, 2]}
     assert bubble.to_dict()["round"] == 2 and special.to_dict()["special"] == "cut"
+    assert Uncertain.of_bubble(1, "units", 0, False, 0.4).digit == 0
+    with pytest.raises(TypeError, match="of_cell"):  # the old form, with a name string, is refused
+        Uncertain("cell", "c4", True, 0.3)  # type: ignore[arg-type]
 
 
 def test_corrected_applies_each_kind_of_answer_and_keeps_the_rest():

@@ -66,9 +66,8 @@ def read_input(source: str, checks: SheetChecks, rounds: tuple[int, int, int] | 
     except (InputFileError, click.ClickException) as error:
         reading.error = error.message if isinstance(error, click.ClickException) else str(error)
         return reading
-    if not data:
-        reading.error = (f"{reading.name} is empty" if source == STDIN
-                         else f"{source} is empty (0 bytes): copy the photo again from the phone")
+    if not data:  # (standard input says so itself)
+        reading.error = f"{source} is empty (0 bytes): copy the photo again from the phone, or write the text quilt"
         return reading
     text = as_text(data, reading.name)
     if text is not None:

@@ -39,6 +39,14 @@ class Uncertain:
     cells: frozenset[Cell] = frozenset()
     reason: str | None = None
 
+    def __post_init__(self) -> None:
+        # Each kind needs its typed field; this also catches the old form Uncertain(kind, name, read, ...).
+        about = {"cell": self.cell, "special": self.special, "bubble": self.digit, "round": self.round,
+                 "quilt": self.cells or None}
+        if about.get(self.kind) is None or not isinstance(self.read, bool):
+            raise TypeError(f"an Uncertain of kind {self.kind!r} needs its typed field: build it with "
+                            "Uncertain.of_cell, of_special, of_bubble, of_round or of_quilt")
+
     @classmethod
     def of_cell(cls, cell: Cell, shaded: bool, confidence: float, reason: str | None = None) -> Uncertain:
         return cls("cell", shaded, confidence, layout.cell_rect(*cell), cell=cell, reason=reason)
