@@ -108,7 +108,7 @@ def test_annotate_writes_the_flattened_sheet(tmp_path):
 def test_uncertain_marks_give_their_own_exit_code_or_are_asked(tmp_path):
     result = run("--no-ask", "--no-color", str(UNSURE))
     assert result.exit_code == EXIT_UNCERTAIN, result.output
-    assert "to check on the sheet:\n  cell " in result.output
+    assert "to check on the sheet:\n  cells read unsure: " in result.output
     expected = json.loads(UNSURE.with_suffix(".json").read_text())
     # On a terminal it asks. Many cells in doubt are shown on a map first: one answer settles them all.
     asked = run("--ask", "--json", "--rounds", rounds_for(UNSURE), str(UNSURE), input="\n" * 100)

@@ -93,8 +93,18 @@ def _describe(reading: Reading, report: dict, color: bool) -> None:
             click.echo("total: unknown (fill in every round's bubbles, or give --rounds 17,35,60)")
     if reading.uncertain:
         click.echo("to check on the sheet:")
+        unsure = [d for d in reading.uncertain if d.kind == "cell" and d.reason is None]
+        if unsure:  # one wrapped line for the cells the reader is unsure of: a shadow can put dozens in doubt
+            items = [f"{d.name} {'shaded' if d.read else 'empty'} {d.confidence:.2f}" for d in unsure]
+            lines = [["  cells read unsure:"]]
+            for item in items:
+                if len(" ".join(lines[-1])) + len(item) > 98:
+                    lines.append(["   "])
+                lines[-1].append(item + ",")
+            click.echo("\n".join(" ".join(line) for line in lines).rstrip(","))
         for doubt in reading.uncertain:
-            click.echo(f"  {_doubt_text(doubt)}")
+            if doubt not in unsure:
+                click.echo(f"  {_doubt_text(doubt)}")
 
 
 def _sheet_name(scan: ScanResult) -> str:
