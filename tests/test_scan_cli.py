@@ -75,7 +75,7 @@ def test_json_and_rounds_option():
     assert json.loads(given.output)["total"] == 2 * best - expected["empty"]
 
 
-@pytest.mark.parametrize("value", ["17,35", "a,b,c", "17,35,99"])
+@pytest.mark.parametrize("value", ["17,35,60,81", "a,b,c", "17,35,99", ""])
 def test_bad_rounds_option(value):
     result = run("--rounds", value, str(SURE))
     assert result.exit_code == 2 and "--rounds" in result.output

@@ -283,3 +283,35 @@ def test_at_a_terminal_it_asks_and_a_superscript_digit_is_asked_again():
         os.close(master)
     assert seen.count(b"round 1 score read as") == 2  # asked again, the same question
     assert b"Traceback" not in seen
+
+
+def test_a_sheet_photographed_at_an_earlier_scoring_takes_fewer_round_scores(tmp_path):
+    path = tmp_path / "q.txt"
+    path.write_text("####.....\n" * 4 + ".........\n" * 5)  # a 4x4 square: 16
+    early = run("--json", "--round", "1", "--rounds", "16", str(path))
+    assert early.exit_code == 0, early.output
+    assert json.loads(early.output)["round_scores"] == [16, None, None] and json.loads(early.output)["total"] is None
+    assert "differs from the best rectangle" in run("--round", "2", "--rounds", "9,10", str(path)).output
+
+
+def test_a_quilt_the_cards_do_not_explain_is_asked_about_and_corrected_by_naming_cells():
+    """The --ask prompt for what a check of the whole quilt found: the player names the cells read wrong."""
+    import numpy as np
+
+    from doodle.cli.score_ask import ask_about
+    from doodle.cli.score_input import Reading
+    from doodle.game.checks import RoundCards, SheetChecks, TurnCards
+    from doodle.geometry import Polyomino
+    from doodle.sheet.scan import ScanResult
+
+    quilt = Quilt.from_rows(["###......", "#........", "....#...."] + ["........."] * 6)
+    cards = RoundCards(1, (TurnCards(Polyomino.from_text("##/#.")),) * 6, start=(Polyomino.from_text("#"),))
+    scan = ScanResult(quilt, ((1.0,) * 9,) * 9, ((0.0,) * 9,) * 9, 0.1, (), (2, None, None), (), "markers", 1.0, 4,
+                      (), np.zeros((4, 4, 3), np.uint8)).checked(SheetChecks(1, Quilt(), cards))
+    # a 4-cell L and a lone cell: no L-tromino and 1-cell start card fit; and round 1's 2 is not the quilt's 3
+    assert [d.kind for d in scan.doubts] == ["round", "quilt"]
+    reading = Reading("photo.jpg", quilt=quilt, scan=scan)
+    with CliRunner().isolation(input="\nn\nc1\n") as streams:
+        ask_about(reading)
+    assert any("do not split into patches" in stream.getvalue().decode() for stream in streams)
+    assert reading.scan.doubts == () and not reading.quilt.is_covered(0, 2)

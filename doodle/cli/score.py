@@ -27,17 +27,18 @@ def quilt_report(quilt: Quilt) -> dict:
     return {"quilt": quilt.rows(), "empty": quilt.empty_count(), "rectangle": rect.to_dict() if rect else None}
 
 
-def _parse_rounds(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[int, int, int] | None:
+def _parse_rounds(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[int, ...] | None:
+    """One to three round scores, round 1 first (a photo taken at the scoring of round 1 or 2 has fewer)."""
     if value is None:
         return None
     parts = [part.strip() for part in value.split(",")]
     shown = value if len(value) <= 40 else value[:40] + "..."
-    if len(parts) != 3 or not all(part.isascii() and part.isdigit() for part in parts):
-        raise click.BadParameter(f"{shown!r}: give the three round scores in digits 0-9 separated by commas, "
-                                 "e.g. 17,35,60")
+    if not 1 <= len(parts) <= 3 or not all(part.isascii() and part.isdigit() for part in parts):
+        raise click.BadParameter(f"{shown!r}: give the round scores in digits 0-9 separated by commas, round 1 "
+                                 "first, e.g. 17,35,60")
     if any(len(part) > 3 or int(part) > MAX_ROUND_SCORE for part in parts):
         raise click.BadParameter(f"{shown!r}: a round scores at most {MAX_ROUND_SCORE} (a full 9x9 quilt)")
-    return tuple(int(part) for part in parts)  # type: ignore[return-value]
+    return tuple(int(part) for part in parts)
 
 
 # --- output ------------------------------------------------------------------------------------------------------
@@ -48,7 +49,9 @@ def _report(reading: Reading) -> dict:
     if reading.scan is None:
         data.update(quilt_report(reading.quilt))  # type: ignore[arg-type]
         if reading.rounds is not None:
-            data.update(round_scores=list(reading.rounds), total=sum(reading.rounds) - reading.quilt.empty_count())
+            scores = list(reading.rounds) + [None] * (3 - len(reading.rounds))
+            known = len(reading.rounds) == 3
+            data.update(round_scores=scores, total=sum(reading.rounds) - reading.quilt.empty_count() if known else None)
         if reading.note:  # a text quilt's JSON stays as it was unless there is something to say
             data["notes"] = [reading.note]
         if reading.problems:
@@ -189,7 +192,7 @@ def _annotate(readings: list[Reading], target: Path) -> None:
             ) from None
 
 
-def _read_all(files: tuple[str, ...], checks: SheetChecks, rounds: tuple[int, int, int] | None) -> tuple[
+def _read_all(files: tuple[str, ...], checks: SheetChecks, rounds: tuple[int, ...] | None) -> tuple[
         list[Reading], int]:
     """Every input read in turn, each failure kept as that input's error; on Ctrl-C, what was read so far and
     how many inputs were left."""
@@ -205,7 +208,7 @@ def _read_all(files: tuple[str, ...], checks: SheetChecks, rounds: tuple[int, in
     return readings, 0
 
 
-def _read_one(source: str, checks: SheetChecks, rounds: tuple[int, int, int] | None) -> Reading:
+def _read_one(source: str, checks: SheetChecks, rounds: tuple[int, ...] | None) -> Reading:
     try:
         return read_input(source, checks, rounds)
     except Exception as error:  # noqa: BLE001 - the reader failing on one file must not lose the others' scores
@@ -218,8 +221,8 @@ def _read_one(source: str, checks: SheetChecks, rounds: tuple[int, int, int] | N
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=str))
 @click.option("--json", "as_json", is_flag=True, help="Write one JSON object per file (JSON lines).")
 @click.option("--rounds", callback=_parse_rounds, metavar="R1,R2,R3",
-              help="The three round scores (e.g. 17,35,60), instead of the bubbles read from the photo; they are "
-                   "checked like the bubbles.")
+              help="The round scores (e.g. 17,35,60; or 17 for round 1 alone), instead of the bubbles read from the "
+                   "photo; they are checked like the bubbles.")
 @click.option("--previous", metavar="QUILT.txt", help="The quilt confirmed at the scoring before (a text quilt): "
               "every cell covered in it but read empty now is to be checked.")
 @click.option("--record", metavar="FILE", help="The game's record (`doodle deal --auto --json` output, or a game "
@@ -235,7 +238,7 @@ def _read_one(source: str, checks: SheetChecks, rounds: tuple[int, int, int] | N
 def score(
     files: tuple[str, ...],
     as_json: bool,
-    rounds: tuple[int, int, int] | None,
+    rounds: tuple[int, ...] | None,
     previous: str | None,
     record: str | None,
     scoring_round: int | None,

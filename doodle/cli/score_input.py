@@ -40,7 +40,7 @@ class Reading:
     quilt: Quilt | None = None
     scan: ScanResult | None = None
     error: str | None = None
-    rounds: tuple[int, int, int] | None = None  # given with --rounds, for a text quilt
+    rounds: tuple[int, ...] | None = None  # given with --rounds, for a text quilt
     problems: tuple[Uncertain, ...] = ()  # a text quilt's: what the checks found
     note: str | None = None
 
@@ -55,7 +55,7 @@ class Reading:
         return self.scan.doubts if self.scan is not None else self.problems
 
 
-def read_input(source: str, checks: SheetChecks, rounds: tuple[int, int, int] | None) -> Reading:
+def read_input(source: str, checks: SheetChecks, rounds: tuple[int, ...] | None) -> Reading:
     """One input (a file, or `-` for standard input), read as a text quilt or a photo and checked."""
     reading = Reading(source)
     if not source:
@@ -85,7 +85,7 @@ def read_input(source: str, checks: SheetChecks, rounds: tuple[int, int, int] | 
     return reading
 
 
-def _text_reading(reading: Reading, text: _Text, checks: SheetChecks, rounds: tuple[int, int, int] | None) -> Reading:
+def _text_reading(reading: Reading, text: _Text, checks: SheetChecks, rounds: tuple[int, ...] | None) -> Reading:
     from doodle.sheet.doubts import check_reading
 
     image_name = reading.source != STDIN and Path(reading.source).suffix.lower() in IMAGE_SUFFIXES
@@ -104,7 +104,7 @@ def _text_reading(reading: Reading, text: _Text, checks: SheetChecks, rounds: tu
     if image_name:
         reading.note = f"{reading.name} holds a text quilt, not a photo: read as the text it is"
     reading.quilt, reading.rounds = quilt, rounds
-    reading.problems = check_reading(quilt, rounds or (None,) * 3, None, checks)
+    reading.problems = check_reading(quilt, (*(rounds or ()), None, None, None)[:3], None, checks)
     return reading
 
 
