@@ -81,16 +81,15 @@ def round_score_problems(
         if before is not None and score < before[1]:
             problems.append(Problem(f"round {number} score {score} is lower than round {before[0]}'s {before[1]}: "
                                     "a quilt only grows, so a later round scores at least as much", round=number))
-        if best is not None:
-            if number == scoring_round and score != best:
-                problems.append(Problem(f"round {number} score {score} differs from the best rectangle of the quilt, "
-                                        f"which scores {best}", round=number))
-            elif number < scoring_round and score > best:
-                problems.append(Problem(f"round {number} score {score} is more than the best rectangle of the quilt "
-                                        f"now ({best}): an earlier round cannot score more", round=number))
-            elif number > scoring_round:
-                problems.append(Problem(f"round {number} score {score} is filled in, but the sheet is checked at "
-                                        f"the scoring of round {scoring_round}", round=number))
+        if number > scoring_round:
+            problems.append(Problem(f"round {number} score {score} is filled in, but the sheet is checked at the "
+                                    f"scoring of round {scoring_round}", round=number))
+        elif best is not None and number == scoring_round and score != best:
+            problems.append(Problem(f"round {number} score {score} differs from the best rectangle of the quilt, "
+                                    f"which scores {best}", round=number))
+        elif best is not None and number < scoring_round and score > best:
+            problems.append(Problem(f"round {number} score {score} is more than the best rectangle of the quilt now "
+                                    f"({best}): an earlier round cannot score more", round=number))
         before = (number, score)
     return problems
 
@@ -180,9 +179,10 @@ def explain_added(
     """Whether the cells a round added split into patches the round's cards could give, one per turn, with the
     specials open (a neighbour's card, a cut piece, single squares).
 
-    An exact-cover search in the manner of Knuth's Algorithm X: the cell fewest patches can cover is covered
-    first, by each of them in turn; a state that failed once is not searched again, and one whose cell count no
-    choice of one patch size per turn left can reach is cut off. It answers "undecided" once `node_budget`
+    An exact-cover search in the manner of Knuth's Algorithm X: of the cells left, the one fewest patches can
+    cover (counted once, before the search) is covered first, by each of those patches in turn; a state that
+    failed once is not searched again, and one with a connected part whose cell count no choice of one patch size
+    per turn left (and the single squares left) can make is cut off. It answers "undecided" once `node_budget`
     steps or `seconds` are spent: "not explained" comes only from a search that ran to its end."""
     target = mask_of(added)
     turns = _option_lists(cards)

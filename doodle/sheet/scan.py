@@ -145,7 +145,7 @@ class ScanResult:
     px_per_mm: float = PX_PER_MM
     layout: str | None = None  # the sheet's layout version, told by its marker ids (None without markers)
     sheet_id: str | None = None  # from the sheet's QR code (None when it could not be read)
-    checks: SheetChecks = field(default_factory=lambda: SheetChecks())
+    checks: SheetChecks = field(default_factory=SheetChecks)
     problems: tuple[Uncertain, ...] = ()
     confirmed: frozenset[str] = frozenset()  # the names of the doubts a player settled: not raised again
 
