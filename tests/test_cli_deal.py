@@ -128,7 +128,7 @@ def test_a_wrong_entry_says_what_to_type(entry, message):
 def test_a_score_no_rectangle_makes_is_questioned():
     # 70: no rectangle on a 9x9 grid scores 66 to 80; typed again as 64
     output = deal_game([["20", "25", ""], ["70", "64", "25", ""], ["70", "y", "70", "y", ""]], ["5", "5", ""])
-    assert "Check Ann's sheet: no rectangle scores 70" in output and "the nearest scores are 65 and 81" in output
+    assert "Check Ann's sheet: no rectangle scores 70" in output and "the possible scores nearest to it are 65 and 81" in output
     assert "Ann  20 + 64 + 70 - 5 empty = 149" in output  # kept when the group says so
     assert output.count("Keep 70 for round 3?") == 2
 
@@ -136,8 +136,8 @@ def test_a_score_no_rectangle_makes_is_questioned():
 def test_a_round_scoring_less_than_the_one_before_is_questioned():
     # Enter at the doubt leaves Ann's round 2 unknown: asked again at the end, skipped again
     output = deal_game([["20", "25", ""], ["12", "", "25", ""], ["36", "36", "Ann 1 37", "y", ""]], ["", "5", "5", ""])
-    assert "Ann scored 20 in round 1: a quilt only grows, so round 2 scores at least that, not 12." in output
-    assert "Ann scored 36 in round 3: a quilt only grows, so round 1 scores at most that, not 37." in output
+    assert "Check Ann's sheet: round 2 score 12 is lower than round 1's 20: a quilt only grows" in output
+    assert "Check Ann's sheet: round 3 score 36 is lower than round 1's 37: a quilt only grows" in output
     assert "Ann's score for round 2, not given yet" in output
     assert table_rows(output, "empty    total")["Ann"] == ["37", "?", "36", "5", "?"]
 

@@ -3,16 +3,15 @@ and the doubts a typed score raises (a score no rectangle makes, a quilt that sc
 
 from __future__ import annotations
 
-import bisect
 import re
 from dataclasses import dataclass, field
 
-from doodle.quilt import MAX_ROUND_SCORE, POSSIBLE_ROUND_SCORES, SIZE
+from doodle.game.checks import round_score_problems
+from doodle.quilt import MAX_ROUND_SCORE, SIZE
 
 ROUNDS = 3
 EMPTY = "empty"
 """The entry for the empty cells, beside rounds 1 to 3 (`Ann empty 4`)."""
-_SORTED_SCORES = sorted(POSSIBLE_ROUND_SCORES)
 
 
 @dataclass
@@ -62,24 +61,14 @@ class ScorePad:
         return [name for name, total in totals.items() if total == best], best  # type: ignore[return-value]
 
     def doubt(self, name: str, round_number: int, score: int) -> str | None:
-        """Why `score` for `name`'s round is likely a slip, or None: no rectangle makes it, or it breaks the rule
-        that a quilt only grows (a later round never scores less than an earlier one)."""
-        if score not in POSSIBLE_ROUND_SCORES:
-            below = _SORTED_SCORES[bisect.bisect_left(_SORTED_SCORES, score) - 1]
-            above = _SORTED_SCORES[bisect.bisect_right(_SORTED_SCORES, score)]
-            return (f"no rectangle scores {score} (a rectangle scores min(w,h)\u00b2 + |w-h|; the nearest scores are "
-                    f"{below} and {above})")
+        """Why `score` for `name`'s round is likely a slip, or None: what the score sheet's checks
+        (doodle.game.checks) find with it that they did not find before, e.g. no rectangle makes it, or a
+        later round would score less than an earlier one."""
         scores = self.rounds[name]
-        for number, other in enumerate(scores, start=1):
-            if other is None or number == round_number:
-                continue
-            if number < round_number and score < other:
-                return (f"{name} scored {other} in round {number}: a quilt only grows, so round {round_number} "
-                        f"scores at least that, not {score}")
-            if number > round_number and score > other:
-                return (f"{name} scored {other} in round {number}: a quilt only grows, so round {round_number} "
-                        f"scores at most that, not {score}")
-        return None
+        known = round_score_problems(scores)
+        typed = [*scores[: round_number - 1], score, *scores[round_number:]]
+        found = [problem.message for problem in round_score_problems(typed) if problem not in known]
+        return "; ".join(found) or None
 
 
 @dataclass(frozen=True)
