@@ -128,7 +128,8 @@ def test_a_wrong_entry_says_what_to_type(entry, message):
 def test_a_score_no_rectangle_makes_is_questioned():
     # 70: no rectangle on a 9x9 grid scores 66 to 80; typed again as 64
     output = deal_game([["20", "25", ""], ["70", "64", "25", ""], ["70", "y", "70", "y", ""]], ["5", "5", ""])
-    assert "Check Ann's sheet: no rectangle scores 70" in output and "the possible scores nearest to it are 65 and 81" in output
+    assert "Check Ann's sheet: round 2 score 70: no rectangle scores 70" in output
+    assert "the possible scores nearest to it are 65 and 81" in output
     assert "Ann  20 + 64 + 70 - 5 empty = 149" in output  # kept when the group says so
     assert output.count("Keep 70 for round 3?") == 2
 
