@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import functools
 import operator
-import time
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -29,10 +28,11 @@ from doodle.render import cell_name
 
 ALL_SPECIALS: frozenset[str] = frozenset(special.value for special in Special)
 EXPLAIN_NODE_BUDGET = 20_000
-EXPLAIN_SECONDS = 1.0
-"""The search steps and the time `explain_added` may take before it answers "undecided". Of 120 rounds of random
-legal games (tests/test_game_checks.py's `play`, seeds 0-39), 110 were explained within 3,000 steps and all within
-50,000 (the slowest: round 1, every special open, 39 cells added)."""
+"""The search steps `explain_added` may take before it answers "undecided": a count, not a time, so the answer
+is the same on a loaded machine (20,000 steps took 5 s at worst on the shared 2-core machine under a load of 14, so
+callers that must answer quickly run it in a worker). Of 120 rounds of random legal games
+(tests/test_game_checks.py's `play`, seeds 0-39), 110 were explained within 3,000 steps and all within 50,000
+(the slowest: round 1, every special open, 39 cells added)."""
 
 Explanation = Literal["explained", "not explained", "undecided"]
 
@@ -174,7 +174,7 @@ def most_cells(cards: RoundCards, specials: Collection[str] = ALL_SPECIALS) -> i
 
 def explain_added(
     added: Collection[Cell], cards: RoundCards, specials: Collection[str] = ALL_SPECIALS,
-    node_budget: int = EXPLAIN_NODE_BUDGET, seconds: float = EXPLAIN_SECONDS,
+    node_budget: int = EXPLAIN_NODE_BUDGET,
 ) -> Explanation:
     """Whether the cells a round added split into patches the round's cards could give, one per turn, with the
     specials open (a neighbour's card, a cut piece, single squares).
@@ -183,7 +183,7 @@ def explain_added(
     cover (counted once, before the search) is covered first, by each of those patches in turn; a state that
     failed once is not searched again, and one with a connected part whose cell count no choice of one patch size
     per turn left (and the single squares left) can make is cut off. It answers "undecided" once `node_budget`
-    steps or `seconds` are spent: "not explained" comes only from a search that ran to its end."""
+    steps are spent: "not explained" comes only from a search that ran to its end."""
     target = mask_of(added)
     turns = _option_lists(cards)
     covering: dict[int, list[tuple[int, int, int, int]]] = {}  # cell -> (turn, mask, neighbour, cut); turn -1: single
@@ -200,7 +200,6 @@ def explain_added(
     order = sorted(_bits(target), key=lambda cell: len(covering[cell]))  # the hardest cells first
     sizes = [frozenset(shape.size for shape, _, _ in options) for options in turns]
     steps = 0
-    deadline = time.monotonic() + seconds
     failed: set[tuple[int, int, int, int, int]] = set()
 
     def reachable(count: int, used: int, single: int) -> bool:
@@ -221,7 +220,7 @@ def explain_added(
         if state in failed:
             return False
         steps += 1
-        if steps > node_budget or steps % 256 == 0 and time.monotonic() > deadline:
+        if steps > node_budget:
             return None
         if not all(reachable(part.bit_count(), used, single) for part in _components(left)):
             failed.add(state)
