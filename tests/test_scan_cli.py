@@ -14,8 +14,7 @@ from click.testing import CliRunner
 
 from doodle.cli import main
 from doodle.cli.score import EXIT_UNCERTAIN
-from doodle.quilt import Quilt
-from doodle.render import parse_cell_name
+from doodle.quilt import Quilt, parse_cell_name
 from doodle.sheet.scan import read_photo
 from tests.photogen import make_photo
 

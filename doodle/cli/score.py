@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 import click
 
 from doodle.cli.common import echo_json, use_color, write_atomic
-from doodle.quilt import MAX_ROUND_SCORE, Quilt, QuiltTextError
-from doodle.render import ascii_quilt, cell_name, draw_quilt, parse_cell_name
+from doodle.quilt import MAX_ROUND_SCORE, Quilt, QuiltTextError, cell_name, parse_cell_name
+from doodle.render import ascii_quilt, draw_quilt
 
 if TYPE_CHECKING:  # the photo reader imports OpenCV, which is slow to load: only when a photo is read
     from doodle.sheet.scan import ScanResult

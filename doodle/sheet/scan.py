@@ -19,8 +19,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from doodle.quilt import MAX_ROUND_SCORE, SIZE, Quilt, mask_of
-from doodle.render import cell_name
+from doodle.quilt import MAX_ROUND_SCORE, SIZE, Quilt, cell_name, mask_of
 from doodle.sheet import layout
 from doodle.sheet.markers import MarkerFit, detect_markers, fit_markers
 from doodle.sheet.measure import (

@@ -7,23 +7,34 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from rich.markup import escape
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Static
 
+from doodle.game.draws import CardRole, Draw
 from doodle.game.sheet import IllegalAction, Special
 from doodle.geometry import Cell, Polyomino
-from doodle.quilt import Rectangle
-from doodle.render import cell_name, draw_polyomino, draw_side_by_side
-from doodle.solo.session import CardOption, CardRole, CutChoice, SoloSession, Stage, cut_name, explain, specials_summary
+from doodle.quilt import Rectangle, cell_name, cell_names
+from doodle.render import draw_polyomino, draw_side_by_side, plural
+from doodle.solo.session import (
+    CutChoice,
+    Keys,
+    SoloSession,
+    Stage,
+    cut_line_words,
+    specials_summary,
+    stuck_advice,
+)
 from doodle.tui.ghost import Ghost
 from doodle.tui.keys import GHOST_BINDINGS, GHOST_KEYS_HELP
 from doodle.tui.quilt_view import QuiltView
 from doodle.tui.screens import TextScreen
 
 SINGLE = Polyomino.from_text("#")
+KEYS = Keys(before="n", after="n n", cut="c", single="s", pass_="p", choose=lambda index, card: str(index + 1))
 CUT_AWAY_STYLE = "#5f5f5f on #262626"
 
 HELP = f"""\
@@ -130,10 +141,12 @@ class SoloApp(App[None]):
             self.message = f"Welcome back to the scoring of round {s.round}: enter scores it, s for a single square."
         else:
             self.message = f"Welcome back: round {s.round}, turn {s.turn}. ? lists every key."
+            if advice := self._stuck_advice():
+                self.message += " " + advice
         self.refresh_all()
 
     # ----- what is being placed -----
-    def option(self) -> CardOption | None:
+    def option(self) -> Draw | None:
         options = self.session.options()
         return options[min(self.option_index, len(options) - 1)] if options else None
 
@@ -201,9 +214,11 @@ class SoloApp(App[None]):
             return Text("The game is over.")
         if self.cut_picking is not None:
             choice = self.cut_picking
-            text.append(f"Cut {cut_name(choice.cut)}, piece {choice.side + 1} of {len(choice.shape.cuts())} "
-                        "lines\n", "bold")
-            text.append("c/←→ line · ↑↓ piece · enter keep · esc cancel")
+            cuts = choice.shape.cuts()
+            text.append(f"Cut line {cuts.index(choice.cut) + 1} of {len(cuts)}: {cut_line_words(choice.cut)}\n",
+                        "bold")
+            text.append(f"Keep piece {choice.side + 1} of 2 ({plural(choice.piece.size, 'cell')}, green)\n")
+            text.append("c/←→ next line · ↑↓ other piece · enter keep · esc cancel")
             return text
         if stage == Stage.SCORING and not self.single_mode:
             return Text("Enter: score the highlighted rectangle\ns: single square first")
@@ -220,8 +235,8 @@ class SoloApp(App[None]):
         if fits:
             text.append("fits ✓", "bold green")
         else:
-            taken = ", ".join(cell_name(*cell) for cell in sorted(self.ghost.clashes(s.quilt)))
-            text.append(f"covered: {taken}", "bold red")
+            taken = self.ghost.clashes(s.quilt)
+            text.append(f"{cell_names(taken)} {'is' if len(taken) == 1 else 'are'} covered", "bold red")
         return text
 
     def _table_text(self) -> Text:
@@ -242,8 +257,13 @@ class SoloApp(App[None]):
             text.append(" · final turn: pick a card (1 2 3 or n)")
         else:
             text.append(" · scoring")
-        text.append("\nCircle (the token is on the card in brackets): ")
         index = s.current_index()
+        if index is not None:
+            text.append("\nCircle (the token is on the card in brackets): ")
+        elif stage == Stage.FINAL:
+            text.append("\nCards left: ")
+        else:
+            text.append("\nCircle, clockwise from the token: ")
         for i, card in enumerate(s.circle()):
             if i == index:
                 text.append(f"[{card}]", "bold reverse")
@@ -307,8 +327,8 @@ class SoloApp(App[None]):
             rect = s.best_rectangle()
             found = f"best rectangle {rect.width}×{rect.height} scores {rect.score}" if rect else "nothing to score"
             done += f" Scoring of round {s.round}: {found}. Enter scores it; s for a single square first."
-        elif s.must_pass():
-            done += " Nothing fits this turn: press p to pass."
+        elif (advice := self._stuck_advice()):
+            done += " " + advice
         self.say(done)
         if s.stage == Stage.OVER:
             rounds = " + ".join(str(x) for x in s.round_scores())
@@ -317,9 +337,16 @@ class SoloApp(App[None]):
                 f"[b]Game over: {s.total()} points[/b]\n\nRounds {rounds}, empty cells {empty} (-{empty}).\n\n"
                 "Press any key: par and the high scores follow.", self.exit))
 
+    def _stuck_advice(self) -> str:
+        """When the card on offer fits nowhere: say so, and what is left to do (with the keys)."""
+        stuck = self.session.stuck()
+        if stuck is None:
+            return ""
+        return stuck_advice(stuck, KEYS, [option.card for option in self.session.options()])
+
     def _refuse(self, error: Exception) -> None:
         self.pass_armed = False
-        self.say(f"[b red]Not allowed:[/] {explain(error)}")
+        self.say(f"[b red]Not allowed:[/] {escape(str(error))}")
 
     def _playing(self) -> bool:
         """False (with a word why) when the game is over."""
@@ -450,7 +477,7 @@ class SoloApp(App[None]):
         self._reset_ghost()
         option = self.option()
         assert option is not None
-        note = " (uses neighbour)" if option.needs_neighbour else ""
+        note = " (uses neighbour)" if option.neighbour else ""
         self.say(f"Drawing {option.card}, the {option.role.value}{note}.")
 
     def action_single(self) -> None:
@@ -515,7 +542,8 @@ class SoloApp(App[None]):
         self.cut = choice
         self.cut_picking = None
         self.ghost = Ghost.from_cells(kept, self.ghost.size)
-        self.say(f"Drawing piece {choice.name} ({choice.piece.size} cells; uses cut). x: the whole card again.")
+        self.say(f"Drawing piece {choice.name} ({plural(choice.piece.size, 'cell')}; uses cut). "
+                 "x: the whole card again.")
 
     def action_uncut(self) -> None:
         if self.cut is None and self.cut_picking is None:

@@ -19,9 +19,8 @@ from textual.message import Message
 from textual.widget import Widget
 
 from doodle.geometry import Cell
-from doodle.quilt import Quilt
+from doodle.quilt import COLUMNS, Quilt
 
-COLUMNS = "abcdefghijklmnopqrstuvwxyz"
 LABEL_WIDTH = 3  # "12 " before each row
 CELL_WIDTH = 2
 
@@ -73,6 +72,8 @@ class QuiltView(Widget):
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.board: CoveredCells = board if board is not None else Quilt()
+        if labels and grid_size > len(COLUMNS):
+            raise ValueError(f"labels name {len(COLUMNS)} columns, not {grid_size}: pass labels=False")
         self.grid_size = grid_size
         self.labels = labels
         self.ghost: frozenset[Cell] = frozenset()
