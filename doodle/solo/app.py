@@ -34,7 +34,7 @@ from doodle.tui.quilt_view import QuiltView
 from doodle.tui.screens import TextScreen
 
 SINGLE = Polyomino.from_text("#")
-KEYS = Keys(before="n", after="n n", cut="c", single="s", pass_="p", choose=lambda index, card: str(index + 1))
+KEYS = Keys(before="n", after="n twice", cut="c", single="s", pass_="p", choose=lambda index, card: str(index + 1))
 CUT_AWAY_STYLE = "#5f5f5f on #262626"
 
 HELP = f"""\

@@ -68,17 +68,21 @@ class Keys:
 
 def stuck_advice(stuck: Stuck, keys: Keys, choices: list[str]) -> str:
     """What to tell a player whose card fits nowhere: which card, and what is left to do (`keys` say how)."""
+
+    def item(what: str, how: str) -> str:
+        return what if how == what else f"{what} ({how})"
+
     if len(stuck.cards) == 1:
         head = f"{stuck.cards[0]} fits nowhere on your quilt"
     else:
-        head = f"none of the cards {', '.join(stuck.cards)} fits anywhere on your quilt whole"
+        head = f"None of the cards {', '.join(stuck.cards)} fits anywhere on your quilt whole"
     if stuck.nothing_fits:
-        rest = "nothing else on offer fits either (not even a piece)"
-        single = f"draw a single square ({keys.single}) if you like, then " if stuck.single else ""
-        return f"{head[0].upper()}{head[1:]}, and {rest}: {single}pass ({keys.pass_})."
+        single = f"{item('draw a single square', keys.single)} if you like, then " if stuck.single else ""
+        return f"{head}, and nothing else on offer fits either, not even cut: {single}{item('pass', keys.pass_)}."
     items = []
     for draw in stuck.neighbours:
-        items.append(f"the neighbour {draw.card} ({keys.before if draw.role == CardRole.BEFORE else keys.after})")
+        side = keys.before if draw.role == CardRole.BEFORE else keys.after
+        items.append(item(f"the neighbour {draw.card}", side))
     for draw in stuck.cut:
         if draw.neighbour:
             how = f"{keys.before if draw.role == CardRole.BEFORE else keys.after}, then {keys.cut}"
@@ -86,11 +90,11 @@ def stuck_advice(stuck: Stuck, keys: Keys, choices: list[str]) -> str:
             how = f"{keys.choose(choices.index(draw.card), draw.card)}, then {keys.cut}"
         else:
             how = keys.cut
-        items.append(f"a cut piece of {draw.card} ({how})")
+        items.append(item(f"a cut piece of {draw.card}", how))
     if stuck.single:
-        items.append(f"a single square ({keys.single})")
-    items.append(f"pass ({keys.pass_})")
-    return f"{head[0].upper()}{head[1:]}. Still possible: {', '.join(items[:-1])} or {items[-1]}."
+        items.append(item("a single square", keys.single))
+    items.append(item("pass", keys.pass_))
+    return f"{head}. Still possible: {', '.join(items[:-1])} or {items[-1]}."
 
 
 def specials_summary(session: SoloSession) -> str:
