@@ -6,9 +6,11 @@ engine's. A key that makes no sense now only explains why; nothing a player pres
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from rich.markup import escape
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -36,6 +38,13 @@ from doodle.tui.screens import TextScreen
 SINGLE = Polyomino.from_text("#")
 KEYS = Keys(before="n", after="n twice", cut="c", single="s", pass_="p", choose=lambda index, card: str(index + 1))
 CUT_AWAY_STYLE = "#5f5f5f on #262626"
+# What the quilt leaves to the rest of the screen: rows for the footer, the message (two lines when it wraps), the
+# placing panel and the borders and padding; the share of the width the quilt may take (the table, the cards and
+# the scores need the rest).
+FOOTER_WORDS = {"tab": "fits", "m": "flip"}
+ROWS_BESIDE_QUILT = 10
+COLUMNS_BESIDE_QUILT = 6
+QUILT_WIDTH_SHARE = 0.55
 
 HELP = f"""\
 [b]Keys[/b]
@@ -89,7 +98,9 @@ class SoloApp(App[None]):
     """
 
     BINDINGS = [
-        *GHOST_BINDINGS,
+        # the footer's words kept short, so that every key shown fits on an 80-column line
+        *(replace(binding, description=FOOTER_WORDS.get(binding.key, binding.description))
+          for binding in GHOST_BINDINGS),
         Binding("enter", "place", "draw"),
         Binding("p", "pass_turn", "pass"),
         Binding("n", "neighbour", "neighbour"),
@@ -102,7 +113,7 @@ class SoloApp(App[None]):
         Binding("escape", "cancel", "cancel", show=False),
         Binding("question_mark", "help", "help"),
         Binding("f1", "help", "help", show=False),
-        Binding("q", "save_quit", "save & quit"),
+        Binding("q", "save_quit", "quit"),
         Binding("ctrl+c", "save_quit", "save & quit", show=False, priority=True),
     ]
 
@@ -131,9 +142,20 @@ class SoloApp(App[None]):
                 yield Static(id="specials")
                 yield Static(id="scores")
         yield Static(id="message")
-        yield Footer()
+        yield Footer(compact=True)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit_quilt()
+
+    def _fit_quilt(self) -> None:
+        """Draw the quilt as large as the terminal allows (1x on 80x24, 3x on 120x40)."""
+        width, height = self.size
+        view = self.query_one("#quilt", QuiltView)
+        view.set_scale(view.largest_scale(int(width * QUILT_WIDTH_SHARE) - COLUMNS_BESIDE_QUILT,
+                                          height - ROWS_BESIDE_QUILT))
 
     def on_mount(self) -> None:
+        self._fit_quilt()
         s = self.session
         if s.stage == Stage.START:
             self.message = "Draw your start card: arrows move it, r rotates, m mirrors, enter draws. ? lists every key."

@@ -24,15 +24,10 @@ def uses_of(sheet: Sheet) -> Uses:
     return sheet.spent
 
 
-def spend(uses: tuple[int, int, int], neighbour: int = 0, single: int = 0, cut: int = 0) -> Uses | None:
-    """The uses after spending these specials, or None when the sheet does not allow it (the engine's rule)."""
-    return Uses(*uses).spend(neighbour, single, cut)
-
-
 @lru_cache(maxsize=64)
 def singles_left(uses: Uses) -> int:
     """How many single squares the sheet still allows (0, 1 or 2)."""
-    return max(k for k in range(3) if spend(uses, single=k) is not None)
+    return max(k for k in range(3) if Uses(*uses).spend(single=k) is not None)
 
 
 @dataclass(frozen=True)
