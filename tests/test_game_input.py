@@ -10,8 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from doodle.game import DealerError, DoodleGame, DrawPatch, EndTurn, IllegalAction, Phase, RecordError, SingleSquare
+from doodle.game.bots import get_bot
 from doodle.game.dealer import Dealer
 from doodle.game.errors import GameError
+from doodle.game.sheet import action_from_json
 from doodle.quilt import PlacementError, Quilt
 
 junk = st.one_of(st.none(), st.booleans(), st.integers(-10, 100), st.floats(allow_nan=True), st.text(max_size=3),
@@ -100,6 +102,15 @@ def test_every_error_of_the_game_package_has_one_root_and_is_a_value_error() -> 
         dealer.neighbours()
     with pytest.raises(DealerError, match="the die shows 1, 2 or 3, not 7"):
         dealer.roll(7)
+    for face in (1.0, True, "1"):  # equal to a face, or like one, but not a face
+        with pytest.raises(DealerError, match="the die shows 1, 2 or 3"):
+            dealer.roll(face)  # type: ignore[arg-type]
+    with pytest.raises(RecordError, match="unknown action type 'jump'"):
+        action_from_json({"type": "jump"})
+    with pytest.raises(RecordError, match="malformed action"):
+        action_from_json({"type": "single", "cell": 5})
+    with pytest.raises(GameError, match="unknown bot 'nope': choose one of greedy, expert"):
+        get_bot("nope")
     for players in (0, 7, "2", None, True):
         with pytest.raises(DealerError, match="is for 1 to 6 players"):
             DoodleGame.new(players)  # type: ignore[arg-type]

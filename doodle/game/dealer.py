@@ -123,7 +123,7 @@ class Dealer:
         self._expect(Phase.ROLL)
         if value is None:
             value = self.rng.choice(DIE_FACES)
-        elif value not in DIE_FACES:
+        elif isinstance(value, bool) or not isinstance(value, int) or value not in DIE_FACES:
             raise DealerError(f"the die shows 1, 2 or 3, not {value!r}")
         self.last_roll = value
         self.current_index = (value - 1) % len(self.circle)

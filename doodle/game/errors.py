@@ -5,3 +5,7 @@ the root is a `ValueError`: `except GameError` catches them all, and `except Val
 
 class GameError(ValueError):
     """Bad input to doodle.game; the message names the problem and, where it helps, what to do."""
+
+
+class RecordError(GameError):
+    """A game record that is malformed or does not replay."""

@@ -9,14 +9,10 @@ from typing import Any
 from doodle.game.dealer import Dealer, Offer, Phase
 from doodle.game.deck import Deck, load_deck
 from doodle.game.draws import PASS, CardRole, Draw, LegalDraw, offered_draws
-from doodle.game.errors import GameError
+from doodle.game.errors import GameError, RecordError
 from doodle.game.sheet import Action, IllegalAction, Sheet, action_from_json, action_to_json, checked_action
 
 RECORD_FORMAT = "doodle-game/1"
-
-
-class RecordError(GameError):
-    """A game record that is malformed or does not replay."""
 
 
 @dataclass

@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from doodle.game.dealer import Offer, Phase
 from doodle.game.deck import Deck
-from doodle.game.errors import GameError
+from doodle.game.errors import GameError, RecordError
 from doodle.geometry import Cell, Polyomino
 from doodle.quilt import PlacementError, Quilt
 
@@ -131,6 +131,7 @@ def action_to_json(action: Action) -> dict:
 
 
 def action_from_json(data: dict) -> Action:
+    """The action written by `action_to_json`; RecordError says what is malformed."""
     try:
         kind = data["type"]
         if kind == "draw":
@@ -142,8 +143,8 @@ def action_from_json(data: dict) -> Action:
         if kind == "end":
             return EndTurn()
     except (KeyError, TypeError, ValueError) as error:
-        raise ValueError(f"malformed action {data!r}: {error}") from None
-    raise ValueError(f"unknown action type {data.get('type')!r}: expected draw, single or end")
+        raise RecordError(f"malformed action {data!r}: {error}") from None
+    raise RecordError(f"unknown action type {data.get('type')!r}: expected draw, single or end")
 
 
 @dataclass
