@@ -93,7 +93,7 @@ def test_one_cell_is_one_cell_not_one_cells() -> None:
         if cuts:
             break
     answer = game.handle(f"cut {cut_name(cuts[0])} 1")
-    assert "the piece of 1 cell" in answer and "1 cells" not in answer
+    assert "You will draw piece 1 (1 cell) of the cut " in answer and "1 cells" not in answer
     game.handle("brief on")
     assert "(1 cell, rows top to bottom)" in game.handle("show")
 

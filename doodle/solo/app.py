@@ -252,7 +252,7 @@ class SoloApp(App[None]):
             text.append(f"{option.card}", "bold")
             text.append(f" {option.role.value}")
             if self.cut is not None:
-                text.append(f", piece {self.cut.name}")
+                text.append(f", cut piece ({plural(self.cut.piece.size, 'cell')})")
         text.append(f"\n{self.ghost.code} at {cell_name(self.ghost.row, self.ghost.col)}  ")
         if fits:
             text.append("fits ✓", "bold green")
@@ -564,8 +564,7 @@ class SoloApp(App[None]):
         self.cut = choice
         self.cut_picking = None
         self.ghost = Ghost.from_cells(kept, self.ghost.size)
-        self.say(f"Drawing piece {choice.name} ({plural(choice.piece.size, 'cell')}; uses cut). "
-                 "x: the whole card again.")
+        self.say(f"Drawing {choice.describe()} (uses cut). x: the whole card again.")
 
     def action_uncut(self) -> None:
         if self.cut is None and self.cut_picking is None:

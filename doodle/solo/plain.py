@@ -159,7 +159,7 @@ class PlainGame:
             what += " (uses neighbour)"
         drawings = [ascii_shape(option.shape, f"{option.card} ({option.shape.size}):")]
         if self.cut is not None:
-            what += f", cut {self.cut.name} (uses cut): draw the piece of {plural(self.cut.piece.size, 'cell')}"
+            what += f", {self.cut.describe()} (cut {self.cut.name}, uses cut)"
             drawings.append(ascii_shape(self.cut.piece, f"piece {self.cut.name}:"))
         if self.brief:
             shape = self.shape()
@@ -375,7 +375,7 @@ class PlainGame:
             raise ValueError("say the line and the piece: cut LINE PIECE, e.g. cut h1 2 (type cut to list them)")
         cut = find_cut(option.shape, args[0])
         self.cut = CutChoice(option.shape, cut, int(args[1]) - 1)
-        return f"You will draw piece {self.cut.name} of {option.card}.\n" + "\n".join(self._card_lines())
+        return f"You will draw {self.cut.describe()} of {option.card}.\n" + "\n".join(self._card_lines())
 
     def _list_cuts(self, option: Draw) -> str:
         cuts = option.shape.cuts()

@@ -24,6 +24,7 @@ from doodle.game.game import DoodleGame
 from doodle.game.sheet import REPEATABLE, DrawPatch, EndTurn, IllegalAction, Sheet, SingleSquare, Special
 from doodle.geometry import Cell, Cut, Polyomino
 from doodle.quilt import Quilt, Rectangle
+from doodle.render import plural
 from doodle.solo.store import SaveWriteError
 
 PLAYER = 0
@@ -160,7 +161,12 @@ class CutChoice:
 
     @property
     def name(self) -> str:
+        """How the typed command names it: 'h1 2'."""
         return f"{cut_name(self.cut)} {self.side + 1}"
+
+    def describe(self) -> str:
+        """In words: 'piece 2 (3 cells) of the cut below row 1'."""
+        return f"piece {self.side + 1} ({plural(len(self.cells), 'cell')}) of the cut {cut_line_words(self.cut)}"
 
 
 class SoloSession:
