@@ -11,23 +11,13 @@ from doodle.solo.app import GameOverScreen, HelpScreen, SoloApp
 from doodle.solo.session import CardRole, SoloSession, Stage
 from doodle.tui.ghost import Ghost
 from doodle.tui.quilt_view import QuiltView
-from tests.test_solo_words import stuck_next_turn
-
-SIZE = (110, 36)
+from tests.solo_helpers import SIZE, run_app, stuck_next_turn
 
 
 def run(seed: int, script: Callable[[SoloApp, object], Awaitable[None]], saves: list | None = None) -> SoloApp:
     session = SoloSession.new(seed=seed, on_change=(lambda game: saves.append(game.to_record())) if saves is not None
                               else None)
-    app = SoloApp(session)
-
-    async def main() -> None:
-        async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
-            await script(app, pilot)
-
-    asyncio.run(main())
-    return app
+    return run_app(session, script)
 
 
 async def draw_start(app: SoloApp, pilot) -> None:

@@ -4,41 +4,16 @@ nowhere, what is left to do, said at the start of the turn."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable
-
 from rich.text import Text
 
 from doodle.game.dealer import Phase
 from doodle.game.sheet import Special
-from doodle.quilt import FULL, Quilt, cell_name, mask_of
+from doodle.quilt import cell_name
 from doodle.solo.app import SoloApp
 from doodle.solo.plain import PlainGame
 from doodle.solo.session import SoloSession, Stage, cut_name, cut_sides, specials_summary
-from doodle.tui.ghost import Ghost
+from tests.solo_helpers import run_app, started, stuck_next_turn
 from tests.test_legal_draws import _nearly_full_game
-
-SIZE = (110, 36)
-
-
-def started(seed: int) -> SoloSession:
-    session = SoloSession.new(seed=seed)
-    start = session.options()[0]
-    session.draw(start.card, Ghost.centred(start.shape).cells)
-    return session
-
-
-def run_app(session: SoloSession, script: Callable[[SoloApp, object], Awaitable[None]],
-            size: tuple[int, int] = SIZE) -> SoloApp:
-    app = SoloApp(session)
-
-    async def main() -> None:
-        async with app.run_test(size=size) as pilot:
-            await pilot.pause()
-            await script(app, pilot)
-
-    asyncio.run(main())
-    return app
 
 
 def plain_text(text: Text | str) -> str:
@@ -151,23 +126,6 @@ def test_the_final_turn_does_not_mention_brackets_it_does_not_show() -> None:
 
 
 # ----- a card that fits nowhere: said at the start of the turn -----
-def stuck_next_turn() -> tuple[SoloSession, str, str]:
-    """A session on turn 1 whose quilt leaves empty just the shape of the next turn's after-neighbour, where the
-    next turn's card does not fit: (session, that card, the neighbour)."""
-    for seed in range(300):
-        session = started(seed)
-        dealer = session.game.dealer.clone()  # the same die: the next turn's card is known
-        dealer.end_turn()
-        dealer.roll()
-        card, (_, after) = dealer.current_card, dealer.neighbours()
-        region = session.game.deck.card(after).shape
-        quilt = Quilt(FULL & ~mask_of(region.cells))
-        if not quilt.can_place(session.game.deck.card(card).shape):
-            session.sheet.quilt = quilt
-            return session, card, after
-    raise AssertionError("no such seed")
-
-
 def test_plain_says_at_the_start_of_the_turn_that_the_card_fits_nowhere_and_what_is_left() -> None:
     session, card, after = stuck_next_turn()
     game = PlainGame(session)
