@@ -43,6 +43,12 @@ def cell_names(cells: Iterable[Cell]) -> str:
     return f"cell{'s' * (len(names) != 1)} {', '.join(names)}"
 
 
+def already_covered(cells: Iterable[Cell]) -> str:
+    """'cell c4 is already covered' or 'cells c4, d4 are already covered'."""
+    cells = list(cells)
+    return f"{cell_names(cells)} {'is' if len(cells) == 1 else 'are'} already covered"
+
+
 def parse_cell_name(name: str) -> Cell:
     """(row, col) of a cell name such as 'c4'; ValueError names what is wrong."""
     text = name.strip().lower()
@@ -251,9 +257,7 @@ class Quilt:
         mask = mask_of(cells)
         overlap = mask & self.bits
         if overlap:
-            taken = cells_of(overlap)
-            verb = "is" if len(taken) == 1 else "are"
-            raise PlacementError(f"overlap: {cell_names(taken)} {verb} already covered")
+            raise PlacementError(f"overlap: {already_covered(cells_of(overlap))}")
         return Quilt(self.bits | mask)
 
     # ----- scoring -----

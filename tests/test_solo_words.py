@@ -44,7 +44,7 @@ def test_the_full_screen_game_names_one_covered_cell_and_several() -> None:
         app.ghost = app.ghost.at(*covered[0])
         app.refresh_all()
         placing = plain_text(app.query_one("#placing").render())
-        assert f"cell {cell_name(*covered[0])} is covered" in placing
+        assert f"cell {cell_name(*covered[0])} is already covered" in placing
         await pilot.press("enter")
         assert f"overlap: cell {cell_name(*covered[0])} is already covered" in app.message
         await pilot.press("escape")
@@ -52,7 +52,7 @@ def test_the_full_screen_game_names_one_covered_cell_and_several() -> None:
         app.ghost = next(ghost for ghost in ghosts if len(ghost.clashes(quilt)) >= 2)
         app.refresh_all()
         names = ", ".join(cell_name(*cell) for cell in sorted(app.ghost.clashes(quilt)))
-        assert f"cells {names} are covered" in plain_text(app.query_one("#placing").render())
+        assert f"cells {names} are already covered" in plain_text(app.query_one("#placing").render())
         await pilot.press("enter")
         assert f"overlap: cells {names} are already covered" in app.message
 

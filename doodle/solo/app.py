@@ -19,7 +19,7 @@ from textual.widgets import Footer, Static
 from doodle.game.draws import CardRole, Draw
 from doodle.game.sheet import IllegalAction, Special
 from doodle.geometry import Cell, Polyomino
-from doodle.quilt import Rectangle, cell_name, cell_names
+from doodle.quilt import Rectangle, already_covered, cell_name
 from doodle.render import draw_polyomino, draw_side_by_side, plural
 from doodle.solo.session import (
     CutChoice,
@@ -38,10 +38,10 @@ from doodle.tui.screens import TextScreen
 SINGLE = Polyomino.from_text("#")
 KEYS = Keys(before="n", after="n twice", cut="c", single="s", pass_="p", choose=lambda index, card: str(index + 1))
 CUT_AWAY_STYLE = "#5f5f5f on #262626"
+FOOTER_WORDS = {"tab": "fits", "m": "flip"}  # short, so that every key shown fits on an 80-column line
 # What the quilt leaves to the rest of the screen: rows for the footer, the message (two lines when it wraps), the
 # placing panel and the borders and padding; the share of the width the quilt may take (the table, the cards and
 # the scores need the rest).
-FOOTER_WORDS = {"tab": "fits", "m": "flip"}
 ROWS_BESIDE_QUILT = 10
 COLUMNS_BESIDE_QUILT = 6
 QUILT_WIDTH_SHARE = 0.55
@@ -98,7 +98,6 @@ class SoloApp(App[None]):
     """
 
     BINDINGS = [
-        # the footer's words kept short, so that every key shown fits on an 80-column line
         *(replace(binding, description=FOOTER_WORDS.get(binding.key, binding.description))
           for binding in GHOST_BINDINGS),
         Binding("enter", "place", "draw"),
@@ -257,8 +256,7 @@ class SoloApp(App[None]):
         if fits:
             text.append("fits ✓", "bold green")
         else:
-            taken = self.ghost.clashes(s.quilt)
-            text.append(f"{cell_names(taken)} {'is' if len(taken) == 1 else 'are'} covered", "bold red")
+            text.append(already_covered(self.ghost.clashes(s.quilt)), "bold red")
         return text
 
     def _table_text(self) -> Text:

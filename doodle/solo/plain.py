@@ -10,7 +10,7 @@ from __future__ import annotations
 from doodle.game.draws import CardRole, Draw
 from doodle.game.sheet import IllegalAction, Special
 from doodle.geometry import Cell, Polyomino
-from doodle.quilt import SIZE, cell_name, cell_names, parse_cell_name
+from doodle.quilt import SIZE, already_covered, cell_name, parse_cell_name
 from doodle.render import ascii_quilt, draw_side_by_side, plural
 from doodle.solo.session import (
     CutChoice,
@@ -284,8 +284,7 @@ class PlainGame:
         elif quilt.fits(cells):
             verdict = "fits"
         else:
-            taken = [cell for cell in cells if quilt.is_covered(*cell)]
-            verdict = f"does not fit: {cell_names(taken)} {'is' if len(taken) == 1 else 'are'} already covered"
+            verdict = f"does not fit: {already_covered(cell for cell in cells if quilt.is_covered(*cell))}"
         drawing = ascii_quilt(quilt, ghost=on_grid, ghost_fits=quilt.fits(cells) and len(on_grid) == len(cells))
         return f"At {where} the patch {verdict}.\n{drawing}"
 
