@@ -116,6 +116,12 @@ def test_every_error_of_the_game_package_has_one_root_and_is_a_value_error() -> 
             DoodleGame.new(players)  # type: ignore[arg-type]
     with pytest.raises(GameError, match="2 names given for 1 players"):
         DoodleGame.new(1, 3, names=["a", "b"])
+    for names in ("Ann", 5, [None], ["Ann", 2]):
+        with pytest.raises(GameError, match="names are a list of strings"):
+            DoodleGame.new(len(names) if isinstance(names, list) else 1, 3, names=names)  # type: ignore[arg-type]
+    for seed in (1.5, "7", True):  # a seed the record could not replay
+        with pytest.raises(DealerError, match="a seed is a whole number"):
+            DoodleGame.new(1, seed)  # type: ignore[arg-type]
 
 
 def test_a_game_and_its_dealer_say_what_they_are_in_one_line() -> None:

@@ -7,11 +7,15 @@ from __future__ import annotations
 from rich.text import Text
 
 from doodle.game.dealer import Phase
+from doodle.game.draws import CardRole, Draw
 from doodle.game.sheet import Special
+from doodle.geometry import Polyomino
 from doodle.quilt import cell_name
+from doodle.solo.app import KEYS as APP_KEYS
 from doodle.solo.app import SoloApp
+from doodle.solo.plain import KEYS as PLAIN_KEYS
 from doodle.solo.plain import PlainGame
-from doodle.solo.session import SoloSession, Stage, cut_name, cut_sides, specials_summary
+from doodle.solo.session import SoloSession, Stage, Stuck, cut_name, cut_sides, specials_summary, stuck_advice
 from tests.solo_helpers import run_app, started, stuck_next_turn
 from tests.test_legal_draws import _nearly_full_game
 
@@ -175,3 +179,14 @@ def test_must_pass_when_only_a_neighbours_piece_would_fit_but_twice_can_repeat_o
     advice = PlainGame(session).describe()
     assert "nothing else on offer fits either, not even cut: draw a single square (single CELL) if you like, " \
            "then pass." in advice
+
+
+def test_the_advice_on_the_final_turn_names_the_choice_to_pick_before_cutting() -> None:
+    piece = Polyomino.from_text("#")
+    stuck = Stuck(("P01", "P02", "P03"), (), (Draw("P02", CardRole.CHOICE, piece, True),), True)
+    choices = ["P01", "P02", "P03"]
+    assert stuck_advice(stuck, PLAIN_KEYS, choices) == (
+        "None of the cards P01, P02, P03 fits anywhere on your quilt whole. Still possible: a cut piece of P02 "
+        "(choose 2, then cut), a single square (single CELL) or pass.")
+    assert stuck_advice(stuck, APP_KEYS, choices).endswith("a cut piece of P02 (2, then c), a single square (s) or "
+                                                           "pass (p).")

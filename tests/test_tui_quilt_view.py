@@ -2,6 +2,8 @@
 
 import asyncio
 
+from hypothesis import given
+from hypothesis import strategies as st
 from textual.app import App, ComposeResult
 
 from doodle.quilt import Quilt, Rectangle
@@ -81,3 +83,12 @@ def test_a_scaled_quilt_draws_big_cells_and_clicks_land_on_them():
     # the cell under a content offset: column by 6 characters, row by 3 lines
     assert view.cell_at(3 + 6 * 4 + 5, 1 + 3 * 2 + 2) == (2, 4)
     assert view.cell_at(2, 5) is None and view.cell_at(10, 0) is None and view.cell_at(3 + 6 * 9, 5) is None
+
+
+@given(st.integers(1, 4), st.integers(0, 8), st.integers(0, 8), st.data())
+def test_every_point_of_a_drawn_cell_is_that_cell_at_any_scale(scale, row, col, data):
+    view = QuiltView(Quilt())
+    view.set_scale(scale)
+    dx = data.draw(st.integers(0, 2 * scale - 1))
+    dy = data.draw(st.integers(0, scale - 1))
+    assert view.cell_at(3 + 2 * scale * col + dx, 1 + scale * row + dy) == (row, col)

@@ -80,6 +80,8 @@ class Dealer:
         deck.check_players(players)
         if seed is None:
             seed = secrets.randbelow(10**9)
+        elif isinstance(seed, bool) or not isinstance(seed, int):
+            raise DealerError(f"a seed is a whole number, not {seed!r}")
         rng = random.Random(seed)
         starts = [card.id for card in deck.start_cards]
         rng.shuffle(starts)

@@ -33,11 +33,14 @@ class DoodleGame:
         auto_roll: bool = True,
     ) -> DoodleGame:
         dealer = Dealer.new(players, seed, deck)
-        names = names or [f"Player {i + 1}" for i in range(players)]
+        if names is not None and (not isinstance(names, (list, tuple)) or
+                                  not all(isinstance(name, str) for name in names)):
+            raise GameError(f"names are a list of strings, not {names!r}")
+        names = list(names or [f"Player {i + 1}" for i in range(players)])
         if len(names) != players:
             raise GameError(f"{len(names)} names given for {players} players")
         sheets = [Sheet(card) for card in dealer.start_cards]
-        return cls(dealer, sheets, list(names), auto_roll)
+        return cls(dealer, sheets, names, auto_roll)
 
     def __repr__(self) -> str:
         """One line: the seed and where the game stands (the whole state is in `to_record()`)."""
