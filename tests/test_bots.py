@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from doodle.game import DoodleGame, DrawPatch, EndTurn, Phase, SingleSquare
 from doodle.game.bots import BOT_NAMES, get_bot, play_solo
-from doodle.game.bots.options import draw_options, singles_left, uses_of
+from doodle.game.bots.options import draw_options, singles_left
 from doodle.game.deck import parse_deck
 from doodle.game.sheet import Uses
 from doodle.quilt import Quilt
@@ -32,12 +32,12 @@ def random_position(seed: int, steps: int) -> DoodleGame:
             placement = rng.choice(sheet.quilt.placements(shape))
             game.apply(0, DrawPatch(sheet.start_card, placement.cells))
             continue
-        if singles_left(uses_of(sheet)) and rng.random() < 0.1:
+        if singles_left(sheet.spent) and rng.random() < 0.1:
             empty = [(r, c) for r in range(9) for c in range(9) if not sheet.quilt.is_covered(r, c)]
             if empty:
                 game.apply(0, SingleSquare(rng.choice(empty)))
         if game.phase in (Phase.TURN, Phase.FINAL) and rng.random() < 0.9:
-            options = draw_options(game.offer(), game.deck, uses_of(sheet))
+            options = draw_options(game.offer(), game.deck, sheet.spent)
             rng.shuffle(options)
             for option in options:
                 spots = sheet.quilt.placements(option.shape)

@@ -16,12 +16,8 @@ from doodle.game.bots.tables import placement_table
 from doodle.game.dealer import Offer
 from doodle.game.deck import Deck
 from doodle.game.draws import offered_draws
-from doodle.game.sheet import Sheet, Uses
+from doodle.game.sheet import Uses
 from doodle.geometry import Polyomino
-
-
-def uses_of(sheet: Sheet) -> Uses:
-    return sheet.spent
 
 
 @lru_cache(maxsize=64)
