@@ -149,6 +149,7 @@ def test_the_full_screen_game_says_it_when_the_turn_starts() -> None:
         assert session.turn == 2
         assert f"{card} fits nowhere on your quilt. Still possible: " in app.message
         assert f"the neighbour {after} (n twice)" in app.message and app.message.endswith("or pass (p).")
+        assert "fits nowhere on the quilt" in plain_text(app.query_one("#placing").render())
 
     run_app(session, script)
 

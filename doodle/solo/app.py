@@ -255,6 +255,8 @@ class SoloApp(App[None]):
         text.append(f"\n{self.ghost.code} at {cell_name(self.ghost.row, self.ghost.col)}  ")
         if fits:
             text.append("fits ✓", "bold green")
+        elif not s.can_place(self.ghost.shape):  # said now, not when enter is pressed
+            text.append("fits nowhere on the quilt", "bold red")
         else:
             text.append(already_covered(self.ghost.clashes(s.quilt)), "bold red")
         return text
