@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT))  # for tests.photogen when run as a script
 
 import cv2  # noqa: E402
 
-from doodle.render import cell_name  # noqa: E402
+from doodle.quilt import cell_name  # noqa: E402
 from tests.photogen import CONDITIONS, LEVELS, level_conditions, make_photo  # noqa: E402
 
 SHADOW_SEARCH = 10  # with --shadowed, seeds looked at at most per photo wanted

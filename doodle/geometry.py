@@ -196,6 +196,10 @@ class Polyomino:
 
     def cut_pieces(self) -> tuple[Polyomino, ...]:
         """Every piece that one legal straight cut lets a player draw, one per free shape, smallest first."""
+        return self._cut_pieces
+
+    @cached_property
+    def _cut_pieces(self) -> tuple[Polyomino, ...]:
         pieces = {Polyomino(piece).canonical() for cut in self.cuts() for piece in cut.pieces}
         return tuple(sorted(pieces, key=lambda shape: (shape.size, sorted(shape.cells))))
 

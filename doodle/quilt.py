@@ -17,6 +17,8 @@ ROW_MASK = (1 << SIZE) - 1
 FULL = (1 << (SIZE * SIZE)) - 1
 COVERED = "#"
 EMPTY = "."
+COLUMNS = "abcdefghi"
+"""The column letters, left to right: a cell is named by its column letter and its row number, e.g. 'c4'."""
 
 
 class QuiltTextError(ValueError):
@@ -25,6 +27,34 @@ class QuiltTextError(ValueError):
 
 class PlacementError(ValueError):
     """A placement that is not allowed; the message names the reason."""
+
+
+def cell_name(row: int, col: int) -> str:
+    """A cell's name as players say it and the sheet prints it: column letter a-i, then row 1-9 (e.g. 'c4');
+    a cell off the grid is written '(row, col)'."""
+    if 0 <= row < SIZE and 0 <= col < SIZE:
+        return f"{COLUMNS[col]}{row + 1}"
+    return f"({row}, {col})"
+
+
+def cell_names(cells: Iterable[Cell]) -> str:
+    """'cell c4' or 'cells c4, d4' (sorted by row, then column)."""
+    names = [cell_name(row, col) for row, col in sorted(cells)]
+    return f"cell{'s' * (len(names) != 1)} {', '.join(names)}"
+
+
+def already_covered(cells: Iterable[Cell]) -> str:
+    """'cell c4 is already covered' or 'cells c4, d4 are already covered'."""
+    cells = list(cells)
+    return f"{cell_names(cells)} {'is' if len(cells) == 1 else 'are'} already covered"
+
+
+def parse_cell_name(name: str) -> Cell:
+    """(row, col) of a cell name such as 'c4'; ValueError names what is wrong."""
+    text = name.strip().lower()
+    if len(text) != 2 or text[0] not in COLUMNS or text[1] not in "123456789":
+        raise ValueError(f"{name!r} is not a cell: write a column a-i and a row 1-9, e.g. 'c4'")
+    return int(text[1]) - 1, COLUMNS.index(text[0])
 
 
 def bit(row: int, col: int) -> int:
@@ -36,7 +66,7 @@ def mask_of(cells: Iterable[Cell]) -> int:
     mask = 0
     for row, col in cells:
         if not (0 <= row < SIZE and 0 <= col < SIZE):
-            raise PlacementError(f"cell ({row}, {col}) is off the 9x9 grid")
+            raise PlacementError(f"cell {cell_name(row, col)} is off the 9x9 grid")
         mask |= bit(row, col)
     return mask
 
@@ -186,6 +216,10 @@ class Quilt:
     def __str__(self) -> str:
         return "\n".join(self.rows())
 
+    def __repr__(self) -> str:
+        """Code that makes this quilt again, e.g. `Quilt.from_rows(['##.......', ...])`; `Quilt()` when empty."""
+        return f"Quilt.from_rows({self.rows()!r})" if self.bits else "Quilt()"
+
     # ----- cells -----
     def is_covered(self, row: int, col: int) -> bool:
         return bool(self.bits & bit(row, col))
@@ -223,8 +257,7 @@ class Quilt:
         mask = mask_of(cells)
         overlap = mask & self.bits
         if overlap:
-            taken = ", ".join(f"({r}, {c})" for r, c in sorted(cells_of(overlap)))
-            raise PlacementError(f"overlap: cell {taken} is already covered")
+            raise PlacementError(f"overlap: {already_covered(cells_of(overlap))}")
         return Quilt(self.bits | mask)
 
     # ----- scoring -----

@@ -5,12 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from doodle.geometry import Cell, Polyomino
-from doodle.quilt import SIZE, Quilt, Rectangle
+from doodle.quilt import COLUMNS, SIZE, Quilt, Rectangle
 
 BLOCK = "██"
 SHADE = "▓▓"
 DOT = " ·"
-COLUMNS = "abcdefghi"
 
 _RESET = "\x1b[0m"
 _GREEN = "\x1b[32m"
@@ -18,17 +17,9 @@ _RED = "\x1b[31m"
 _DIM = "\x1b[2m"
 
 
-def cell_name(row: int, col: int) -> str:
-    """A cell's name as printed beside drawn quilts: column letter a-i, then row number 1-9 (e.g. 'c4')."""
-    return f"{COLUMNS[col]}{row + 1}"
-
-
-def parse_cell_name(name: str) -> Cell:
-    """(row, col) of a cell name such as 'c4'; ValueError names what is wrong."""
-    text = name.strip().lower()
-    if len(text) != 2 or text[0] not in COLUMNS or text[1] not in "123456789":
-        raise ValueError(f"{name!r} is not a cell: write a column a-i and a row 1-9, e.g. 'c4'")
-    return int(text[1]) - 1, COLUMNS.index(text[0])
+def plural(count: int, noun: str) -> str:
+    """'1 cell', '3 cells'."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def draw_polyomino(shape: Polyomino, scale: int = 1, color: str | None = None) -> str:

@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 
 from doodle.game import DoodleGame, DrawPatch, EndTurn, Phase, SingleSquare
 from doodle.game.bots import BOT_NAMES, get_bot, play_solo
-from doodle.game.bots.options import draw_options, singles_left, spend, uses_of
+from doodle.game.bots.options import draw_options, singles_left
 from doodle.game.deck import parse_deck
+from doodle.game.sheet import Uses
 from doodle.quilt import Quilt
 
 SEEDS = st.integers(min_value=0, max_value=10**9)
@@ -31,12 +32,12 @@ def random_position(seed: int, steps: int) -> DoodleGame:
             placement = rng.choice(sheet.quilt.placements(shape))
             game.apply(0, DrawPatch(sheet.start_card, placement.cells))
             continue
-        if singles_left(uses_of(sheet)) and rng.random() < 0.1:
+        if singles_left(sheet.spent) and rng.random() < 0.1:
             empty = [(r, c) for r in range(9) for c in range(9) if not sheet.quilt.is_covered(r, c)]
             if empty:
                 game.apply(0, SingleSquare(rng.choice(empty)))
         if game.phase in (Phase.TURN, Phase.FINAL) and rng.random() < 0.9:
-            options = draw_options(game.offer(), game.deck, uses_of(sheet))
+            options = draw_options(game.offer(), game.deck, sheet.spent)
             rng.shuffle(options)
             for option in options:
                 spots = sheet.quilt.placements(option.shape)
@@ -114,10 +115,10 @@ def test_progress_counts_the_eighteen_turns() -> None:
 
 
 def test_spend_follows_the_sheet_rules() -> None:
-    assert spend((0, 0, 0), neighbour=1, cut=1) == (1, 0, 1)
-    assert spend((1, 0, 1), neighbour=1) == (2, 0, 1)  # twice repeats one special
-    assert spend((2, 0, 1), cut=1) is None  # ... only one
-    assert spend((1, 0, 1), neighbour=1, cut=1) is None
+    assert Uses(0, 0, 0).spend(neighbour=1, cut=1) == (1, 0, 1)
+    assert Uses(1, 0, 1).spend(neighbour=1) == (2, 0, 1)  # twice repeats one special
+    assert Uses(2, 0, 1).spend(cut=1) is None  # ... only one
+    assert Uses(1, 0, 1).spend(neighbour=1, cut=1) is None
     assert singles_left((0, 0, 0)) == 2 and singles_left((2, 1, 0)) == 0 and singles_left((1, 1, 1)) == 1
 
 

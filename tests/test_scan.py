@@ -12,8 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
-from doodle.quilt import Quilt
-from doodle.render import cell_name
+from doodle.quilt import Quilt, cell_name
 from doodle.sheet import layout as L
 from doodle.sheet.scan import METHOD_GRID, METHOD_MARKERS, ScanResult, read_photo
 from doodle.sheet.scan_errors import MarkersMissingError

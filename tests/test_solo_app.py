@@ -10,22 +10,14 @@ from doodle.game.sheet import Special
 from doodle.solo.app import GameOverScreen, HelpScreen, SoloApp
 from doodle.solo.session import CardRole, SoloSession, Stage
 from doodle.tui.ghost import Ghost
-
-SIZE = (110, 36)
+from doodle.tui.quilt_view import QuiltView
+from tests.solo_helpers import SIZE, run_app, stuck_next_turn
 
 
 def run(seed: int, script: Callable[[SoloApp, object], Awaitable[None]], saves: list | None = None) -> SoloApp:
     session = SoloSession.new(seed=seed, on_change=(lambda game: saves.append(game.to_record())) if saves is not None
                               else None)
-    app = SoloApp(session)
-
-    async def main() -> None:
-        async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
-            await script(app, pilot)
-
-    asyncio.run(main())
-    return app
+    return run_app(session, script)
 
 
 async def draw_start(app: SoloApp, pilot) -> None:
@@ -215,3 +207,34 @@ def test_a_resumed_game_opens_where_it_was():
 
     asyncio.run(main())
 
+
+
+def test_the_quilt_scales_to_the_terminal_and_the_key_line_stays_whole(tmp_path):
+    """120x40: the quilt drawn 3x, most of the screen's height; 80x24: 1x, and every key of the footer on the
+    screen, also with a long message (the advice when the card fits nowhere) above it."""
+    for (width, height), scale in (((120, 40), 3), ((80, 24), 1)):
+        session, _, _ = stuck_next_turn()
+        app = SoloApp(session)
+
+        async def main(app=app, width=width, height=height, scale=scale) -> None:
+            async with app.run_test(size=(width, height)) as pilot:
+                await pilot.pause()
+                await pilot.press("p", "p")  # the next turn: its card fits nowhere, a long message says so
+                await pilot.pause()
+                assert "fits nowhere" in app.message
+                view = app.query_one("#quilt", QuiltView)
+                assert view.scale == scale
+                message = app.query_one("#message")
+                assert view.region.bottom <= message.region.y and view.region.right <= width
+                assert view.region.height >= 9 * scale + 1
+                keys = list(app.query("FooterKey"))
+                assert len(keys) == sum(binding.show for binding in SoloApp.BINDINGS)
+                assert all(key.region.right <= width and key.region.y == height - 1 for key in keys)
+                assert message.region.bottom <= height - 1
+                if width == 120:
+                    assert view.region.height >= 0.7 * height and view.region.width >= 0.45 * width
+                app.save_screenshot(f"solo-{width}x{height}.svg", str(tmp_path))
+
+        asyncio.run(main())
+        svg = (tmp_path / f"solo-{width}x{height}.svg").read_text()
+        assert "quit" in svg and "fits&#160;nowhere" in svg

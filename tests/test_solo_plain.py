@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from doodle.cli import main
 from doodle.game.deck import load_deck
 from doodle.game.sheet import Special
-from doodle.render import cell_name
+from doodle.quilt import cell_name
 from doodle.solo.plain import PlainGame
 from doodle.solo.scores import ScoreBook
 from doodle.solo.session import SoloSession, Stage

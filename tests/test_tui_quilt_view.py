@@ -2,6 +2,8 @@
 
 import asyncio
 
+from hypothesis import given
+from hypothesis import strategies as st
 from textual.app import App, ComposeResult
 
 from doodle.quilt import Quilt, Rectangle
@@ -61,3 +63,32 @@ def test_clicking_a_cell_posts_its_coordinates():
 
     asyncio.run(run())
     assert clicked == [(1, 2)]
+
+
+def test_a_scaled_quilt_draws_big_cells_and_clicks_land_on_them():
+    view = QuiltView(Quilt.from_cells([(0, 0), (8, 8)]))
+    assert view.content_size() == (21, 10)
+    assert view.largest_scale(21, 10) == 1 and view.largest_scale(57, 28) == 3 and view.largest_scale(5, 5) == 1
+    view.set_scale(3)
+    assert view.content_size() == (57, 28)
+    lines = view.render_text().plain.split("\n")
+    assert len(lines) == 28 and max(len(line) for line in lines) <= 57
+    assert lines[0].split() == list("abcdefghi") and lines[0].index("a") == 3 + 2  # centred over 6 columns
+    assert [line[:3] for line in lines[1:4]] == ["   ", " 1 ", "   "]  # the row number on the middle line
+    assert all(line[3:9] == "██████" for line in lines[1:4])  # a1 covered: filled 6 x 3
+    assert [line[9:15] for line in lines[1:4]] == ["      ", "  ·   ", "      "]  # b1 empty: one dot, centred
+    view.show(ghost=[(8, 8)], ghost_fits=False)
+    assert lines[-1] != view.render_text().plain.split("\n")[-2]  # "XX" on a covered cell: in the middle row
+    assert "XX" in view.render_text().plain.split("\n")[-2]
+    # the cell under a content offset: column by 6 characters, row by 3 lines
+    assert view.cell_at(3 + 6 * 4 + 5, 1 + 3 * 2 + 2) == (2, 4)
+    assert view.cell_at(2, 5) is None and view.cell_at(10, 0) is None and view.cell_at(3 + 6 * 9, 5) is None
+
+
+@given(st.integers(1, 4), st.integers(0, 8), st.integers(0, 8), st.data())
+def test_every_point_of_a_drawn_cell_is_that_cell_at_any_scale(scale, row, col, data):
+    view = QuiltView(Quilt())
+    view.set_scale(scale)
+    dx = data.draw(st.integers(0, 2 * scale - 1))
+    dy = data.draw(st.integers(0, scale - 1))
+    assert view.cell_at(3 + 2 * scale * col + dx, 1 + scale * row + dy) == (row, col)

@@ -11,8 +11,8 @@ import click
 from doodle.cli.common import echo_json, use_color, write_atomic
 from doodle.cli.score_input import STDIN, Reading, read_input, sheet_checks
 from doodle.game.checks import SheetChecks
-from doodle.quilt import MAX_ROUND_SCORE, Quilt
-from doodle.render import cell_name, draw_quilt
+from doodle.quilt import MAX_ROUND_SCORE, Quilt, cell_name
+from doodle.render import draw_quilt
 
 if TYPE_CHECKING:  # the photo reader imports OpenCV, which is slow to load: only when a photo is read
     from doodle.sheet.doubts import Uncertain

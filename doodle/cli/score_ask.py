@@ -10,8 +10,8 @@ import click
 
 from doodle.cli.score_input import Reading
 from doodle.geometry import Cell
-from doodle.quilt import MAX_ROUND_SCORE, Quilt
-from doodle.render import ascii_quilt, parse_cell_name
+from doodle.quilt import MAX_ROUND_SCORE, Quilt, parse_cell_name
+from doodle.render import ascii_quilt
 from doodle.sheet.doubts import Uncertain
 
 CELLS_AT_ONCE = 5  # more cells in doubt than this are shown on a map and confirmed together first

@@ -23,8 +23,7 @@ from doodle.game.deck import Deck
 from doodle.game.sheet import Special
 from doodle.game.table import table_events
 from doodle.geometry import Cell, Polyomino
-from doodle.quilt import POSSIBLE_ROUND_SCORES, Quilt, cells_of, mask_of, placements_on_empty
-from doodle.render import cell_name
+from doodle.quilt import POSSIBLE_ROUND_SCORES, Quilt, cell_name, cells_of, mask_of, placements_on_empty
 
 ALL_SPECIALS: frozenset[str] = frozenset(special.value for special in Special)
 EXPLAIN_NODE_BUDGET = 20_000

@@ -17,6 +17,7 @@ from enum import StrEnum
 from fractions import Fraction
 
 from doodle.game.deck import Deck, load_deck
+from doodle.game.errors import GameError
 
 DIE_FACES = (1, 1, 2, 2, 3, 3)
 ROUNDS = 3
@@ -36,8 +37,8 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-class DealerError(RuntimeError):
-    """A dealer step asked for in the wrong phase."""
+class DealerError(GameError):
+    """A dealer step asked for in the wrong phase, or a table that cannot be dealt (players, a die face)."""
 
 
 @dataclass(frozen=True)
@@ -73,12 +74,14 @@ class Dealer:
     @classmethod
     def new(cls, players: int = 1, seed: int | None = None, deck: Deck | None = None) -> Dealer:
         """Shuffle, deal the start cards (all different) and the circle of 8, and place the token at random."""
-        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise ValueError(f"Patchwork Doodle is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+        if not (isinstance(players, int) and not isinstance(players, bool) and MIN_PLAYERS <= players <= MAX_PLAYERS):
+            raise DealerError(f"Patchwork Doodle is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r}")
         deck = deck or load_deck()
         deck.check_players(players)
         if seed is None:
             seed = secrets.randbelow(10**9)
+        elif isinstance(seed, bool) or not isinstance(seed, int):
+            raise DealerError(f"a seed is a whole number, not {seed!r}")
         rng = random.Random(seed)
         starts = [card.id for card in deck.start_cards]
         rng.shuffle(starts)
@@ -96,6 +99,10 @@ class Dealer:
             token_gap=token_gap,
             rng=rng,
         )
+
+    def __repr__(self) -> str:
+        return (f"<Dealer seed={self.seed} players={self.players} round {self.round} turn {self.turn} "
+                f"phase={self.phase.value}>")
 
     def clone(self) -> Dealer:
         """An independent copy (its own random state), for bots that look ahead."""
@@ -118,8 +125,8 @@ class Dealer:
         self._expect(Phase.ROLL)
         if value is None:
             value = self.rng.choice(DIE_FACES)
-        elif value not in DIE_FACES:
-            raise ValueError(f"the die shows 1, 2 or 3, not {value}")
+        elif isinstance(value, bool) or not isinstance(value, int) or value not in DIE_FACES:
+            raise DealerError(f"the die shows 1, 2 or 3, not {value!r}")
         self.last_roll = value
         self.current_index = (value - 1) % len(self.circle)
         self.phase = Phase.TURN

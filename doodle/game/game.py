@@ -8,13 +8,11 @@ from typing import Any
 
 from doodle.game.dealer import Dealer, Offer, Phase
 from doodle.game.deck import Deck, load_deck
-from doodle.game.sheet import Action, IllegalAction, Sheet, action_from_json, action_to_json
+from doodle.game.draws import PASS, CardRole, Draw, LegalDraw, offered_draws
+from doodle.game.errors import GameError, RecordError
+from doodle.game.sheet import Action, IllegalAction, Sheet, action_from_json, action_to_json, checked_action
 
 RECORD_FORMAT = "doodle-game/1"
-
-
-class RecordError(ValueError):
-    """A game record that is malformed or does not replay."""
 
 
 @dataclass
@@ -35,11 +33,19 @@ class DoodleGame:
         auto_roll: bool = True,
     ) -> DoodleGame:
         dealer = Dealer.new(players, seed, deck)
-        names = names or [f"Player {i + 1}" for i in range(players)]
+        if names is not None and (not isinstance(names, (list, tuple)) or
+                                  not all(isinstance(name, str) for name in names)):
+            raise GameError(f"names are a list of strings, not {names!r}")
+        names = list(names or [f"Player {i + 1}" for i in range(players)])
         if len(names) != players:
-            raise ValueError(f"{len(names)} names given for {players} players")
+            raise GameError(f"{len(names)} names given for {players} players")
         sheets = [Sheet(card) for card in dealer.start_cards]
-        return cls(dealer, sheets, list(names), auto_roll)
+        return cls(dealer, sheets, names, auto_roll)
+
+    def __repr__(self) -> str:
+        """One line: the seed and where the game stands (the whole state is in `to_record()`)."""
+        return (f"<DoodleGame seed={self.dealer.seed} players={len(self.sheets)} round {self.dealer.round} "
+                f"turn {self.dealer.turn} phase={self.phase.value}>")
 
     # ----- reading the state -----
     @property
@@ -56,6 +62,21 @@ class DoodleGame:
     def waiting_for(self) -> list[int]:
         """The players who still have to act (draw their start card, or end the turn or scoring)."""
         return [i for i, sheet in enumerate(self.sheets) if sheet.needs_start() or not sheet.done]
+
+    def legal_draws(self, player: int) -> list[LegalDraw]:
+        """Every draw `player` may make now: the start card; on a turn each card on offer (the current card, a
+        neighbour's with Neighbour left, on the final turn the three choices), whole and (with Cut left) as each
+        piece of a straight cut, that fits somewhere on the player's quilt; then `PASS` (ending the turn). Empty
+        when the player has nothing to decide (a scoring, which `EndTurn` scores; a turn ended; the game over)."""
+        sheet = self.sheets[self._player(player)]
+        if sheet.needs_start():
+            return [Draw(sheet.start_card, CardRole.START, self.deck.card(sheet.start_card).shape)]
+        if sheet.done or self.phase not in (Phase.TURN, Phase.FINAL):
+            return []
+        if sheet.drew_this_turn:
+            return [PASS]
+        draws = offered_draws(self.offer(), self.deck, sheet.spent)
+        return [*(draw for draw in draws if sheet.quilt.can_place(draw.shape)), PASS]
 
     def is_over(self) -> bool:
         return self.dealer.phase == Phase.OVER
@@ -76,9 +97,10 @@ class DoodleGame:
         return value
 
     def apply(self, player: int, action: Action) -> None:
-        """Apply one player's action; when every player has ended, the table moves on (rolling if auto_roll)."""
-        if not 0 <= player < len(self.sheets):
-            raise IllegalAction(f"there is no player {player}")
+        """Apply one player's action; when every player has ended, the table moves on (rolling if auto_roll).
+        IllegalAction says why an action is refused (also one that is not an action, or a player who is not one)."""
+        player = self._player(player)
+        action = checked_action(action)
         if self.dealer.phase == Phase.ROLL and not self.sheets[player].needs_start():
             raise IllegalAction("wrong phase: the die has not been rolled yet")
         sheet = self.sheets[player]
@@ -88,6 +110,12 @@ class DoodleGame:
         self.log.append({"round": offer.round, "turn": offer.turn, "phase": "start" if starting else offer.phase.value,
                          "player": player, "action": action_to_json(action)})
         self._settle()
+
+    def _player(self, player: object) -> int:
+        """`player` as a player's index; IllegalAction when there is no such player."""
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < len(self.sheets):
+            raise IllegalAction(f"there is no player {player!r}: players are numbered 0 to {len(self.sheets) - 1}")
+        return player
 
     def _settle(self) -> None:
         """Move the table on once nobody is left to act: roll after the start cards, end a finished turn."""

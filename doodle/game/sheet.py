@@ -11,11 +11,15 @@ DECISIONS (doodle-rules.md, made explicit here):
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import NamedTuple
 
 from doodle.game.dealer import Offer, Phase
 from doodle.game.deck import Deck
+from doodle.game.errors import GameError, RecordError
 from doodle.geometry import Cell, Polyomino
 from doodle.quilt import PlacementError, Quilt
 
@@ -30,8 +34,39 @@ class Special(StrEnum):
 REPEATABLE = (Special.NEIGHBOUR, Special.SINGLE, Special.CUT)
 
 
-class IllegalAction(ValueError):
-    """An action the rules do not allow now; the message names the reason."""
+class Uses(NamedTuple):
+    """How often Neighbour, Single square and Cut have been used. The sheet's rule, in one place: each once, and
+    Twice lets one of them be used a second time. A tuple, so bots can keep and compare many of them."""
+
+    neighbour: int = 0
+    single: int = 0
+    cut: int = 0
+
+    @property
+    def twice_used(self) -> bool:
+        return any(count >= 2 for count in self)
+
+    def allowed(self) -> bool:
+        """True when a sheet can show these uses: none used more than twice, and only one of them twice."""
+        return all(0 <= count <= 2 for count in self) and sum(count == 2 for count in self) <= 1
+
+    def spend(self, neighbour: int = 0, single: int = 0, cut: int = 0) -> Uses | None:
+        """The uses after spending these specials once more each, or None when the sheet does not allow it."""
+        after = Uses(self.neighbour + neighbour, self.single + single, self.cut + cut)
+        return after if after.allowed() else None
+
+    def spend_all(self, specials: Collection[Special]) -> Uses | None:
+        """The uses after spending each of `specials` (Neighbour, Single square, Cut) once, or None."""
+        return self.spend(*(int(special in specials) for special in REPEATABLE))
+
+    def can_use(self, special: Special) -> bool:
+        if special == Special.TWICE:
+            return not self.twice_used
+        return self.spend_all((special,)) is not None
+
+
+class IllegalAction(GameError):
+    """An action the rules do not allow now (or one that is not an action at all); the message names the reason."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +91,36 @@ class EndTurn:
 Action = DrawPatch | SingleSquare | EndTurn
 
 
+def as_cell(value: object) -> Cell:
+    """`value` as a (row, col) pair of whole numbers; IllegalAction when it is not one."""
+    try:
+        row, col = value  # type: ignore[misc]
+        if isinstance(row, bool) or isinstance(col, bool):
+            raise TypeError
+        return operator.index(row), operator.index(col)
+    except (TypeError, ValueError):
+        raise IllegalAction(f"not a cell: {value!r} (a cell is a pair of whole numbers, row and column)") from None
+
+
+def checked_action(action: object) -> Action:
+    """`action` if it is a well-formed action (with its cells as plain int pairs); IllegalAction says what is wrong
+    with anything else, so callers from outside (a web client, a script) get the documented error, never a
+    TypeError."""
+    if isinstance(action, DrawPatch):
+        if not isinstance(action.card, str):
+            raise IllegalAction(f"not a card: {action.card!r} (a card is named by its id, a string)")
+        if not isinstance(action.cut, bool):
+            raise IllegalAction(f"cut must be True or False, not {action.cut!r}")
+        if isinstance(action.cells, (str, bytes)) or not isinstance(action.cells, Collection):
+            raise IllegalAction(f"not a set of cells: {action.cells!r}")
+        return DrawPatch(action.card, frozenset(as_cell(cell) for cell in action.cells), action.cut)
+    if isinstance(action, SingleSquare):
+        return SingleSquare(as_cell(action.cell))
+    if isinstance(action, EndTurn):
+        return action
+    raise IllegalAction(f"not an action: {action!r} (expected DrawPatch, SingleSquare or EndTurn)")
+
+
 def action_to_json(action: Action) -> dict:
     if isinstance(action, DrawPatch):
         cells = sorted([r, c] for r, c in action.cells)
@@ -66,6 +131,7 @@ def action_to_json(action: Action) -> dict:
 
 
 def action_from_json(data: dict) -> Action:
+    """The action written by `action_to_json`; RecordError says what is malformed."""
     try:
         kind = data["type"]
         if kind == "draw":
@@ -77,8 +143,8 @@ def action_from_json(data: dict) -> Action:
         if kind == "end":
             return EndTurn()
     except (KeyError, TypeError, ValueError) as error:
-        raise ValueError(f"malformed action {data!r}: {error}") from None
-    raise ValueError(f"unknown action type {data.get('type')!r}: expected draw, single or end")
+        raise RecordError(f"malformed action {data!r}: {error}") from None
+    raise RecordError(f"unknown action type {data.get('type')!r}: expected draw, single or end")
 
 
 @dataclass
@@ -93,14 +159,16 @@ class Sheet:
 
     # ----- special actions -----
     @property
+    def spent(self) -> Uses:
+        """The uses of Neighbour, Single square and Cut so far."""
+        return Uses(*(self.uses[special] for special in REPEATABLE))
+
+    @property
     def twice_used(self) -> bool:
-        return any(count >= 2 for count in self.uses.values())
+        return self.spent.twice_used
 
     def can_use(self, special: Special) -> bool:
-        if special == Special.TWICE:
-            return not self.twice_used
-        used = self.uses[special]
-        return used == 0 or (used == 1 and not self.twice_used)
+        return self.spent.can_use(special)
 
     def crossed_off(self) -> list[Special]:
         """The special-action boxes crossed off on the sheet, in printed order."""
@@ -128,6 +196,7 @@ class Sheet:
 
     def apply(self, action: Action, offer: Offer, deck: Deck) -> None:
         """Apply `action` under what the table `offer`s now; IllegalAction says why it is refused."""
+        action = checked_action(action)
         if offer.phase == Phase.OVER:
             raise IllegalAction("wrong phase: the game is over")
         if self.done:
@@ -138,12 +207,10 @@ class Sheet:
             self._draw(action, offer, deck)
         elif isinstance(action, SingleSquare):
             self._single(action.cell)
-        elif isinstance(action, EndTurn):
+        else:
             if offer.phase == Phase.SCORING:
                 self.round_scores.append(self.quilt.score_rectangle())
             self.done = True
-        else:
-            raise IllegalAction(f"unknown action {action!r}")
 
     def _apply_start(self, action: Action, deck: Deck) -> None:
         if not isinstance(action, DrawPatch) or action.card != self.start_card or action.cut:
@@ -180,7 +247,7 @@ class Sheet:
         for special, wanted in ((Special.NEIGHBOUR, needs_neighbour), (Special.CUT, action.cut)):
             if wanted and not self.can_use(special):
                 raise IllegalAction(f"special already used: {special.value} is crossed off (and so is twice)")
-        if needs_neighbour and action.cut and self.uses[Special.NEIGHBOUR] == 1 and self.uses[Special.CUT] == 1:
+        if self.spent.spend(neighbour=needs_neighbour, cut=action.cut) is None:
             raise IllegalAction("special already used: twice can repeat only one of neighbour and cut")
         if needs_neighbour:
             self._use(Special.NEIGHBOUR)

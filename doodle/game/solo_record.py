@@ -12,7 +12,8 @@ from typing import Any
 
 from doodle.game.dealer import Offer, Phase
 from doodle.game.deck import Deck
-from doodle.game.game import DoodleGame, RecordError
+from doodle.game.errors import GameError, RecordError
+from doodle.game.game import DoodleGame
 from doodle.game.sheet import Action, DrawPatch, EndTurn, SingleSquare, action_from_json
 
 SOLO_FORMAT = "doodle-solo/1"
@@ -27,7 +28,7 @@ class SoloRecordError(RecordError):
 def solo_record(game: DoodleGame, bot: str | None = None) -> dict[str, Any]:
     """The solo record of a 1-player game (finished or not), built by replaying its log."""
     if len(game.sheets) != 1:
-        raise ValueError(f"a solo record is for a 1-player game, not {len(game.sheets)} players")
+        raise GameError(f"a solo record is for a 1-player game, not {len(game.sheets)} players")
     replay = DoodleGame.new(1, game.dealer.seed, game.deck, list(game.names), auto_roll=False)
     sheet = replay.sheets[0]
     start: dict[str, Any] | None = None

@@ -23,7 +23,7 @@ from doodle.patchwork.errors import IllegalMoveError
 from doodle.patchwork.game import CHOICES, Game
 from doodle.patchwork.moves import ADVANCE, Move, leather_move, patch_move
 from doodle.patchwork.patches import PATCHES
-from doodle.render import cell_name
+from doodle.quilt import cell_name
 from doodle.tui.ghost import Ghost
 from doodle.tui.keys import GHOST_BINDINGS, GHOST_KEYS_HELP
 from doodle.tui.quilt_view import QuiltView

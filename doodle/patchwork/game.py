@@ -37,8 +37,7 @@ from doodle.patchwork.patches import (
     marks_passed,
 )
 from doodle.patchwork.record import make_record, read_record
-from doodle.quilt import FULL, SIZE, Quilt, cells_of
-from doodle.render import cell_name
+from doodle.quilt import FULL, SIZE, Quilt, cell_name, cells_of
 
 CHOICES = 3  # patches a player may choose from: the next three after the neutral token
 

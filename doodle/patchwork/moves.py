@@ -13,8 +13,7 @@ from typing import Literal
 from doodle.geometry import Cell
 from doodle.patchwork.errors import IllegalMoveError, MoveSyntaxError, is_int, shown
 from doodle.patchwork.patches import PATCHES
-from doodle.quilt import SIZE, bit, placements_on_empty
-from doodle.render import cell_name, parse_cell_name
+from doodle.quilt import SIZE, bit, cell_name, parse_cell_name, placements_on_empty
 
 Kind = Literal["advance", "patch", "leather"]
 KINDS = ("advance", "patch", "leather")

@@ -17,7 +17,7 @@ from doodle.patchwork.evaluation import fitting
 from doodle.patchwork.game import CHOICES, Game
 from doodle.patchwork.moves import Move, leather_move, parse_move, patch_move, whole_number
 from doodle.patchwork.patches import PATCHES
-from doodle.render import parse_cell_name
+from doodle.quilt import parse_cell_name
 from doodle.tui.ghost import oriented, parse_orientation
 
 HELP = """Commands:

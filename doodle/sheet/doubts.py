@@ -11,8 +11,7 @@ from typing import Any, Literal
 
 from doodle.game.checks import ALL_SPECIALS, SheetChecks, lost_cells, quilt_problems, round_score_problems
 from doodle.geometry import Cell
-from doodle.quilt import Quilt
-from doodle.render import cell_name
+from doodle.quilt import Quilt, cell_name
 from doodle.sheet import layout
 
 DoubtKind = Literal["cell", "special", "bubble", "round", "quilt"]

@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import NamedTuple
 
+from doodle.quilt import COLUMNS as COLUMNS  # the column letters printed on the sheet: the quilt's own
+
 LAYOUT_VERSION = "2"
 
 SHEET_WIDTH_MM = 190.0
@@ -47,7 +49,6 @@ CORNERS = ("tl", "tr", "br", "bl")
 
 GRID_SIZE = 9
 CELL_MM = 16.0
-COLUMNS = "abcdefghi"
 
 BUBBLE_RADIUS_MM = 2.3
 BUBBLE_PITCH_MM = 5.6

@@ -6,25 +6,45 @@ engine's. A key that makes no sense now only explains why; nothing a player pres
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
+from rich.markup import escape
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Static
 
+from doodle.game.draws import CardRole, Draw
 from doodle.game.sheet import IllegalAction, Special
 from doodle.geometry import Cell, Polyomino
-from doodle.quilt import Rectangle
-from doodle.render import cell_name, draw_polyomino, draw_side_by_side
-from doodle.solo.session import CardOption, CardRole, CutChoice, SoloSession, Stage, cut_name, explain, specials_summary
+from doodle.quilt import Rectangle, already_covered, cell_name
+from doodle.render import draw_polyomino, draw_side_by_side, plural
+from doodle.solo.session import (
+    CutChoice,
+    Keys,
+    SoloSession,
+    Stage,
+    cut_line_words,
+    specials_summary,
+    stuck_advice,
+)
 from doodle.tui.ghost import Ghost
 from doodle.tui.keys import GHOST_BINDINGS, GHOST_KEYS_HELP
 from doodle.tui.quilt_view import QuiltView
 from doodle.tui.screens import TextScreen
 
 SINGLE = Polyomino.from_text("#")
+KEYS = Keys(before="n", after="n twice", cut="c", single="s", pass_="p", choose=lambda index, card: str(index + 1))
 CUT_AWAY_STYLE = "#5f5f5f on #262626"
+FOOTER_WORDS = {"tab": "fits", "m": "flip"}  # short, so that every key shown fits on an 80-column line
+# What the quilt leaves to the rest of the screen: rows for the footer, the message (two lines when it wraps), the
+# placing panel and the borders and padding; the share of the width the quilt may take (the table, the cards and
+# the scores need the rest).
+ROWS_BESIDE_QUILT = 10
+COLUMNS_BESIDE_QUILT = 6
+QUILT_WIDTH_SHARE = 0.55
 
 HELP = f"""\
 [b]Keys[/b]
@@ -78,7 +98,8 @@ class SoloApp(App[None]):
     """
 
     BINDINGS = [
-        *GHOST_BINDINGS,
+        *(replace(binding, description=FOOTER_WORDS.get(binding.key, binding.description))
+          for binding in GHOST_BINDINGS),
         Binding("enter", "place", "draw"),
         Binding("p", "pass_turn", "pass"),
         Binding("n", "neighbour", "neighbour"),
@@ -91,7 +112,7 @@ class SoloApp(App[None]):
         Binding("escape", "cancel", "cancel", show=False),
         Binding("question_mark", "help", "help"),
         Binding("f1", "help", "help", show=False),
-        Binding("q", "save_quit", "save & quit"),
+        Binding("q", "save_quit", "quit"),
         Binding("ctrl+c", "save_quit", "save & quit", show=False, priority=True),
     ]
 
@@ -120,9 +141,20 @@ class SoloApp(App[None]):
                 yield Static(id="specials")
                 yield Static(id="scores")
         yield Static(id="message")
-        yield Footer()
+        yield Footer(compact=True)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit_quilt()
+
+    def _fit_quilt(self) -> None:
+        """Draw the quilt as large as the terminal allows (1x on 80x24, 3x on 120x40)."""
+        width, height = self.size
+        view = self.query_one("#quilt", QuiltView)
+        view.set_scale(view.largest_scale(int(width * QUILT_WIDTH_SHARE) - COLUMNS_BESIDE_QUILT,
+                                          height - ROWS_BESIDE_QUILT))
 
     def on_mount(self) -> None:
+        self._fit_quilt()
         s = self.session
         if s.stage == Stage.START:
             self.message = "Draw your start card: arrows move it, r rotates, m mirrors, enter draws. ? lists every key."
@@ -130,10 +162,12 @@ class SoloApp(App[None]):
             self.message = f"Welcome back to the scoring of round {s.round}: enter scores it, s for a single square."
         else:
             self.message = f"Welcome back: round {s.round}, turn {s.turn}. ? lists every key."
+            if advice := self._stuck_advice():
+                self.message += " " + advice
         self.refresh_all()
 
     # ----- what is being placed -----
-    def option(self) -> CardOption | None:
+    def option(self) -> Draw | None:
         options = self.session.options()
         return options[min(self.option_index, len(options) - 1)] if options else None
 
@@ -201,9 +235,11 @@ class SoloApp(App[None]):
             return Text("The game is over.")
         if self.cut_picking is not None:
             choice = self.cut_picking
-            text.append(f"Cut {cut_name(choice.cut)}, piece {choice.side + 1} of {len(choice.shape.cuts())} "
-                        "lines\n", "bold")
-            text.append("c/←→ line · ↑↓ piece · enter keep · esc cancel")
+            cuts = choice.shape.cuts()
+            text.append(f"Cut line {cuts.index(choice.cut) + 1} of {len(cuts)}: {cut_line_words(choice.cut)}\n",
+                        "bold")
+            text.append(f"Keep piece {choice.side + 1} of 2 ({plural(choice.piece.size, 'cell')}, green)\n")
+            text.append("c/←→ next line · ↑↓ other piece · enter keep · esc cancel")
             return text
         if stage == Stage.SCORING and not self.single_mode:
             return Text("Enter: score the highlighted rectangle\ns: single square first")
@@ -215,13 +251,14 @@ class SoloApp(App[None]):
             text.append(f"{option.card}", "bold")
             text.append(f" {option.role.value}")
             if self.cut is not None:
-                text.append(f", piece {self.cut.name}")
+                text.append(f", cut piece ({plural(self.cut.piece.size, 'cell')})")
         text.append(f"\n{self.ghost.code} at {cell_name(self.ghost.row, self.ghost.col)}  ")
         if fits:
             text.append("fits ✓", "bold green")
+        elif not s.can_place(self.ghost.shape):  # said now, not when enter is pressed
+            text.append("fits nowhere on the quilt", "bold red")
         else:
-            taken = ", ".join(cell_name(*cell) for cell in sorted(self.ghost.clashes(s.quilt)))
-            text.append(f"covered: {taken}", "bold red")
+            text.append(already_covered(self.ghost.clashes(s.quilt)), "bold red")
         return text
 
     def _table_text(self) -> Text:
@@ -242,8 +279,13 @@ class SoloApp(App[None]):
             text.append(" · final turn: pick a card (1 2 3 or n)")
         else:
             text.append(" · scoring")
-        text.append("\nCircle (the token is on the card in brackets): ")
         index = s.current_index()
+        if index is not None:
+            text.append("\nCircle (the token is on the card in brackets): ")
+        elif stage == Stage.FINAL:
+            text.append("\nCards left: ")
+        else:
+            text.append("\nCircle, clockwise from the token: ")
         for i, card in enumerate(s.circle()):
             if i == index:
                 text.append(f"[{card}]", "bold reverse")
@@ -307,8 +349,8 @@ class SoloApp(App[None]):
             rect = s.best_rectangle()
             found = f"best rectangle {rect.width}×{rect.height} scores {rect.score}" if rect else "nothing to score"
             done += f" Scoring of round {s.round}: {found}. Enter scores it; s for a single square first."
-        elif s.must_pass():
-            done += " Nothing fits this turn: press p to pass."
+        elif (advice := self._stuck_advice()):
+            done += " " + advice
         self.say(done)
         if s.stage == Stage.OVER:
             rounds = " + ".join(str(x) for x in s.round_scores())
@@ -317,9 +359,16 @@ class SoloApp(App[None]):
                 f"[b]Game over: {s.total()} points[/b]\n\nRounds {rounds}, empty cells {empty} (-{empty}).\n\n"
                 "Press any key: par and the high scores follow.", self.exit))
 
+    def _stuck_advice(self) -> str:
+        """When the card on offer fits nowhere: say so, and what is left to do (with the keys)."""
+        stuck = self.session.stuck()
+        if stuck is None:
+            return ""
+        return stuck_advice(stuck, KEYS, [option.card for option in self.session.options()])
+
     def _refuse(self, error: Exception) -> None:
         self.pass_armed = False
-        self.say(f"[b red]Not allowed:[/] {explain(error)}")
+        self.say(f"[b red]Not allowed:[/] {escape(str(error))}")
 
     def _playing(self) -> bool:
         """False (with a word why) when the game is over."""
@@ -450,7 +499,7 @@ class SoloApp(App[None]):
         self._reset_ghost()
         option = self.option()
         assert option is not None
-        note = " (uses neighbour)" if option.needs_neighbour else ""
+        note = " (uses neighbour)" if option.neighbour else ""
         self.say(f"Drawing {option.card}, the {option.role.value}{note}.")
 
     def action_single(self) -> None:
@@ -515,7 +564,7 @@ class SoloApp(App[None]):
         self.cut = choice
         self.cut_picking = None
         self.ghost = Ghost.from_cells(kept, self.ghost.size)
-        self.say(f"Drawing piece {choice.name} ({choice.piece.size} cells; uses cut). x: the whole card again.")
+        self.say(f"Drawing {choice.describe()} (uses cut). x: the whole card again.")
 
     def action_uncut(self) -> None:
         if self.cut is None and self.cut_picking is None:

@@ -7,25 +7,27 @@ terminals, screen readers and scripts. Same rules as the full-screen game: every
 
 from __future__ import annotations
 
+from doodle.game.draws import CardRole, Draw
 from doodle.game.sheet import IllegalAction, Special
 from doodle.geometry import Cell, Polyomino
-from doodle.quilt import SIZE
-from doodle.render import ascii_quilt, cell_name, draw_side_by_side, parse_cell_name
+from doodle.quilt import SIZE, already_covered, cell_name, parse_cell_name
+from doodle.render import ascii_quilt, draw_side_by_side, plural
 from doodle.solo.session import (
-    CardOption,
-    CardRole,
     CutChoice,
+    Keys,
     SoloSession,
     Stage,
     cut_name,
     cut_sides,
-    explain,
     find_cut,
     specials_summary,
+    stuck_advice,
 )
 from doodle.tui.ghost import Ghost, distinct_orientations, orientation_code, oriented, parse_orientation
 
 MAX_HINTS = 8
+KEYS = Keys(before="neighbour before", after="neighbour after", cut="cut", single="single CELL", pass_="pass",
+            choose=lambda index, card: f"choose {index + 1}")
 
 HELP = """Commands (cells are a column a-i and a row 1-9, e.g. c4):
   draw CELL [rN] [m]    draw the patch with the top-left corner of its outline at CELL, turned N quarter
@@ -71,7 +73,7 @@ class PlainGame:
         return self.session.stage == Stage.OVER
 
     # ----- what is drawn -----
-    def option(self) -> CardOption | None:
+    def option(self) -> Draw | None:
         options = self.session.options()
         if not options:
             return None
@@ -146,30 +148,33 @@ class PlainGame:
         assert option is not None
         lines = []
         if s.stage == Stage.FINAL:
-            lines.append("Choices: " + ", ".join(f"{i + 1} = {o.card} ({o.shape.size} cells)"
+            lines.append("Choices: " + ", ".join(f"{i + 1} = {o.card} ({plural(o.shape.size, 'cell')})"
                                                  for i, o in enumerate(options)) + f"; you picked {option.card}.")
         elif s.stage == Stage.TURN:
             before, after = s.neighbours() or ("", "")
             lines.append(f"Neighbours: before {before}, after {after}"
                          + ("" if s.can_use(Special.NEIGHBOUR) else " (neighbour is used up)") + ".")
         what = f"{option.card}, the {option.role.value}"
-        if option.needs_neighbour:
+        if option.neighbour:
             what += " (uses neighbour)"
         drawings = [ascii_shape(option.shape, f"{option.card} ({option.shape.size}):")]
         if self.cut is not None:
-            what += f", cut {self.cut.name} (uses cut): draw the piece of {self.cut.piece.size} cells"
+            what += f", {self.cut.describe()} (cut {self.cut.name}, uses cut)"
             drawings.append(ascii_shape(self.cut.piece, f"piece {self.cut.name}:"))
         if self.brief:
             shape = self.shape()
             assert shape is not None
-            lines.append(f"You draw {what}: {shape.to_text()} ({shape.size} cells, rows top to bottom).")
+            lines.append(f"You draw {what}: {shape.to_text()} ({plural(shape.size, 'cell')}, rows top to bottom).")
         else:
             lines.append(f"You draw {what}.")
             lines.append(draw_side_by_side(drawings))
+        stuck = s.stuck()
         shape = self.shape()
-        if shape is not None and not s.can_place(shape):
-            lines.append(f"{option.card} fits nowhere on your quilt" + (" as cut" if self.cut else "")
-                         + ": pass, or try a special action.")
+        if stuck is not None:
+            lines.append(stuck_advice(stuck, KEYS, [o.card for o in options]))
+        elif shape is not None and not s.can_place(shape):
+            what = f"piece {self.cut.name} of {option.card}" if self.cut else option.card
+            lines.append(f"{what} fits nowhere on your quilt: pick another card or cut, or pass.")
         return lines
 
     def _specials_line(self) -> str:
@@ -199,7 +204,7 @@ class PlainGame:
         try:
             return handler(self, args)
         except IllegalAction as error:
-            return f"Not allowed: {explain(error)}."
+            return f"Not allowed: {error}."
         except ValueError as error:
             return f"Cannot read that: {error}. Type help for the commands."
 
@@ -279,8 +284,7 @@ class PlainGame:
         elif quilt.fits(cells):
             verdict = "fits"
         else:
-            taken = ", ".join(cell_name(*c) for c in sorted(cells) if quilt.is_covered(*c))
-            verdict = f"does not fit: {taken} already covered"
+            verdict = f"does not fit: {already_covered(cell for cell in cells if quilt.is_covered(*cell))}"
         drawing = ascii_quilt(quilt, ghost=on_grid, ghost_fits=quilt.fits(cells) and len(on_grid) == len(cells))
         return f"At {where} the patch {verdict}.\n{drawing}"
 
@@ -370,9 +374,9 @@ class PlainGame:
             raise ValueError("say the line and the piece: cut LINE PIECE, e.g. cut h1 2 (type cut to list them)")
         cut = find_cut(option.shape, args[0])
         self.cut = CutChoice(option.shape, cut, int(args[1]) - 1)
-        return f"You will draw piece {self.cut.name} of {option.card}.\n" + "\n".join(self._card_lines())
+        return f"You will draw {self.cut.describe()} of {option.card}.\n" + "\n".join(self._card_lines())
 
-    def _list_cuts(self, option: CardOption) -> str:
+    def _list_cuts(self, option: Draw) -> str:
         cuts = option.shape.cuts()
         if not cuts:
             return f"{option.card} has no legal straight cut."

@@ -13,18 +13,18 @@ still stands and `save_problem` says what went wrong.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
 from doodle.game.dealer import DIE_FACES, ROUNDS, TURNS_PER_ROUND, Phase
 from doodle.game.deck import Deck
+from doodle.game.draws import PASS, CardRole, Draw, LegalDraw, offered_draws
 from doodle.game.game import DoodleGame
-from doodle.game.sheet import DrawPatch, EndTurn, IllegalAction, Sheet, SingleSquare, Special
+from doodle.game.sheet import REPEATABLE, DrawPatch, EndTurn, IllegalAction, Sheet, SingleSquare, Special
 from doodle.geometry import Cell, Cut, Polyomino
 from doodle.quilt import Quilt, Rectangle
-from doodle.render import cell_name
+from doodle.render import plural
 from doodle.solo.store import SaveWriteError
 
 PLAYER = 0
@@ -38,42 +38,76 @@ class Stage(StrEnum):
     OVER = "over"
 
 
-class CardRole(StrEnum):
-    """Why a card may be drawn now."""
+@dataclass(frozen=True)
+class Stuck:
+    """A turn on which the card on offer (on the final turn: each of the three) fits nowhere on the quilt, whole,
+    and what is left to do: the neighbours' cards that fit whole, the cards with a cut piece that fits, whether a
+    single square can be drawn; passing is always left."""
 
-    START = "start card"
-    CURRENT = "current card"
-    BEFORE = "neighbour before"
-    AFTER = "neighbour after"
-    CHOICE = "final choice"
+    cards: tuple[str, ...]  # the card(s) on offer that fit nowhere whole
+    neighbours: tuple[Draw, ...]  # a neighbour's card that fits whole (spends Neighbour)
+    cut: tuple[Draw, ...]  # per card, a cut piece that fits (spends Cut, and Neighbour for a neighbour's card)
+    single: bool  # a single square is left and there is an empty cell for it
+
+    @property
+    def nothing_fits(self) -> bool:
+        """True when no draw at all is left this turn: pass (after a single square, if one is wanted)."""
+        return not self.neighbours and not self.cut
 
 
 @dataclass(frozen=True)
-class CardOption:
-    card: str
-    role: CardRole
-    shape: Polyomino
+class Keys:
+    """How a screen asks for each move, for `stuck_advice`: e.g. 'n' or 'neighbour before'."""
 
-    @property
-    def needs_neighbour(self) -> bool:
-        return self.role in (CardRole.BEFORE, CardRole.AFTER)
-
-
-_CELL = re.compile(r"\((\d), (\d)\)")
+    before: str
+    after: str
+    cut: str
+    single: str
+    pass_: str
+    choose: Callable[[int, str], str]  # (index 0-2, card) -> how to pick that final choice
 
 
-def explain(error: Exception) -> str:
-    """The engine's reason, with its (row, col) cells written as the names on screen (e.g. 'c2')."""
-    return _CELL.sub(lambda m: cell_name(int(m.group(1)), int(m.group(2))), str(error))
+def stuck_advice(stuck: Stuck, keys: Keys, choices: list[str]) -> str:
+    """What to tell a player whose card fits nowhere: which card, and what is left to do (`keys` say how)."""
+
+    def item(what: str, how: str) -> str:
+        return what if how == what else f"{what} ({how})"
+
+    if len(stuck.cards) == 1:
+        head = f"{stuck.cards[0]} fits nowhere on your quilt"
+    else:
+        head = f"None of the cards {', '.join(stuck.cards)} fits anywhere on your quilt whole"
+    if stuck.nothing_fits:
+        single = f"{item('draw a single square', keys.single)} if you like, then " if stuck.single else ""
+        return f"{head}, and nothing else on offer fits either, not even cut: {single}{item('pass', keys.pass_)}."
+    items = []
+    for draw in stuck.neighbours:
+        side = keys.before if draw.role == CardRole.BEFORE else keys.after
+        items.append(item(f"the neighbour {draw.card}", side))
+    for draw in stuck.cut:
+        if draw.neighbour:
+            how = f"{keys.before if draw.role == CardRole.BEFORE else keys.after}, then {keys.cut}"
+        elif draw.role == CardRole.CHOICE:
+            how = f"{keys.choose(choices.index(draw.card), draw.card)}, then {keys.cut}"
+        else:
+            how = keys.cut
+        items.append(item(f"a cut piece of {draw.card}", how))
+    if stuck.single:
+        items.append(item("a single square", keys.single))
+    items.append(item("pass", keys.pass_))
+    return f"{head}. Still possible: {', '.join(items[:-1])} or {items[-1]}."
 
 
 def specials_summary(session: SoloSession) -> str:
-    """e.g. "left: single, twice (twice repeats one used special); used: neighbour, cut"."""
-    left = [special.value for special, available in session.specials() if available]
-    used = [special.value for special in Special if session.uses(special)]
+    """e.g. "left: neighbour, cut, twice (twice lets you use single again); used: single". A special is left until
+    it is crossed off; one used once stays usable again only through Twice, which the words say."""
+    left = [special.value for special in Special if not session.uses(special)]
+    used = [f"{special.value} twice" if session.uses(special) == 2 else special.value
+            for special in Special if session.uses(special)]
     text = f"left: {', '.join(left) or 'none'}"
-    if "twice" in left and used:
-        text += " (twice repeats one used special)"
+    again = [special.value for special in REPEATABLE if session.uses(special) == 1]
+    if "twice" in left and again:
+        text += f" (twice lets you use {' or '.join(again)} again)"
     if used:
         text += f"; used: {', '.join(used)}"
     return text
@@ -89,6 +123,11 @@ def cut_sides(cut: Cut) -> tuple[frozenset[Cell], frozenset[Cell]]:
 def cut_name(cut: Cut) -> str:
     """'h2' for the line below row 2 of the patch, 'v1' for the line right of column 1."""
     return f"{'h' if cut.axis == 'row' else 'v'}{cut.index}"
+
+
+def cut_line_words(cut: Cut) -> str:
+    """Where the line of `cut` runs, in words: 'below row 2' or 'right of column 1' (of the patch)."""
+    return f"below row {cut.index}" if cut.axis == "row" else f"right of column {cut.index}"
 
 
 def find_cut(shape: Polyomino, name: str) -> Cut:
@@ -122,7 +161,12 @@ class CutChoice:
 
     @property
     def name(self) -> str:
+        """How the typed command names it: 'h1 2'."""
         return f"{cut_name(self.cut)} {self.side + 1}"
+
+    def describe(self) -> str:
+        """In words: 'piece 2 (3 cells) of the cut below row 1'."""
+        return f"piece {self.side + 1} ({plural(len(self.cells), 'cell')}) of the cut {cut_line_words(self.cut)}"
 
 
 class SoloSession:
@@ -184,25 +228,19 @@ class SoloSession:
         """Where the token stands in `circle()` on a turn."""
         return self.game.dealer.current_index if self.stage == Stage.TURN else None
 
-    def options(self) -> list[CardOption]:
-        """The cards the player may draw now: the start card; the current card and its neighbours (the
-        neighbours only while the Neighbour special is left); the three final choices; nothing in a scoring."""
-        deck = self.game.deck
-        stage = self.stage
-        offer = self.game.offer()
-        if stage == Stage.START:
-            return [CardOption(self.sheet.start_card, CardRole.START, deck.card(self.sheet.start_card).shape)]
-        if stage == Stage.TURN:
-            assert offer.current is not None
-            found = [CardOption(offer.current, CardRole.CURRENT, deck.card(offer.current).shape)]
-            if self.sheet.can_use(Special.NEIGHBOUR):
-                before, after = offer.neighbours
-                found.append(CardOption(before, CardRole.BEFORE, deck.card(before).shape))
-                found.append(CardOption(after, CardRole.AFTER, deck.card(after).shape))
-            return found
-        if stage == Stage.FINAL:
-            return [CardOption(card, CardRole.CHOICE, deck.card(card).shape) for card in offer.choices]
-        return []
+    def options(self) -> list[Draw]:
+        """The cards the player may pick to draw now, whole, as the engine offers them (whether they fit or not):
+        the start card; the current card and its neighbours (while Neighbour is left); the three final choices;
+        nothing in a scoring. A picked card may then be cut (see `legal_draws` for what fits)."""
+        if self.stage == Stage.START:
+            return [draw for draw in self.legal_draws() if isinstance(draw, Draw)]
+        if self.stage not in (Stage.TURN, Stage.FINAL):
+            return []
+        return [draw for draw in offered_draws(self.game.offer(), self.game.deck, self.sheet.spent) if not draw.cut]
+
+    def legal_draws(self) -> list[LegalDraw]:
+        """The engine's answer: every draw that fits somewhere now, whole or cut, and the pass."""
+        return self.game.legal_draws(PLAYER)
 
     def neighbours(self) -> tuple[str, str] | None:
         """The cards before and after the current card (whether or not Neighbour is left), on a turn."""
@@ -245,16 +283,25 @@ class SoloSession:
         return self.quilt.can_place(shape)
 
     def must_pass(self) -> bool:
-        """True on a turn when no card on offer fits anywhere, whole or (with Cut left) cut."""
+        """True on a turn when nothing on offer fits anywhere, whole or (with the specials left) cut: passing is
+        the only draw the engine allows."""
+        return self.stage in (Stage.TURN, Stage.FINAL) and self.legal_draws() == [PASS]
+
+    def stuck(self) -> Stuck | None:
+        """On a turn where the card on offer fits nowhere whole (on the final turn: none of the three does), what
+        is left to do; None when it fits, or when there is no turn to play."""
         if self.stage not in (Stage.TURN, Stage.FINAL):
-            return False
-        cut = self.sheet.can_use(Special.CUT)
-        for option in self.options():
-            if self.quilt.can_place(option.shape):
-                return False
-            if cut and any(self.quilt.can_place(piece) for piece in option.shape.cut_pieces()):
-                return False
-        return True
+            return None
+        draws = [draw for draw in self.legal_draws() if isinstance(draw, Draw)]
+        if any(not draw.cut and not draw.neighbour for draw in draws):
+            return None
+        offered = tuple(draw.card for draw in self.options() if not draw.neighbour)
+        cut: dict[str, Draw] = {}
+        for draw in draws:
+            if draw.cut:
+                cut.setdefault(draw.card, draw)
+        single = self.can_use(Special.SINGLE) and self.quilt.empty_count() > 0
+        return Stuck(offered, tuple(draw for draw in draws if not draw.cut), tuple(cut.values()), single)
 
     # ----- moves -----
     def draw(self, card: str, cells: Iterable[Cell], cut: bool = False) -> None:

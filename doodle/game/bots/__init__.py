@@ -18,6 +18,7 @@ from doodle.game.bots.expert import expert_bot
 from doodle.game.bots.greedy import greedy_bot
 from doodle.game.dealer import Phase
 from doodle.game.deck import Deck
+from doodle.game.errors import GameError
 from doodle.game.game import DoodleGame
 from doodle.game.sheet import Action
 
@@ -35,11 +36,11 @@ _FACTORIES = {"greedy": greedy_bot, "expert": expert_bot}
 
 
 def get_bot(name: str, **options) -> Bot:
-    """The bot called `name`; ValueError names the valid names."""
+    """The bot called `name`; GameError (a ValueError) names the valid names."""
     try:
         factory = _FACTORIES[name]
     except KeyError:
-        raise ValueError(f"unknown bot {name!r}: choose one of {', '.join(BOT_NAMES)}") from None
+        raise GameError(f"unknown bot {name!r}: choose one of {', '.join(BOT_NAMES)}") from None
     return factory(**options)
 
 

@@ -1,8 +1,8 @@
-"""What a player may draw on a decision: the card (or, with Neighbour, a card beside it; on the final turn any of
-the three choices), whole or (with Cut) as one piece of a straight cut; and which special actions that costs.
+"""What a player may draw on a decision, for the bots: the engine's own list (`offered_draws`, the one answer the
+rules give), with the specials it leaves, one option per shape and cost.
 
-The special actions are tracked as `Uses` = (neighbour, single, cut) counts, the same bookkeeping as
-`Sheet.uses`: each may be used once, and Twice lets exactly one of them be used a second time.
+The special actions are tracked as the engine's `Uses` = (neighbour, single, cut) counts, the same bookkeeping
+(and the same Twice rule) as `Sheet.spent`.
 """
 
 from __future__ import annotations
@@ -13,30 +13,17 @@ from functools import lru_cache
 import numpy as np
 
 from doodle.game.bots.tables import placement_table
-from doodle.game.dealer import Offer, Phase
+from doodle.game.dealer import Offer
 from doodle.game.deck import Deck
-from doodle.game.sheet import Sheet, Special
+from doodle.game.draws import offered_draws
+from doodle.game.sheet import Uses
 from doodle.geometry import Polyomino
-
-Uses = tuple[int, int, int]  # times neighbour, single square and cut were used
-
-
-def uses_of(sheet: Sheet) -> Uses:
-    return sheet.uses[Special.NEIGHBOUR], sheet.uses[Special.SINGLE], sheet.uses[Special.CUT]
-
-
-def spend(uses: Uses, neighbour: int = 0, single: int = 0, cut: int = 0) -> Uses | None:
-    """The uses after spending these specials, or None when the sheet does not allow it."""
-    after = (uses[0] + neighbour, uses[1] + single, uses[2] + cut)
-    if any(count > 2 for count in after) or sum(count == 2 for count in after) > 1:
-        return None
-    return after
 
 
 @lru_cache(maxsize=64)
 def singles_left(uses: Uses) -> int:
     """How many single squares the sheet still allows (0, 1 or 2)."""
-    return max(k for k in range(3) if spend(uses, single=k) is not None)
+    return max(k for k in range(3) if Uses(*uses).spend(single=k) is not None)
 
 
 @dataclass(frozen=True)
@@ -51,24 +38,16 @@ class Option:
 
 
 def draw_options(offer: Offer, deck: Deck, uses: Uses, *, neighbour: bool = True, cut: bool = True) -> list[Option]:
-    """Every shape the player may draw now, cheapest first, without repeating a shape at the same cost."""
-    if offer.phase == Phase.FINAL:
-        cards = [(card, False) for card in offer.choices]
-    elif offer.phase == Phase.TURN and offer.current is not None:
-        cards = [(offer.current, False)] + [(card, True) for card in offer.neighbours if neighbour]
-    else:
-        return []
+    """Every shape the player may draw now (the engine's `offered_draws`), cheapest first, without repeating a
+    shape at the same cost."""
+    uses = Uses(*uses)
     found: dict[tuple[Polyomino, Uses], Option] = {}
-    for card, is_neighbour in cards:
-        shape = deck.card(card).shape
-        pieces = [(shape, False)] + ([(piece, True) for piece in shape.cut_pieces()] if cut else [])
-        for piece, is_cut in pieces:
-            after = spend(uses, neighbour=int(is_neighbour), cut=int(is_cut))
-            if after is None:
-                continue
-            key = (piece.canonical(), after)
-            if key not in found:
-                found[key] = Option(card, piece, after, is_neighbour, is_cut)
+    for draw in offered_draws(offer, deck, uses, neighbour=neighbour, cut=cut):
+        after = uses.spend_all(draw.spends)
+        assert after is not None  # offered_draws keeps only what the sheet allows
+        key = (draw.shape.canonical(), after)
+        if key not in found:
+            found[key] = Option(draw.card, draw.shape, after, draw.neighbour, draw.cut)
     return sorted(found.values(), key=lambda option: (option.neighbour + option.cut))
 
 

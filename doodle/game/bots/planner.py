@@ -21,7 +21,6 @@ from doodle.game.bots.options import (
     draw_options,
     row_uses,
     singles_left,
-    uses_of,
 )
 from doodle.game.bots.tables import mask_vector, one_blas_thread, rectangles
 from doodle.game.dealer import NEW_CARDS_PER_ROUND, ROUNDS, Dealer, Offer, Phase
@@ -65,7 +64,7 @@ class PlanningBot:
 
     # ----- decisions -----
     def _start(self, game: DoodleGame, sheet: Sheet) -> DrawPatch:
-        uses = uses_of(sheet)
+        uses = sheet.spent
         option = Option(sheet.start_card, game.deck.card(sheet.start_card).shape, uses)
         cands = candidates(sheet.quilt.bits, mask_vector(sheet.quilt.bits), [option], uses, with_pass=False)
         uses_by_row = row_uses(cands, uses)
@@ -77,7 +76,7 @@ class PlanningBot:
 
     def _draw(self, game: DoodleGame, sheet: Sheet) -> DrawPatch | None:
         offer = game.offer()
-        uses = uses_of(sheet)
+        uses = sheet.spent
         options = draw_options(offer, game.deck, uses)
         cands = candidates(sheet.quilt.bits, mask_vector(sheet.quilt.bits), options, uses)
         uses_by_row = row_uses(cands, uses)
@@ -100,7 +99,7 @@ class PlanningBot:
         """Single squares to draw before this scoring: those that raise the rectangle by more than a single
         square kept for later is worth; at the last scoring every one left (each one empty cell fewer)."""
         bits = sheet.quilt.bits
-        available = singles_left(uses_of(sheet))
+        available = singles_left(sheet.spent)
         if not available:
             return []
         last = game.dealer.round == ROUNDS
