@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from doodle.game import DealerError, DoodleGame, DrawPatch, EndTurn, IllegalAction, Phase, RecordError, SingleSquare
 from doodle.game.bots import get_bot
 from doodle.game.dealer import Dealer
+from doodle.game.deck import DeckError
 from doodle.game.errors import GameError
 from doodle.game.sheet import action_from_json
 from doodle.quilt import PlacementError, Quilt
@@ -95,7 +96,7 @@ def test_ill_typed_actions_say_what_is_wrong(action: object, words: str) -> None
 
 
 def test_every_error_of_the_game_package_has_one_root_and_is_a_value_error() -> None:
-    for error in (DealerError, IllegalAction, RecordError):
+    for error in (DealerError, IllegalAction, RecordError, DeckError):
         assert issubclass(error, GameError) and issubclass(error, ValueError)
     dealer = Dealer.new(1, 3)
     with pytest.raises(DealerError, match="the table is in the roll phase, not turn"):

@@ -12,6 +12,7 @@ from importlib import resources
 from pathlib import Path
 
 from doodle.files import InputFileError, read_text_limited
+from doodle.game.errors import GameError
 from doodle.geometry import FILLED, Polyomino, ShapeError
 
 MIN_PATCH_CARDS = 20  # 3 rounds use 8 + 6 + 6 cards
@@ -22,7 +23,7 @@ DECK_FILE_LIMIT = 1 << 20
 FORMAT_HINT = "for the format, write a copy of the bundled deck with: doodle deck --export cards.toml"
 
 
-class DeckError(ValueError):
+class DeckError(GameError):
     """A deck file that cannot be used; the message names the file, the card and what to fix."""
 
 
