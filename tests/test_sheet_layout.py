@@ -136,6 +136,8 @@ def test_special_boxes_follow_the_game_and_hold_their_icon_and_check_area():
         assert special.box.contains(special.icon) and special.box.contains(special.check)
         assert not special.icon.overlaps(special.check, gap=1.0)
         assert special.check.w >= 8 and special.check.h >= 8  # room for a pencil cross
+        assert special.box.contains(special.rule_line) and special.rule == L.SPECIAL_RULES[special.name]
+        assert special.rule_line.y >= max(special.icon.y2, special.check.y2) + 2.0  # a line of its own, under both
         assert L.special_box(special.name) is special
     with pytest.raises(ValueError, match="unknown special"):
         L.special_box("double")
