@@ -20,6 +20,13 @@ Layout versions. The ids also tell the reader which layout a photo shows (`LAYOU
   and the QR code grew from 0.8 mm to 0.93 mm modules (the reader decodes it: see doodle/sheet/qr.py).
 Sheets of layout 1 may already be printed: the reader keeps reading them (`marker_corners_mm` knows each id's
 marker size, and `OLDER_LAYOUT_BLOCKS` keeps their moved boxes out of the paper estimate).
+
+Later sheets of layout 2 gained a rule line at the bottom of each special box (the tinted box grew from 18 to
+21.5 mm downwards; the reader keeps the larger box out of its paper estimate on every sheet), coordinates on all
+four sides of the grid, larger hints, and no heavier grid line every 3 cells. They keep layout 2 and its marker
+ids on purpose: the version exists to tell the reader where to measure, and no cell, check square or bubble moved,
+so earlier and later layout 2 sheets are read alike; a layout 3 would only spend marker ids. A change that moves
+anything the reader measures takes a new version with new ids (DICT_4X4_50 has 34 unused).
 """
 
 from __future__ import annotations
