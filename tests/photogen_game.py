@@ -115,7 +115,7 @@ def photo_of_game(record: dict[str, Any], level: str | Conditions = "moderate", 
 
     page = _page(paper, number, px_per_mm).copy()
     slot = L.page_slots(paper)[0]
-    _fill_in(_PageDrawer(page, slot, px_per_mm, rng), record, truth, cond, rng)
+    truth = replace(truth, styles=_fill_in(_PageDrawer(page, slot, px_per_mm, rng), record, truth, cond, rng))
 
     page_px = np.array([[0, 0], [page.shape[1], 0], [page.shape[1], page.shape[0]], [0, page.shape[0]]], np.float32)
     page_to_photo = cv2.getPerspectiveTransform(page_px, photo_corners)
@@ -139,8 +139,9 @@ def photo_of_game(record: dict[str, Any], level: str | Conditions = "moderate", 
 
 
 def _fill_in(drawer: _PageDrawer, record: dict[str, Any], truth: Truth, cond: Conditions,
-             rng: np.random.Generator) -> None:
-    """Draw the game on the page as a player would: each patch outlined, then shaded, mostly with one pencil."""
+             rng: np.random.Generator) -> dict[Cell, str]:
+    """Draw the game on the page as a player would: each patch outlined, then shaded, mostly with one pencil.
+    Returns the style each cell was shaded in."""
     pencil = cond.styles[rng.integers(len(cond.styles))]
     styles: dict[Cell, str] = {}
     for cells in game_patches(record):
@@ -148,7 +149,6 @@ def _fill_in(drawer: _PageDrawer, record: dict[str, Any], truth: Truth, cond: Co
         drawer.outline(cells, strength=rng.uniform(0.55, 0.85))
         drawer.shade_patch(cells, style)
         styles.update(dict.fromkeys(cells, style))
-    truth.styles.update(styles)
     for name in truth.specials_used:
         drawer.cross(L.special_box(name).check)
     for block, score in zip(L.ROUNDS, truth.round_scores, strict=True):
@@ -160,6 +160,7 @@ def _fill_in(drawer: _PageDrawer, record: dict[str, Any], truth: Truth, cond: Co
         drawer.handwriting(L.Rect(box.x + 3.0, box.y + 4.0, box.w - 6.0, 7.5), text, 6.5)
     name_box = L.Rect(L.NAME_RECT.x + 13, L.NAME_RECT.y, L.NAME_RECT.w - 13, L.NAME_RECT.h)
     drawer.handwriting(name_box, f"{record['bot'] or 'solo'} bot, seed {record['seed']}", 5.0)
+    return styles
 
 
 def _cast_shadow(photo: np.ndarray, sheet_to_photo: np.ndarray, polygon_mm: tuple[tuple[float, float], ...],

@@ -160,6 +160,7 @@ def test_a_played_game_fills_the_sheet_it_leaves(greedy_game):
 def test_photo_of_a_game_shows_its_patches_crosses_and_bubbles(greedy_game):
     photo = photo_of_game(greedy_game, "clean", number=3)
     assert photo.truth == game_truth(greedy_game, number=3)
+    assert set(photo.truth.styles) == photo.truth.quilt.cells  # how each shaded cell was drawn
     sheet = flatten(photo).astype(np.float32)
     paper = np.median(sheet[L.Rect(L.GRID_RECT.x, L.GRID_RECT.y2 + 5, 40, 1).to_px(4)[1]], axis=0)
     for row in range(9):
