@@ -162,17 +162,14 @@ def test_uneven_paper_around_a_special_box_is_a_shadow_edge_beside_it(name):
     assert _uneven_around(shadowed, box)
 
 
-@pytest.mark.parametrize(("seed", "name", "exact"), [(1082, "cut", True), (1187, "single", False)])
-def test_a_faint_mark_in_a_special_box_counts(seed, name, exact):
+@pytest.mark.parametrize(("seed", "name"), [(1082, "cut"), (1187, "single")])
+def test_a_faint_mark_in_a_special_box_counts(seed, name):
     """Harsh seeds 1082 (a thin tick, blurred at one megapixel) and 1187 (a cross half in a shadow): faint
-    strokes, which counted from an ink of 0.2 read as unused boxes without a doubt. On the sheet's later print
-    (larger hints beside the boxes) 1187's box lies inside the doubt band: it may read either way, never silently."""
+    strokes, which counted from an ink of 0.2 read as unused boxes without a doubt."""
     photo = make_photo(seed, "harsh")
     result = read_photo(photo.jpeg)
     assert name in photo.truth.specials_used
-    if exact:
-        assert set(result.specials_used) == set(photo.truth.specials_used)
-    assert not wrong_items(result, photo.truth) - flagged(result)
+    assert set(result.specials_used) == set(photo.truth.specials_used)
 
 
 @pytest.mark.parametrize("turn", [cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_180, cv2.ROTATE_90_COUNTERCLOCKWISE])

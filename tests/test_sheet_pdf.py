@@ -293,7 +293,7 @@ def test_each_special_says_in_one_line_what_it_lets_you_do(monkeypatch):
         lines = [t for t in texts if t.value == special.rule]
         assert len(lines) == 1, special.name
         assert special.rule_line.contains(lines[0].box), (special.name, lines[0].box, special.rule_line)
-        assert lines[0].box.y > max(special.check.y2, special.icon.y2)  # under the action, inside its box
+        assert lines[0].box.y > special.box.y2  # under the action's box
         assert lines[0].color == pdf.INK
     assert "before or after" in L.special_box("neighbour").rule
     assert "straight" in L.special_box("cut").rule

@@ -21,9 +21,10 @@ Layout versions. The ids also tell the reader which layout a photo shows (`LAYOU
 Sheets of layout 1 may already be printed: the reader keeps reading them (`marker_corners_mm` knows each id's
 marker size, and `OLDER_LAYOUT_BLOCKS` keeps their moved boxes out of the paper estimate).
 
-Later sheets of layout 2 gained a rule line at the bottom of each special box (the tinted box grew from 18 to
-21.5 mm downwards; the reader keeps the larger box out of its paper estimate on every sheet), coordinates on all
-four sides of the grid, larger hints, and no heavier grid line every 3 cells. They keep layout 2 and its marker
+Later sheets of layout 2 gained a rule line under each special box (thin text on the paper, where the bubbles' hint
+was: the tinted boxes kept their size, because the band of bare paper between them and the rounds is one the
+reader's light and shadow estimates lean on), coordinates on all four sides of the grid, larger hints, and no
+heavier grid line every 3 cells. They keep layout 2 and its marker
 ids on purpose: the version exists to tell the reader where to measure, and no cell, check square or bubble moved,
 so earlier and later layout 2 sheets are read alike; a layout 3 would only spend marker ids. A change that moves
 anything the reader measures takes a new version with new ids (DICT_4X4_50 has 34 unused).
@@ -191,7 +192,7 @@ class SpecialBox(NamedTuple):
     icon: Rect
     check: Rect  # the empty square the player crosses when the action is used
     rule: str  # what the action lets a player do, one short line
-    rule_line: Rect  # where that line is printed, across the bottom of the box
+    rule_line: Rect  # where that line is printed: right under the box, on the paper
 
 
 SPECIAL_NAMES = ("neighbour", "single", "cut", "twice")
@@ -207,7 +208,8 @@ the current card's neighbour in the circle; one single cell; one straight cut in
 one of the three others once more."""
 SPECIALS_TOP_MM = 176.0
 SPECIAL_BOX_W = 44.5
-SPECIAL_BOX_H = 21.5  # 18 before the rule line was added; the check squares did not move
+SPECIAL_BOX_H = 18.0
+SPECIAL_RULE_H = 3.5  # the rule line under each box
 SPECIAL_GAP = (SHEET_WIDTH_MM - 4 * SPECIAL_BOX_W) / 3
 
 
@@ -221,7 +223,7 @@ def _special(index: int, name: str) -> SpecialBox:
         Rect(x + 2.0, y + 3.0, 11.5, 11.5),
         Rect(x + SPECIAL_BOX_W - 12.5, y + 3.0, 10.0, 10.0),
         SPECIAL_RULES[name],
-        Rect(x + 2.0, y + SPECIAL_BOX_H - 4.5, SPECIAL_BOX_W - 4.0, 3.0),
+        Rect(x + 1.0, y + SPECIAL_BOX_H + 0.5, SPECIAL_BOX_W - 2.0, SPECIAL_RULE_H),
     )
 
 
