@@ -111,7 +111,7 @@ def photo_of_game(record: dict[str, Any], level: str | Conditions = "moderate", 
     photo_corners = _project_page(rng, cond, page_mm, photo_size, rotation_deg, details)
     needed = max(np.linalg.norm(photo_corners[1] - photo_corners[0]) / page_mm[0],
                  np.linalg.norm(photo_corners[3] - photo_corners[0]) / page_mm[1])
-    px_per_mm = next((level for level in RENDER_LEVELS if level >= needed * 1.2), RENDER_LEVELS[-1])
+    px_per_mm = next((k for k in RENDER_LEVELS if k >= needed * 1.2), RENDER_LEVELS[-1])
 
     page = _page(paper, number, px_per_mm).copy()
     slot = L.page_slots(paper)[0]
