@@ -61,8 +61,9 @@ def test_example_photo_shows_the_game_its_truth_names(photo):
     truth = json.loads(photo.with_suffix(".truth.json").read_text())
     record = bot_game(truth["game"]["seed"], truth["game"]["bot"])
     assert truth["layout"] == L.LAYOUT_VERSION
-    assert truth["quilt"] == record["quilt"]
-    assert truth["round_scores"] == record["round_scores"] == truth["game"]["round_scores"]
+    replay = f"the {truth['game']['bot']} bot no longer plays this game: rerun {truth['generator']}"
+    assert truth["quilt"] == record["quilt"], replay
+    assert truth["round_scores"] == record["round_scores"] == truth["game"]["round_scores"], replay
     for scoring in record["scorings"]:
         assert Quilt.from_rows(scoring["quilt"]).best_rectangle().score == scoring["score"]
     sheet = game_truth(record)
