@@ -58,7 +58,7 @@ def test_missing_file(tmp_path):
 def test_unwritable_annotation_is_a_clear_error_after_the_score(tmp_path):
     blocker = tmp_path / "file.txt"
     blocker.write_text("x")
-    photo = str(Path(__file__).resolve().parent.parent / "examples" / "photos" / "mild-2.jpg")
+    photo = str(Path(__file__).resolve().parent / "photos" / "mild-2.jpg")
     result = CliRunner().invoke(main, ["score", "--no-ask", "--annotate", str(blocker / "out.png"), photo])
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
     assert "cannot write" in result.output and "total:" in result.output

@@ -18,7 +18,7 @@ from doodle.sheet.scan import METHOD_GRID, METHOD_MARKERS, ScanResult, read_phot
 from doodle.sheet.scan_errors import MarkersMissingError
 from tests.photogen import level_conditions, make_photo
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "photos"
+EXAMPLES = Path(__file__).resolve().parent / "photos"  # layout 1 and 2 photos of random fills, read exactly
 SMALL = 2.0  # megapixels: quick to make and to read
 
 

@@ -19,7 +19,7 @@ from doodle.sheet import layout
 from doodle.sheet.scan import read_photo
 from tests.photogen import make_photo
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "photos"
+EXAMPLES = Path(__file__).resolve().parent / "photos"  # layout 1 and 2 photos of random fills, read exactly
 SURE = EXAMPLES / "moderate-5.jpg"  # read with no doubt
 UNSURE = EXAMPLES / "harsh-1.jpg"  # a hard shadow and blur: some cells are listed as uncertain
 

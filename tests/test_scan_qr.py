@@ -20,7 +20,7 @@ from doodle.sheet.scan_errors import ScanError
 from tests.photogen import make_photo
 from tests.test_scan import assert_exact, recode
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "photos"
+EXAMPLES = Path(__file__).resolve().parent / "photos"  # layout 1 and 2 photos of random fills, read exactly
 SMALL = 2.0  # megapixels
 
 

@@ -76,6 +76,8 @@ def test_layout_1_sheets_keep_being_read_where_they_were_printed():
     are where they were, and the blocks layout 2 moved stay out of the reader's paper estimate."""
     assert L.Rect(23.0, 26.0, 144.0, 144.0) == L.GRID_RECT
     assert [s.check for s in L.SPECIALS] == [L.Rect(32.0 + 48.5 * i, 179.0, 10.0, 10.0) for i in range(4)]
+    # the tinted boxes too (the reader keeps them out of its paper estimate, and the paper under them counts)
+    assert [s.box for s in L.SPECIALS] == [L.Rect(48.5 * i, 176.0, 44.5, 18.0) for i in range(4)]
     assert L.bubble_center(1, "tens", 0) == (67.0, 203.8) and L.bubble_center(3, "units", 9) == (117.4, 244.7)
     assert [r.write for r in L.ROUNDS] == [L.Rect(36.5, 201.0 + 17 * i, 17.0, 12.5) for i in range(3)]
     older = L.LAYOUT_MARKS[0]
@@ -136,6 +138,12 @@ def test_special_boxes_follow_the_game_and_hold_their_icon_and_check_area():
         assert special.box.contains(special.icon) and special.box.contains(special.check)
         assert not special.icon.overlaps(special.check, gap=1.0)
         assert special.check.w >= 8 and special.check.h >= 8  # room for a pencil cross
+        assert special.rule == L.SPECIAL_RULES[special.name]
+        # right under its box, as wide, on the paper: the tinted box keeps the size the reader knows
+        rule = special.rule_line
+        assert special.box.y2 <= rule.y <= special.box.y2 + 1.0 and special.box.x <= rule.x < rule.x2 <= special.box.x2
+        for name, rect in L.elements().items():
+            assert name == f"special_{special.name}" or not rule.overlaps(rect), name
         assert L.special_box(special.name) is special
     with pytest.raises(ValueError, match="unknown special"):
         L.special_box("double")

@@ -1,16 +1,21 @@
 """The printable PDF: deterministic, current in sheets/, and readable by machine where the layout says."""
 
 import importlib
+from itertools import combinations
 from pathlib import Path
+from typing import NamedTuple
 
 import cv2
 import numpy as np
 import pypdfium2
 import pytest
 from click.testing import CliRunner
+from reportlab.lib.colors import Color
+from reportlab.pdfbase.pdfmetrics import getAscentDescent, stringWidth
 
 from doodle.cli import main
 from doodle.sheet import layout as L
+from doodle.sheet import pdf
 from doodle.sheet.pdf import render_sheets
 
 SHEETS = Path(__file__).resolve().parent.parent / "sheets"
@@ -202,3 +207,116 @@ def test_cli_reports_an_operating_system_refusal(tmp_path, monkeypatch):
     result = run("-o", str(tmp_path / "a.pdf"))
     assert result.exit_code == 1
     assert "cannot write" in result.output and "Permission denied" in result.output
+
+
+# --- what a player reads on the sheet -------------------------------------------------------------------------------
+class PrintedText(NamedTuple):
+    value: str
+    size: float  # points
+    font: str
+    color: Color
+    box: L.Rect  # in sheet mm: the advance width by the font's ascent and descent
+
+
+def printed_texts(monkeypatch) -> list[PrintedText]:
+    """Every text one sheet prints (shared form and per-sheet parts), with where it lands in sheet mm."""
+    texts: list[PrintedText] = []
+    original = pdf._SheetPainter.text
+
+    def record(self, x, y, value, size, font="Helvetica", color=pdf.INK, align="left"):
+        size_mm = size * 25.4 / 72
+        width = stringWidth(value, font, size_mm)
+        left = {"left": x, "center": x - width / 2, "right": x - width}[align]
+        ascent, descent = getAscentDescent(font, size_mm)
+        texts.append(PrintedText(value, size, font, color, L.Rect(left, y - ascent, width, ascent - descent)))
+        original(self, x, y, value, size, font, color, align)
+
+    monkeypatch.setattr(pdf._SheetPainter, "text", record)
+    render_sheets(1, "a4")
+    return texts
+
+
+def contrast(a: Color, b: Color) -> float:
+    """The WCAG contrast ratio of two colours (4.5 is the floor for small text)."""
+
+    def luminance(colour: Color) -> float:
+        def channel(v: float) -> float:
+            return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+        r, g, b_ = colour.rgb()
+        return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b_)
+
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def is_bubble_digit(text: PrintedText) -> bool:
+    """The digits printed inside the bubbles are faint on purpose: a filled bubble must stand out from them."""
+    return text.color == pdf.FAINT and any(
+        L.bubble_rect(b.number, place, d).contains(text.box) for b in L.ROUNDS for place in L.PLACES for d in range(10)
+    )
+
+
+def test_every_text_is_large_and_dark_enough_to_read(monkeypatch):
+    """Hints such as "once per game" and "-1 per empty cell" are read at the table: at least 6.5 pt, and dark
+    enough for small print (4.5:1) even on the tinted boxes."""
+    texts = [t for t in printed_texts(monkeypatch) if not is_bubble_digit(t)]
+    assert {"once per game", "used", "–1 per empty cell", "rounds – penalty"} <= {t.value for t in texts}
+    for text in texts:
+        assert text.size >= pdf.HINT_PT, text
+        assert contrast(text.color, pdf.TINT) >= 4.5, text
+
+
+def test_texts_stay_clear_of_each_other_and_of_what_is_read(monkeypatch):
+    """No text runs into another, into a marker's quiet margin, the QR code, a cell, a check square or a bubble."""
+    texts = printed_texts(monkeypatch)
+    keep_clear = {"qr": L.QR_RECT, "grid": L.GRID_RECT.inset(-0.4)}
+    keep_clear.update({f"check {s.name}": s.check for s in L.SPECIALS})
+    for text in texts:
+        assert L.SHEET_RECT.contains(text.box), text
+        for marker in L.MARKERS:
+            assert not text.box.overlaps(marker.rect, gap=L.MARKER_QUIET_MM), (text, marker.corner)
+        for name, rect in keep_clear.items():
+            assert not text.box.overlaps(rect), (text, name)
+        if not is_bubble_digit(text):
+            for block in L.ROUNDS:
+                for place in L.PLACES:
+                    for digit in range(10):
+                        assert not text.box.overlaps(L.bubble_rect(block.number, place, digit)), text
+    for a, b in combinations(texts, 2):
+        assert not a.box.overlaps(b.box), (a, b)
+
+
+def test_each_special_says_in_one_line_what_it_lets_you_do(monkeypatch):
+    texts = printed_texts(monkeypatch)
+    for special in L.SPECIALS:
+        lines = [t for t in texts if t.value == special.rule]
+        assert len(lines) == 1, special.name
+        assert special.rule_line.contains(lines[0].box), (special.name, lines[0].box, special.rule_line)
+        assert lines[0].box.y > special.box.y2  # under the action's box
+        assert lines[0].color == pdf.INK
+    assert "before or after" in L.special_box("neighbour").rule
+    assert "straight" in L.special_box("cut").rule
+
+
+def test_the_grid_suggests_no_blocks_and_names_its_cells_on_every_side(monkeypatch):
+    """Patchwork Doodle has no 3x3 regions: every inner line is printed alike. The coordinates are on all four
+    sides (each cell at most four cells from its letter and its number)."""
+    image = render(render_sheets(1, "a4")).astype(np.float64)
+    slot = L.page_slots("a4")[0]
+    g = L.GRID_RECT
+    weights = []
+    for i in range(1, L.GRID_SIZE):
+        x = (slot.x + g.x + i * L.CELL_MM) * PX_PER_MM
+        y0, y1 = round((slot.y + g.y + 3) * PX_PER_MM), round((slot.y + g.y2 - 3) * PX_PER_MM)
+        band = image[y0:y1, round(x - 4) : round(x + 5)]
+        weights.append(float((255 - band).sum()))
+    assert max(weights) < 1.1 * min(weights), weights
+    texts = printed_texts(monkeypatch)
+    for letter in L.COLUMNS:
+        places = sorted(t.box.center[1] for t in texts if t.value == letter)
+        assert len(places) == 2 and places[0] < g.y and places[1] > g.y2, letter
+    for number in range(1, L.GRID_SIZE + 1):
+        places = sorted(t.box.center[0] for t in texts if t.value == str(number) and not is_bubble_digit(t)
+                        and g.y < t.box.center[1] < g.y2)
+        assert len(places) == 2 and places[0] < g.x and places[1] > g.x2, number

@@ -11,6 +11,7 @@ import pytest
 from doodle.quilt import Quilt
 from doodle.sheet import layout as L
 from tests.photogen import CONDITIONS, LEVELS, level_conditions, make_photo, random_patches
+from tests.photogen_game import SHADOWS, game_patches, game_truth, photo_of_game, played_game
 
 SMALL = 1.5  # megapixels: enough to check, quick to make
 
@@ -131,3 +132,71 @@ def test_crossed_specials_and_filled_bubbles_are_drawn():
                     digit = score // 10 if place == "tens" else score % 10
                     assert int(np.argmax(values)) == digit
                     assert sorted(values)[-1] - sorted(values)[-2] > 40
+
+
+# --- photos of games actually played ---------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def greedy_game():
+    return played_game(4, "greedy")
+
+
+def test_a_played_game_fills_the_sheet_it_leaves(greedy_game):
+    """The sheet of a bot's game: its quilt, the specials the engine crossed off, and the round scores, each the
+    best rectangle at its scoring; every patch the game drew is drawn, and nothing else."""
+    truth = game_truth(greedy_game)
+    assert truth.quilt.rows() == greedy_game["quilt"]
+    assert list(truth.round_scores) == greedy_game["round_scores"]
+    assert [s["rectangle"]["score"] for s in greedy_game["scorings"]] == greedy_game["round_scores"]
+    used = {name for step in (*greedy_game["turns"], *greedy_game["scorings"]) for name in step["specials"]}
+    assert used <= set(truth.specials_used) <= set(L.SPECIAL_NAMES)
+    patches = game_patches(greedy_game)
+    cells = [cell for patch in patches for cell in patch]
+    assert len(cells) == len(set(cells)) and Quilt.from_cells(cells) == truth.quilt
+    edited = {**greedy_game, "total": greedy_game["total"] + 10}
+    with pytest.raises(ValueError, match="total"):
+        game_truth(edited)
+
+
+def test_photo_of_a_game_shows_its_patches_crosses_and_bubbles(greedy_game):
+    photo = photo_of_game(greedy_game, "clean", number=3)
+    assert photo.truth == game_truth(greedy_game, number=3)
+    assert set(photo.truth.styles) == photo.truth.quilt.cells  # how each shaded cell was drawn
+    sheet = flatten(photo).astype(np.float32)
+    paper = np.median(sheet[L.Rect(L.GRID_RECT.x, L.GRID_RECT.y2 + 5, 40, 1).to_px(4)[1]], axis=0)
+    for row in range(9):
+        for col in range(9):
+            x0, y0, x1, y1 = L.cell_rect(row, col).inset(3.5).to_px(4)
+            inked = float((np.max((paper - sheet[y0:y1, x0:x1]) / paper, axis=2) > 0.08).mean())
+            assert (inked > 0.15) == photo.truth.quilt.is_covered(row, col), (row, col, inked)
+    grey = cv2.cvtColor(flatten(photo), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    for special in L.SPECIALS:
+        x0, y0, x1, y1 = special.check.inset(1.0).to_px(4)
+        assert (255 - grey[y0:y1, x0:x1].mean() > 20) == (special.name in photo.truth.specials_used)
+    for block, score in zip(L.ROUNDS, photo.truth.round_scores, strict=True):
+        for place, digit in zip(L.PLACES, divmod(score, 10), strict=True):
+            values = []
+            for d in range(10):
+                x0, y0, x1, y1 = L.bubble_rect(block.number, place, d).inset(0.8).to_px(4)
+                values.append(255 - grey[y0:y1, x0:x1].mean())
+            assert int(np.argmax(values)) == digit
+
+
+@pytest.mark.parametrize("shadow", sorted(SHADOWS))
+def test_a_placed_shadow_falls_where_it_is_asked(greedy_game, shadow):
+    """The "row" shadow darkens the sheet above row 2's middle and not below; the "margin" one the paper right of
+    the grid and not the grid."""
+    photo = photo_of_game(greedy_game, level_conditions("clean", light_gradient=0.0), shadow=shadow)
+    grey = cv2.cvtColor(flatten(photo), cv2.COLOR_BGR2GRAY).astype(np.float32)
+
+    def paper(rect: L.Rect) -> float:
+        x0, y0, x1, y1 = rect.to_px(4)
+        return float(np.percentile(grey[y0:y1, x0:x1], 90))
+
+    g = L.GRID_RECT
+    if shadow == "row":
+        shaded, lit = L.Rect(g.x, g.y - 3.2, g.w, 1.0), L.Rect(g.x, g.y2 + 4.6, g.w, 1.0)
+    else:
+        shaded, lit = L.Rect(g.x2 + 8, 80, 8, 60), L.Rect(2.0, 80, 8, 60)
+    assert paper(shaded) < 0.75 * paper(lit)
+    with pytest.raises(ValueError, match="unknown shadow"):
+        photo_of_game(greedy_game, "clean", shadow="thumb")

@@ -20,6 +20,14 @@ Layout versions. The ids also tell the reader which layout a photo shows (`LAYOU
   and the QR code grew from 0.8 mm to 0.93 mm modules (the reader decodes it: see doodle/sheet/qr.py).
 Sheets of layout 1 may already be printed: the reader keeps reading them (`marker_corners_mm` knows each id's
 marker size, and `OLDER_LAYOUT_BLOCKS` keeps their moved boxes out of the paper estimate).
+
+Later sheets of layout 2 gained a rule line under each special box (thin text on the paper, where the bubbles' hint
+was: the tinted boxes kept their size, because the band of bare paper between them and the rounds is one the
+reader's light and shadow estimates lean on), coordinates on all four sides of the grid, larger hints, and no
+heavier grid line every 3 cells. They keep layout 2 and its marker
+ids on purpose: the version exists to tell the reader where to measure, and no cell, check square or bubble moved,
+so earlier and later layout 2 sheets are read alike; a layout 3 would only spend marker ids. A change that moves
+anything the reader measures takes a new version with new ids (DICT_4X4_50 has 34 unused).
 """
 
 from __future__ import annotations
@@ -163,6 +171,11 @@ GRID_INNER_LINE_MM = 0.3
 COLUMN_LABELS_RECT = Rect(GRID_RECT.x + 4.0, GRID_RECT.y - 4.5, GRID_RECT.w - 8.0, 4.0)
 """The column letters, centred over the cells (kept out of the top markers' quiet margin)."""
 ROW_LABELS_RECT = Rect(GRID_RECT.x - 4.5, GRID_RECT.y, 4.0, GRID_RECT.h)
+COLUMN_LABELS_BELOW_RECT = Rect(COLUMN_LABELS_RECT.x, GRID_RECT.y2 + 0.5, COLUMN_LABELS_RECT.w, 4.0)
+ROW_LABELS_RIGHT_RECT = Rect(GRID_RECT.x2 + 0.5, GRID_RECT.y, 4.0, GRID_RECT.h)
+"""The coordinates are printed on all four sides of the grid, so that every cell is at most four cells from its
+letter and its number (a cell the reader asks about, "is g8 shaded?", is found without counting across the
+grid). All inner grid lines are alike: the quilt has no 3x3 blocks, so the grid suggests none."""
 
 
 def cell_rect(row: int, col: int) -> Rect:
@@ -179,13 +192,25 @@ class SpecialBox(NamedTuple):
     box: Rect  # the whole labelled box
     icon: Rect
     check: Rect  # the empty square the player crosses when the action is used
+    rule: str  # what the action lets a player do, one short line
+    rule_line: Rect  # where that line is printed: right under the box, on the paper
 
 
 SPECIAL_NAMES = ("neighbour", "single", "cut", "twice")
 SPECIAL_LABELS = {"neighbour": "Neighbour", "single": "Single square", "cut": "Cut", "twice": "Twice"}
+SPECIAL_RULES = {
+    "neighbour": "Draw the card before or after instead",
+    "single": "Shade any one empty cell",
+    "cut": "Cut it straight in two, draw one piece",
+    "twice": "Use another special a second time",
+}
+"""The rules reminder under each special (doodle-rules.md, "The four special actions"), short enough for one line:
+the current card's neighbour in the circle; one single cell; one straight cut into exactly two pieces, one drawn;
+one of the three others once more."""
 SPECIALS_TOP_MM = 176.0
 SPECIAL_BOX_W = 44.5
 SPECIAL_BOX_H = 18.0
+SPECIAL_RULE_H = 3.5  # the rule line under each box
 SPECIAL_GAP = (SHEET_WIDTH_MM - 4 * SPECIAL_BOX_W) / 3
 
 
@@ -196,8 +221,10 @@ def _special(index: int, name: str) -> SpecialBox:
         name,
         SPECIAL_LABELS[name],
         Rect(x, y, SPECIAL_BOX_W, SPECIAL_BOX_H),
-        Rect(x + 2.5, y + 3.0, 11.5, 11.5),
+        Rect(x + 2.0, y + 3.0, 11.5, 11.5),
         Rect(x + SPECIAL_BOX_W - 12.5, y + 3.0, 10.0, 10.0),
+        SPECIAL_RULES[name],
+        Rect(x + 1.0, y + SPECIAL_BOX_H + 0.5, SPECIAL_BOX_W - 2.0, SPECIAL_RULE_H),
     )
 
 
@@ -246,8 +273,9 @@ def _round(number: int) -> RoundBox:
 
 
 ROUNDS: tuple[RoundBox, ...] = tuple(_round(n) for n in range(1, ROUND_COUNT + 1))
-ROUNDS_HINT_RECT = Rect(ROUNDS_LEFT_MM, SPECIALS_TOP_MM + SPECIAL_BOX_H + 1.5, ROUNDS[0].box.w, 3.5)
-"""One line telling players how to fill the bubbles."""
+ROUNDS_HINT_RECT = Rect(ROUNDS_LEFT_MM, ROUNDS[-1].box.y2 + 1.5, ROUNDS[0].box.w, 3.5)
+"""One line telling players how to fill the bubbles, under the last round (the special boxes' rule lines took
+its place above the first)."""
 
 
 def bubble_center(round_number: int, place: str, digit: int) -> tuple[float, float]:
@@ -274,7 +302,7 @@ RULE_TABLE: tuple[tuple[int, int], ...] = ((2, 2), (3, 3), (3, 4), (4, 4), (4, 6
 SCORE_BOX_TOP_MM = SHEET_HEIGHT_MM - _QUIET_EDGE - 15.0  # the total box ends where the quiet margin begins
 PENALTY_RECT = Rect(RIGHT_COLUMN_X, SCORE_BOX_TOP_MM, 29.0, 15.0)
 TOTAL_RECT = Rect(SHEET_WIDTH_MM - 29.0, SCORE_BOX_TOP_MM, 29.0, 15.0)
-FOOTER_RECT = Rect(RIGHT_COLUMN_X, 250.0, SHEET_WIDTH_MM - _QUIET_EDGE - RIGHT_COLUMN_X, 8.0)
+FOOTER_RECT = Rect(RIGHT_COLUMN_X, 249.0, SHEET_WIDTH_MM - _QUIET_EDGE - RIGHT_COLUMN_X, 9.0)
 
 
 def elements() -> dict[str, Rect]:
@@ -286,6 +314,8 @@ def elements() -> dict[str, Rect]:
         qr=QR_RECT,
         column_labels=COLUMN_LABELS_RECT,
         row_labels=ROW_LABELS_RECT,
+        column_labels_below=COLUMN_LABELS_BELOW_RECT,
+        row_labels_right=ROW_LABELS_RIGHT_RECT,
         grid=GRID_RECT,
         rounds_hint=ROUNDS_HINT_RECT,
         rule=RULE_RECT,

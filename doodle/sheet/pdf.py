@@ -21,7 +21,9 @@ INK = HexColor("#1d2430")
 ACCENT = HexColor("#1f6f78")
 TINT = HexColor("#e7f1f2")
 MUTED = HexColor("#7b8794")
+HINT = HexColor("#4a5563")  # small print players must read: 7:1 against white, 6:1 on the tint (MUTED is 3.6:1)
 FAINT = HexColor("#b9c2cc")
+HINT_PT = 6.5  # the smallest text on the sheet (the bubbles' own faint digits aside)
 CUT_RED = HexColor("#c2410c")
 
 MAX_COUNT = 1000
@@ -86,8 +88,8 @@ class _SheetPainter:
         for special in L.SPECIALS:
             self.special(special)
         hint = L.ROUNDS_HINT_RECT
-        self.text(hint.x, hint.y2 - 0.6, "After each round write its score, then fill one bubble per row "
-                  "(17: tens 1, units 7).", 6, "Helvetica-Oblique", MUTED)
+        self.text(hint.x, hint.y2 - 0.8, "After each round write its score, then fill one bubble per row "
+                  "(17: tens 1, units 7).", HINT_PT, "Helvetica-Oblique", HINT)
         for block in L.ROUNDS:
             self.round_block(block)
         self.rule()
@@ -114,7 +116,7 @@ class _SheetPainter:
     def header(self) -> None:
         t = L.TITLE_RECT
         self.text(t.x, t.y + 6.2, "PATCHWORK DOODLE", 17, "Helvetica-Bold", ACCENT)
-        self.text(t.x + 73.5, t.y + 6.2, "score sheet", 10, "Helvetica", MUTED)
+        self.text(t.x + 73.5, t.y + 6.2, "score sheet", 10, "Helvetica", HINT)
         n = L.NAME_RECT
         self.text(n.x, n.y2 - 1.2, "Name", 9, "Helvetica-Bold")
         self.line(n.x + 11, n.y2, n.x2, n.y2, INK, 0.3)
@@ -136,33 +138,37 @@ class _SheetPainter:
                     self.c.rect(x, y, module + 0.01, module + 0.01, stroke=0, fill=1)
 
     def grid(self) -> None:
+        """The grid with every inner line alike (no 3x3 blocks: the game has none), and its coordinates on all four
+        sides."""
         g = L.GRID_RECT
         for i in range(1, L.GRID_SIZE):
             x = g.x + i * L.CELL_MM
             y = g.y + i * L.CELL_MM
-            weight = 0.45 if i in (3, 6) else L.GRID_INNER_LINE_MM
-            self.line(x, g.y, x, g.y2, INK, weight)
-            self.line(g.x, y, g.x2, y, INK, weight)
+            self.line(x, g.y, x, g.y2, INK, L.GRID_INNER_LINE_MM)
+            self.line(g.x, y, g.x2, y, INK, L.GRID_INNER_LINE_MM)
         self.rect(g, INK, None, L.GRID_OUTER_LINE_MM)
         for col, letter in enumerate(L.COLUMNS):
-            self.text(g.x + (col + 0.5) * L.CELL_MM, L.COLUMN_LABELS_RECT.y2 - 0.6, letter, 8, "Helvetica", MUTED,
-                      "center")
+            x = g.x + (col + 0.5) * L.CELL_MM
+            self.text(x, L.COLUMN_LABELS_RECT.y2 - 0.6, letter, 8, "Helvetica", HINT, "center")
+            self.text(x, L.COLUMN_LABELS_BELOW_RECT.y2 - 0.8, letter, 8, "Helvetica", HINT, "center")
         for row in range(L.GRID_SIZE):
-            self.text(L.ROW_LABELS_RECT.x2 - 0.6, g.y + (row + 0.5) * L.CELL_MM + 1.0, str(row + 1), 8, "Helvetica",
-                      MUTED, "right")
+            y = g.y + (row + 0.5) * L.CELL_MM + 1.0
+            self.text(L.ROW_LABELS_RECT.x2 - 0.6, y, str(row + 1), 8, "Helvetica", HINT, "right")
+            self.text(L.ROW_LABELS_RIGHT_RECT.x + 0.6, y, str(row + 1), 8, "Helvetica", HINT, "left")
 
     def special(self, special: L.SpecialBox) -> None:
         self.rect(special.box, FAINT, TINT, 0.3, radius=2.0)
         self.rect(special.icon, None, white, 0, radius=1.5)
         getattr(self, f"_icon_{special.name}")(special.icon)
         words = special.label.split(" ")
-        x = special.icon.x2 + 1.8
+        x = special.icon.x2 + 1.3
         top = special.box.y + (7.4 if len(words) == 1 else 6.0)
         for i, word in enumerate(words):
             self.text(x, top + i * 3.5, word, 8, "Helvetica-Bold", INK)
-        self.text(x, special.box.y2 - 2.6, "once per game", 5.5, "Helvetica", MUTED)
+        self.text(x, special.icon.y2 - 0.9, "once per game", HINT_PT, "Helvetica", HINT)
         self.rect(special.check, INK, white, 0.4, radius=0.8)
-        self.text(special.check.center[0], special.check.y2 + 2.6, "used", 5.5, "Helvetica", MUTED, "center")
+        self.text(special.check.center[0], special.check.y2 + 2.8, "used", HINT_PT, "Helvetica", HINT, "center")
+        self.text(special.rule_line.x, special.rule_line.y2 - 0.6, special.rule, HINT_PT, "Helvetica", INK)
 
     def _icon_neighbour(self, r: L.Rect) -> None:
         cx, cy = r.center
@@ -207,7 +213,7 @@ class _SheetPainter:
         self.text(block.label.x, block.label.y + 11.0, str(block.number), 14, "Helvetica-Bold", ACCENT)
         self.rect(block.write, INK, white, 0.4, radius=1.0)
         for place, y in zip(L.PLACES, block.row_y, strict=True):
-            self.text(block.caption_x, y + 1.0, place, 6.5, "Helvetica", MUTED)
+            self.text(block.caption_x, y + 1.0, place, HINT_PT, "Helvetica", HINT)
             for digit in range(10):
                 cx, cy = L.bubble_center(block.number, place, digit)
                 self.c.setStrokeColor(MUTED)
@@ -219,25 +225,26 @@ class _SheetPainter:
         r = L.RULE_RECT
         self.rect(r, FAINT, TINT, 0.3, radius=2.0)
         self.text(r.x + 2.5, r.y + 4.0, "Scoring a round", 7.5, "Helvetica-Bold", ACCENT)
-        self.text(r.x + 2.5, r.y + 7.1, "One fully shaded rectangle: its largest", 6, "Helvetica", INK)
-        self.text(r.x + 2.5, r.y + 9.7, "square, +1 per extra row or column.", 6, "Helvetica", INK)
+        self.text(r.x + 2.5, r.y + 7.1, "One fully shaded rectangle: its largest", HINT_PT, "Helvetica", INK)
+        self.text(r.x + 2.5, r.y + 9.7, "square, +1 per extra row or column.", HINT_PT, "Helvetica", INK)
         columns = len(L.RULE_TABLE)
         step = (r.w - 5.0) / columns
         for i, (h, w) in enumerate(L.RULE_TABLE):
             x = r.x + 2.5 + (i + 0.5) * step
-            self.text(x, r.y + 13.1, f"{h}×{w}", 6, "Helvetica", MUTED, "center")
+            self.text(x, r.y + 13.1, f"{h}×{w}", HINT_PT, "Helvetica", HINT, "center")
             self.text(x, r.y + 17.3, str(rectangle_score(h, w)), 7.5, "Helvetica-Bold", INK, "center")
         self.line(r.x + 2.5, r.y + 14.4, r.x2 - 2.5, r.y + 14.4, FAINT, 0.2)
 
     def score_box(self, r: L.Rect, title: str, hint: str) -> None:
         self.rect(r, INK, white, 0.4, radius=1.5)
         self.text(r.x + 2.0, r.y + 3.8, title, 7.5, "Helvetica-Bold", ACCENT)
-        self.text(r.x + 2.0, r.y2 - 1.8, hint, 5, "Helvetica", MUTED)
+        self.text(r.x + 2.0, r.y2 - 1.8, hint, HINT_PT, "Helvetica", HINT)
 
     def footer(self) -> None:
         f = L.FOOTER_RECT
-        self.text(f.x, f.y + 3.0, f"Sheet {self.sheet_id} · layout {L.LAYOUT_VERSION}", 6.5, "Helvetica-Bold", MUTED)
-        self.text(f.x, f.y + 6.4, "Print at 100 % · photograph all 4 corners", 5.5, "Helvetica", MUTED)
+        self.text(f.x, f.y + 2.6, f"Sheet {self.sheet_id} · layout {L.LAYOUT_VERSION}", HINT_PT, "Helvetica-Bold", HINT)
+        self.text(f.x, f.y + 5.6, "Print at 100 %;", HINT_PT, "Helvetica", HINT)
+        self.text(f.x, f.y + 8.4, "photograph all 4 corners", HINT_PT, "Helvetica", HINT)
 
 
 def _cut_line(canvas: Canvas, width: float, height: float) -> None:
@@ -254,8 +261,8 @@ def _cut_line(canvas: Canvas, width: float, height: float) -> None:
     canvas.line(x, (height + gap) / 2 * mm, x, (height - 4) * mm)
     canvas.translate(x, height / 2 * mm)
     canvas.rotate(90)
-    canvas.setFillColor(MUTED)
-    canvas.setFont("Helvetica", 6)
+    canvas.setFillColor(HINT)
+    canvas.setFont("Helvetica", HINT_PT)
     canvas.drawCentredString(0, -2, note)
     canvas.restoreState()
 
