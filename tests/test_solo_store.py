@@ -97,9 +97,14 @@ def test_a_record_that_does_not_replay_is_a_save_error():
     session = SoloSession.new(seed=4)
     play(session, 3)
     record = session.game.to_record()
-    record["log"].insert(1, {"player": 0, "action": {"type": "single", "cell": [20, 20]}})
-    with pytest.raises(SaveError, match="does not replay"):
-        SoloSave(record, "ann").game()
+    off_grid = {**record, "log": [record["log"][0], {"player": 0, "action": {"type": "single", "cell": [20, 20]}},
+                                  *record["log"][1:]]}
+    with pytest.raises(SaveError, match="entry 2 of its moves is a single square whose cell is not on the grid"):
+        SoloSave(off_grid, "ann").game()
+    start = record["log"][0]["action"]["cells"][0]  # a single square on a covered cell: well formed, not legal
+    covered = {**record, "log": [*record["log"], {"player": 0, "action": {"type": "single", "cell": start}}]}
+    with pytest.raises(SaveError, match="do not replay .*already covered.*edited or damaged"):
+        SoloSave(covered, "ann").game()
 
 
 def test_write_is_atomic_and_set_aside_keeps_the_file(tmp_path):
