@@ -93,6 +93,7 @@ class Standing:
     top: list[ScoreEntry]
     note: str = ""  # what went wrong with the table, and what was done about it
     recorded: bool = True  # False: the game is not in the table (it is kept to be recorded later)
+    problem: str = ""  # why it was not recorded
 
 
 def score_entry(save: SoloSave, session: SoloSession, par: Par | None) -> ScoreEntry:
@@ -157,7 +158,8 @@ def record_entry(scores_path: Path, entry: ScoreEntry) -> Standing:
 
 
 def _not_recorded(note: str, error: Exception) -> Standing:
-    return Standing(None, None, [], f"{note} The score was not recorded: {error}.".strip(), recorded=False)
+    return Standing(None, None, [], f"{note} The score was not recorded: {error}.".strip(), recorded=False,
+                    problem=str(error))
 
 
 def _standing(book: ScoreBook, entry: ScoreEntry, note: str) -> Standing:
@@ -222,8 +224,8 @@ def record_waiting(save_path: Path, scores_path: Path) -> list[str]:
         if not standing.recorded:
             left = len(waiting) - index
             others = f" ({left - 1} more wait with it)" if left > 1 else ""
-            notes.append(f"{standing.note} So {game}{others} is still kept in {path}; it will be recorded the next "
-                         "time you run doodle solo.")
+            notes.append(f"{game[0].upper()}{game[1:]} could not be recorded yet: {standing.problem}. It stays in "
+                         f"{path}{others} and will be recorded the next time you run doodle solo.")
             break
         path.unlink(missing_ok=True)
         notes.append(" ".join(filter(None, (standing.note, f"Recorded {game} in the high-score table."))))

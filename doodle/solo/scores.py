@@ -163,33 +163,29 @@ class ScoreBook:
             raise ValueError(f"game {entry.game_id} has a number too large to record") from None
 
     # ----- reading -----
+    # Every reading goes through the rows that can be read, so ranks, counts and the table shown agree.
     def rank(self, total: int, seed: int | None = None, deck_id: str | None = None) -> Rank:
         """Where `total` stands among all games (or the games of `seed` dealt from the deck `deck_id`)."""
-        where, args = f"WHERE {_READABLE}", ()
+        entries = self._readable(seed)
         if seed is not None:
-            where, args = f"{where} AND seed = ? AND deck_id IS ?", (seed, deck_id)
-        better = self._one(f"SELECT COUNT(*) FROM scores {where} AND total > ?", (*args, total))
-        count = self._one(f"SELECT COUNT(*) FROM scores {where}", args)
-        return Rank(better + 1, count)
+            entries = [entry for entry in entries if entry.deck_id == deck_id]
+        return Rank(1 + sum(entry.total > total for entry in entries), len(entries))
 
     def count(self) -> int:
-        """How many games are recorded (rows whose total cannot be read left out)."""
-        return self._one(f"SELECT COUNT(*) FROM scores WHERE {_READABLE}", ())
+        """How many games are recorded (rows that cannot be read left out)."""
+        return len(self._readable())
 
     def top(self, limit: int = 10, seed: int | None = None) -> list[ScoreEntry]:
-        """The best games, best first (equal totals: the earlier game first). Rows that cannot be read are left
-        out and counted in `self.skipped`."""
+        """The best games, best first (equal totals: the earlier game first)."""
+        return self._readable(seed)[:limit]
+
+    def _readable(self, seed: int | None = None) -> list[ScoreEntry]:
+        """The rows (of one seed) that can be read, best first; `self.skipped` counts the others."""
         where, args = ("WHERE seed = ?", (seed,)) if seed is not None else ("", ())
-        sql = f"SELECT {', '.join(COLUMNS)} FROM scores {where} ORDER BY total DESC, played_at, game_id"
-        entries: list[ScoreEntry] = []
-        self.skipped = 0
-        for row in self._rows(sql, args):
-            entry = _entry(row)
-            if entry is None:
-                self.skipped += 1
-            elif len(entries) < limit:
-                entries.append(entry)
-        return entries
+        rows = self._rows(f"SELECT {', '.join(COLUMNS)} FROM scores {where}", args)
+        entries = [entry for entry in map(_entry, rows) if entry is not None]
+        self.skipped = len(rows) - len(entries)
+        return sorted(entries, key=lambda entry: (-entry.total, entry.played_at, entry.game_id))
 
     def get(self, game_id: str) -> ScoreEntry | None:
         """The game recorded under `game_id`; None when there is none or its row cannot be read."""
@@ -208,8 +204,6 @@ class ScoreBook:
             return cursor.fetchall()
 
 
-# SQLite keeps whatever a column is given; a total or seed that is not an integer would sort above every number
-_READABLE = "typeof(total) = 'integer' AND typeof(seed) = 'integer'"
 _TEXT_COLUMNS = ("game_id", "name", "played_at")
 _OPTIONAL_TEXT = ("daily", "par_bot", "deck", "deck_id")
 _OPTIONAL_INT = ("par",)

@@ -121,7 +121,8 @@ class SoloSave:
         try:
             return DoodleGame.replay(self.record, deck)  # which also checks the record names this deck
         except RecordError as error:
-            raise SaveError(f"its moves do not replay ({error}): it was edited or damaged") from None
+            reason = str(error).removeprefix("the record does not replay: ")
+            raise SaveError(f"its moves do not replay ({reason}): it was edited or damaged") from None
         except DealerError:
             raise SaveError("its moves do not replay (a die roll comes where a move is due): it was edited or "
                             "damaged") from None
@@ -163,11 +164,15 @@ def _entry_problem(entry: object) -> str | None:
         return f"is {_shown(entry)}, not a move"
     if "roll" in entry:
         roll = entry["roll"]
-        return None if _is_int(roll) and roll in (1, 2, 3) else f"is a die roll of {_shown(roll)}, not 1, 2 or 3"
+        if isinstance(roll, str):
+            return f"is a die roll written as text ({_shown(roll)}); a roll is the number 1, 2 or 3"
+        return None if _is_int(roll) and roll in (1, 2, 3) else f"is a die roll of {_shown(roll)}; a die shows 1, 2 or 3"
     if entry.get("player") != 0 or not _is_int(entry.get("player")):
         return f"is by player {_shown(entry.get('player'))}; a solo game has only player 0"
     action = entry.get("action")
-    kind = action.get("type") if isinstance(action, dict) else None
+    if not isinstance(action, dict):
+        return f"has the action {_shown(action)}, not a draw, a single square or the end of a turn"
+    kind = action.get("type")
     if kind == "end":
         return None
     if kind == "single":
@@ -195,12 +200,14 @@ def _is_cell(value: object) -> bool:
 
 def _shown(value: object) -> str:
     """A value from a file, short and printable, for a message."""
-    text = repr(value) if isinstance(value, str) else json.dumps(value) if _short(value) else type(value).__name__
+    if _is_int(value) and abs(value) >= 10**20:
+        return f"a number of about {int(value.bit_length() * 0.30103)} digits"
+    text = repr(value) if isinstance(value, str) else json.dumps(value) if _scalar(value) else type(value).__name__
     return clean_text(text if len(text) <= 24 else text[:20] + "...", limit=24)
 
 
-def _short(value: object) -> bool:
-    return value is None or isinstance(value, bool | float) or (_is_int(value) and abs(value) < 10**20)
+def _scalar(value: object) -> bool:
+    return value is None or isinstance(value, bool | int | float)
 
 
 def _exists_but_not_a_file(path: Path) -> bool:
@@ -238,12 +245,14 @@ def _parse_json(text: str) -> Any:
 
     try:
         return json.loads(text, parse_constant=refuse)
+    except SaveError:
+        raise
     except json.JSONDecodeError as error:
         raise SaveError(f"it is not valid JSON ({error})") from None
     except RecursionError:
         raise SaveError("it is nested far deeper than a game is") from None
-    except ValueError as error:  # a number of thousands of digits
-        raise SaveError(f"it holds a number too long to read ({str(error).split(':')[0].lower()})") from None
+    except ValueError:  # a number of thousands of digits, beyond what Python reads
+        raise SaveError("it holds a number thousands of digits long, which no game writes") from None
 
 
 def read_save(path: Path) -> SoloSave | None:
@@ -251,7 +260,7 @@ def read_save(path: Path) -> SoloSave | None:
     when the path is a device, a pipe...: read nothing from it, write nothing to it)."""
     _check_is_file(path)
     try:
-        text = read_text_limited(path, SAVE_LIMIT, "the file")
+        text = read_text_limited(path, SAVE_LIMIT, "it")
     except InputFileError as error:
         if not path.exists() and not path.is_symlink():
             return None
@@ -332,7 +341,7 @@ def finished_games(save_path: Path, scores_path: Path) -> list[tuple[Path, Score
     for path in paths:
         try:
             _check_is_file(path)
-            table, entry = _finished_entry(read_text_limited(path, SAVE_LIMIT, "the file"))
+            table, entry = _finished_entry(read_text_limited(path, SAVE_LIMIT, "it"))
         except (SaveError, InputFileError) as error:
             found.append((path, SaveError(str(error))))
             continue
