@@ -496,3 +496,74 @@ def test_control_characters_in_names_are_never_printed_raw(paths, tmp_path):
         written = db.execute("SELECT name, deck FROM scores WHERE game_id != 'x'").fetchone()
     db.close()
     assert written == ("?[31mann?", "?[2J?[31mEVIL?")
+
+
+class Terminal:
+    """`doodle solo` in a pseudo-terminal, as a player at a terminal sees it: read what it prints, type."""
+
+    def __init__(self, *args: str) -> None:
+        import pty
+        import subprocess
+        import sys
+
+        self.master, slave = pty.openpty()
+        env = {**os.environ, "TERM": "xterm", "NO_COLOR": "1", "COLUMNS": "100", "LINES": "40"}
+        self.process = subprocess.Popen([sys.executable, "-m", "doodle", "solo", *args], stdin=slave, stdout=slave,
+                                        stderr=slave, env=env, close_fds=True)
+        os.close(slave)
+        self.seen = ""
+
+    def wait_for(self, text: str, timeout: float = 60) -> str:
+        import select
+
+        deadline = time.monotonic() + timeout
+        while text not in self.seen:
+            ready, _, _ = select.select([self.master], [], [], max(0.0, deadline - time.monotonic()))
+            if not ready:
+                raise AssertionError(f"{text!r} did not appear; the screen shows: {self.seen!r}")
+            try:
+                self.seen += os.read(self.master, 4096).decode("utf-8", "replace")
+            except OSError:  # the program ended
+                raise AssertionError(f"{text!r} did not appear; the screen shows: {self.seen!r}") from None
+        return self.seen
+
+    def type(self, line: str) -> None:
+        os.write(self.master, f"{line}\r".encode())
+
+    def close(self) -> int:
+        code = self.process.wait(timeout=60)
+        os.close(self.master)
+        return code
+
+
+@pytest.mark.parametrize(("answers", "seed", "code"), [(["y"], 5, 0), (["n", "y"], 7, 0), (["n", "n"], 5, 1),
+                                                      ([""], 5, 0)])
+def test_on_a_terminal_a_game_in_progress_is_offered_for_resuming(paths, answers, seed, code):
+    assert run(paths, "--seed", "5", input="draw a1\nquit\n").exit_code == 0
+    terminal = Terminal("--plain", "--no-par", "--save", str(paths["save"]), "--scores", str(paths["scores"]),
+                        "--seed", "7")
+    try:
+        terminal.wait_for("(seed 5, round 1, turn 1). Resume it? [Y/n]")
+        terminal.type(answers[0])
+        if answers[0] == "n":
+            terminal.wait_for("Start a new game instead, discarding the saved one? [y/N]")
+            terminal.type(answers[1])
+        if code == 0:
+            terminal.wait_for(f"Patchwork Doodle solo, seed {seed}.")
+            terminal.wait_for("> ")
+            terminal.type("quit")
+            terminal.wait_for("Saved")
+        else:
+            terminal.wait_for("the saved game is kept in")
+    finally:
+        assert terminal.close() == code
+    assert read_save(paths["save"]).record["seed"] == seed
+    assert "Traceback" not in terminal.seen
+
+
+def test_without_a_terminal_a_game_in_progress_is_not_overwritten_and_the_message_says_what_to_type(paths):
+    assert run(paths, "--seed", "5", input="quit\n").exit_code == 0
+    refused = run(paths, "--seed", "6")
+    assert refused.exit_code == 2
+    assert "continue it with --resume, or start a new one with --new (discarding it)" in refused.output
+    assert read_save(paths["save"]).record["seed"] == 5

@@ -129,9 +129,10 @@ def _set_aside_note(path: Path, error: ScoresError) -> str:
 
 
 def record_entry(scores_path: Path, entry: ScoreEntry) -> Standing:
-    """Add a finished game to the table and read where it stands. A damaged table (found on opening or on
-    writing) is set aside and a new one started; a table that cannot be used now is left alone and the Standing
-    says `recorded=False`. Once the row is written, a failure to read the table only adds a note."""
+    """Add a finished game to the table and read where it stands. A table found damaged (on opening, writing or
+    reading) is set aside and the game recorded in a new one; a table that cannot be used now (locked,
+    read-only) is left alone and the Standing says `recorded=False`. Once the game's row is written and reads
+    back, a failure to read the rest of the table only adds a note."""
     note = ""
     for attempt in range(2):
         try:
@@ -139,21 +140,24 @@ def record_entry(scores_path: Path, entry: ScoreEntry) -> Standing:
         except ScoresError as error:
             return _not_recorded(note, error)
         note = " ".join(filter(None, (note, opened)))
+        written = False
         with book:
             try:
                 book.add(entry)
+                written = True
+                return _standing(book, entry, note)
             except ScoresCorrupt as error:
-                if attempt:
-                    return _not_recorded(note, error)
-                book.close()
-                try:
-                    note = " ".join(filter(None, (note, _set_aside_note(scores_path, error))))
-                except ScoresError as move_error:
-                    return _not_recorded(note, move_error)
-                continue
-            except (ScoresError, ValueError) as error:
+                damaged = error
+            except ScoresError as error:
+                return _unreadable(note, error) if written else _not_recorded(note, error)
+            except ValueError as error:
                 return _not_recorded(note, error)
-            return _standing(book, entry, note)
+        if attempt:
+            return _unreadable(note, damaged) if written else _not_recorded(note, damaged)
+        try:
+            note = " ".join(filter(None, (note, _set_aside_note(scores_path, damaged))))
+        except ScoresError as error:
+            return _unreadable(note, error) if written else _not_recorded(note, error)
     raise AssertionError("unreachable: the second attempt returns")
 
 
@@ -162,14 +166,16 @@ def _not_recorded(note: str, error: Exception) -> Standing:
                     problem=str(error))
 
 
+def _unreadable(note: str, error: Exception) -> Standing:
+    return Standing(None, None, [], f"{note} The score was recorded, but the table cannot be read now: "
+                                    f"{error}.".strip())
+
+
 def _standing(book: ScoreBook, entry: ScoreEntry, note: str) -> Standing:
-    try:
-        on_seed = book.rank(entry.total, seed=entry.seed, deck_id=entry.deck_id)
-        overall = book.rank(entry.total)
-        top = book.top(TOP)
-    except ScoresError as error:
-        return Standing(None, None, [], f"{note} The score was recorded, but the table cannot be read now: "
-                                        f"{error}.".strip())
+    """Where the recorded game stands; ScoresError when the table cannot be read."""
+    on_seed = book.rank(entry.total, seed=entry.seed, deck_id=entry.deck_id)
+    overall = book.rank(entry.total)
+    top = book.top(TOP)
     if book.skipped:
         rows = "row" if book.skipped == 1 else "rows"
         note = f"{note} {book.skipped} {rows} of the table cannot be read (edited or damaged) and are left out.".strip()

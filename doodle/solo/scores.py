@@ -152,15 +152,20 @@ class ScoreBook:
 
     # ----- writing -----
     def add(self, entry: ScoreEntry) -> None:
-        """Record a finished game (once: the same game id again changes nothing)."""
+        """Record a finished game (once: the same game id again changes nothing) and check that it reads back;
+        ScoresCorrupt when it does not."""
         row = (entry.game_id, clean_text(entry.name), entry.total, entry.seed, entry.daily,
                json.dumps(list(entry.round_scores)), entry.empty, entry.par, entry.par_bot, entry.played_at,
                clean_text(entry.deck) if entry.deck is not None else None, entry.deck_id)
-        try:
-            with self._errors(), self._db:
-                self._db.execute(f"INSERT OR IGNORE INTO scores VALUES ({', '.join('?' * len(COLUMNS))})", row)
-        except OverflowError:  # a number beyond SQLite's 64-bit integers: not a game this doodle deals
-            raise ValueError(f"game {entry.game_id} has a number too large to record") from None
+        for verb in ("INSERT OR IGNORE", "INSERT OR REPLACE"):  # replace only a row of this game that cannot be read
+            try:
+                with self._errors(), self._db:
+                    self._db.execute(f"{verb} INTO scores VALUES ({', '.join('?' * len(COLUMNS))})", row)
+            except OverflowError:  # a number beyond SQLite's 64-bit integers: not a game this doodle deals
+                raise ValueError(f"game {entry.game_id} has a number too large to record") from None
+            if self.get(entry.game_id) is not None:
+                return
+        raise ScoresCorrupt(f"{self.path} is not a usable score database: a game written to it does not read back")
 
     # ----- reading -----
     # Every reading goes through the rows that can be read, so ranks, counts and the table shown agree.

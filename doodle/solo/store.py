@@ -166,7 +166,9 @@ def _entry_problem(entry: object) -> str | None:
         roll = entry["roll"]
         if isinstance(roll, str):
             return f"is a die roll written as text ({_shown(roll)}); a roll is the number 1, 2 or 3"
-        return None if _is_int(roll) and roll in (1, 2, 3) else f"is a die roll of {_shown(roll)}; a die shows 1, 2 or 3"
+        if not _is_int(roll) or roll not in (1, 2, 3):
+            return f"is a die roll of {_shown(roll)}; a die shows 1, 2 or 3"
+        return None
     if entry.get("player") != 0 or not _is_int(entry.get("player")):
         return f"is by player {_shown(entry.get('player'))}; a solo game has only player 0"
     action = entry.get("action")
@@ -234,6 +236,8 @@ def parse_save(text: str) -> SoloSave:
         raise SaveError("it lacks the game id or the player's name")
     if len(text_fields["game_id"]) > 100:
         raise SaveError("its game id is too long")
+    if text_fields["deck_path"] == "":
+        raise SaveError("its deck file's name is empty")
     text_fields["name"] = clean_text(text_fields["name"])
     return SoloSave(record=record, **{k: v for k, v in text_fields.items() if v is not None})
 
