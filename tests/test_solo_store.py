@@ -315,9 +315,12 @@ def damaged_schema(path: Path) -> None:
 
 
 def truncated(path: Path) -> None:
-    with ScoreBook(path) as book:
-        for number in range(200):
-            book.add(ScoreEntry(f"g{number}", "ann", number, 1, None, (1, 2, 3), 4, None, None, "2026-01-01"))
+    ScoreBook(path).close()
+    with sqlite3.connect(path) as db:  # 200 games in one transaction: several pages, of which the first is kept
+        db.executemany("INSERT INTO scores VALUES (?, 'ann', ?, 1, NULL, '[1, 2, 3]', 4, NULL, NULL, '2026', NULL, "
+                       "NULL)", [(f"g{number}", number) for number in range(200)])
+    db.close()
+    assert path.stat().st_size > 8192
     path.write_bytes(path.read_bytes()[:4096])
 
 
@@ -451,6 +454,18 @@ def test_a_device_or_a_pipe_as_the_save_is_refused_never_read_whole_nor_replaced
         assert f"{special} is not a regular file: give a file's path with --save" in result.output
         assert special.stat().st_mode == kind  # still the device or the pipe
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]
+
+
+def test_a_device_as_the_score_table_is_refused_and_the_finished_game_kept(paths, tmp_path):
+    total = at_last_scoring(paths["save"])
+    paths["scores"] = Path("/dev/zero")
+    shown = run(paths, "--high-scores")
+    assert shown.exit_code == 1 and "/dev/zero is not a regular file: give a file's path with --scores" in shown.output
+    ended = run(paths, "--resume", input="score\n")
+    assert ended.exit_code == 0 and "The score was not recorded" in ended.output
+    [kept] = kept_games(paths)
+    assert json.loads(kept.read_text())["entry"]["total"] == total
+    assert Path("/dev/zero").is_char_device() and not list(Path("/dev").glob("zero?*"))
 
 
 def test_leftover_temporaries_of_a_killed_run_are_removed_at_the_next_start_only_old_ones_and_only_ours(paths):

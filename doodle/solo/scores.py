@@ -87,6 +87,8 @@ class ScoreBook:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        if path.exists() and not path.is_file():  # a device, a pipe: SQLite would write its journal beside it
+            raise ScoresError(f"the score database {path} is not a regular file: give a file's path with --scores")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(path, timeout=LOCK_TIMEOUT)
