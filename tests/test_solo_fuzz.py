@@ -189,7 +189,7 @@ def test_recording_into_a_damaged_table_records_the_game_or_says_it_did_not(tmp_
         assert aside.read_bytes() == raw  # a damaged table is moved, never changed
     if standing.recorded:
         with ScoreBook(path) as book:
-            assert book.has(ENTRY.game_id)
+            assert book.get(ENTRY.game_id) == ENTRY
     else:
         assert standing.problem and "The score was not recorded" in standing.note
 

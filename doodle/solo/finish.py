@@ -182,11 +182,6 @@ def _standing(book: ScoreBook, entry: ScoreEntry, note: str) -> Standing:
     return Standing(overall, on_seed, top, note)
 
 
-def record_score(scores_path: Path, save: SoloSave, session: SoloSession, par: Par | None) -> Standing:
-    """Add the finished game to the table at `scores_path` and read its rank (see `record_entry`)."""
-    return record_entry(scores_path, score_entry(save, session, par))
-
-
 def finish_game(save_path: Path, scores_path: Path, save: SoloSave, session: SoloSession,
                 par: Par | None) -> Standing:
     """Record a finished game and remove its save. When its score cannot be recorded now, the game is kept

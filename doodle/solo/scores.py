@@ -96,7 +96,7 @@ class ScoreBook:
             raise ScoresError(f"cannot open the score database {path}: {_reason(error)}") from None
         # text that is not UTF-8 (a damaged byte) is read with replacement characters rather than raised
         self._db.text_factory = lambda data: data.decode("utf-8", "replace")
-        self.skipped = 0  # rows left out of the last top() because they cannot be read
+        self.skipped = 0  # rows left out of the last reading because they cannot be read
         try:
             self._check_and_create()
         except BaseException:
@@ -199,13 +199,6 @@ class ScoreBook:
         rows = self._rows(f"SELECT {', '.join(COLUMNS)} FROM scores WHERE game_id = ?", (game_id,))
         return _entry(rows[0]) if rows else None
 
-    def has(self, game_id: str) -> bool:
-        """Whether a row is recorded under `game_id`, readable or not."""
-        return bool(self._rows("SELECT 1 FROM scores WHERE game_id = ?", (game_id,)))
-
-    def _one(self, sql: str, args: tuple) -> int:
-        return int(self._rows(sql, args)[0][0])
-
     def _rows(self, sql: str, args: tuple) -> list[tuple]:
         with self._errors(), closing(self._db.execute(sql, args)) as cursor:
             return cursor.fetchall()
@@ -223,21 +216,22 @@ def _entry(row: tuple) -> ScoreEntry | None:
         rounds = json.loads(values["round_scores"])
     except (TypeError, ValueError, RecursionError):
         return None
-    if not isinstance(rounds, list) or not all(_is_int(score) for score in rounds):
+    if not isinstance(rounds, list) or not all(is_whole_number(score) for score in rounds):
         return None
-    if not all(_is_int(values[key]) for key in ("total", "seed", "empty")):
+    if not all(is_whole_number(values[key]) for key in ("total", "seed", "empty")):
         return None
     if not all(isinstance(values[key], str) for key in _TEXT_COLUMNS):
         return None
     if not all(values[key] is None or isinstance(values[key], str) for key in _OPTIONAL_TEXT):
         return None
-    if not all(values[key] is None or _is_int(values[key]) for key in _OPTIONAL_INT):
+    if not all(values[key] is None or is_whole_number(values[key]) for key in _OPTIONAL_INT):
         return None
     return ScoreEntry(**{**values, "name": clean_text(values["name"]), "round_scores": tuple(rounds),
                          "deck": clean_text(values["deck"]) if values["deck"] is not None else None})
 
 
-def _is_int(value: object) -> bool:
+def is_whole_number(value: object) -> bool:
+    """An int that is not a bool (JSON and SQLite values checked before use)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 

@@ -12,7 +12,7 @@ import re
 import stat
 import time
 import uuid
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -23,7 +23,7 @@ from doodle.files import InputFileError, read_text_limited, write_atomic
 from doodle.game.dealer import DealerError
 from doodle.game.deck import Deck, load_deck
 from doodle.game.game import RECORD_FORMAT, DoodleGame, RecordError
-from doodle.solo.scores import ScoreEntry, clean_text
+from doodle.solo.scores import ScoreEntry, clean_text, is_whole_number
 
 APP_NAME = "doodle"
 SAVE_FORMAT = "doodle-solo-save/1"
@@ -134,9 +134,9 @@ def check_record(record: dict[str, Any]) -> None:
     if record.get("format") != RECORD_FORMAT:
         raise SaveError(f"its game record is not a {RECORD_FORMAT} record (format is {_shown(record.get('format'))})")
     seed = record.get("seed")
-    if not _is_int(seed) or not 0 <= seed <= MAX_SEED:
+    if not is_whole_number(seed) or not 0 <= seed <= MAX_SEED:
         raise SaveError(f"its seed is {_shown(seed)}, not a whole number from 0 to {MAX_SEED}")
-    if record.get("players") != 1 or not _is_int(record.get("players")):
+    if record.get("players") != 1 or not is_whole_number(record.get("players")):
         raise SaveError(f"it is a game for {_shown(record.get('players'))} players, not a solo game")
     names = record.get("names")
     if not isinstance(names, list) or len(names) != 1 or not isinstance(names[0], str):
@@ -154,7 +154,7 @@ def check_record(record: dict[str, Any]) -> None:
             raise SaveError(f"entry {number} of its moves {problem}")
     scores = record.get("round_scores")
     if scores is not None and not (isinstance(scores, list) and all(
-            isinstance(row, list) and all(_is_int(score) for score in row) for row in scores)):
+            isinstance(row, list) and all(is_whole_number(score) for score in row) for row in scores)):
         raise SaveError("its round scores are not lists of whole numbers")
 
 
@@ -166,10 +166,10 @@ def _entry_problem(entry: object) -> str | None:
         roll = entry["roll"]
         if isinstance(roll, str):
             return f"is a die roll written as text ({_shown(roll)}); a roll is the number 1, 2 or 3"
-        if not _is_int(roll) or roll not in (1, 2, 3):
+        if not is_whole_number(roll) or roll not in (1, 2, 3):
             return f"is a die roll of {_shown(roll)}; a die shows 1, 2 or 3"
         return None
-    if entry.get("player") != 0 or not _is_int(entry.get("player")):
+    if entry.get("player") != 0 or not is_whole_number(entry.get("player")):
         return f"is by player {_shown(entry.get('player'))}; a solo game has only player 0"
     action = entry.get("action")
     if not isinstance(action, dict):
@@ -191,18 +191,14 @@ def _entry_problem(entry: object) -> str | None:
     return f"is an action of kind {_shown(kind)}, not draw, single or end"
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _is_cell(value: object) -> bool:
     return (isinstance(value, list) and len(value) == 2
-            and all(_is_int(number) and 0 <= number < 9 for number in value))
+            and all(is_whole_number(number) and 0 <= number < 9 for number in value))
 
 
 def _shown(value: object) -> str:
     """A value from a file, short and printable, for a message."""
-    if _is_int(value) and abs(value) >= 10**20:
+    if is_whole_number(value) and abs(value) >= 10**20:
         return f"a number of about {int(value.bit_length() * 0.30103)} digits"
     text = repr(value) if isinstance(value, str) else json.dumps(value) if _scalar(value) else type(value).__name__
     return clean_text(text if len(text) <= 24 else text[:20] + "...", limit=24)
@@ -362,18 +358,23 @@ def _finished_entry(text: str) -> tuple[str, ScoreEntry]:
     """The table a kept finished game is for, and its score entry; SaveError when the file is not one."""
     data = _parse_json(text)
     entry = data.get("entry") if isinstance(data, dict) and data.get("format") == FINISHED_FORMAT else None
-    if not isinstance(entry, dict) or set(entry) != {f.name for f in ScoreEntry.__dataclass_fields__.values()} \
+    if not isinstance(entry, dict) or set(entry) != {f.name for f in fields(ScoreEntry)} \
             or not isinstance(data.get("scores"), str):
         raise SaveError(f"it is not a {FINISHED_FORMAT} file")
-    texts = ("game_id", "name", "played_at")
-    numbers = ("total", "seed", "empty")
-    if not all(isinstance(entry[key], str) and 0 < len(entry[key]) <= 100 for key in texts) or not all(
-            _is_int(entry[key]) and abs(entry[key]) <= MAX_SEED for key in numbers) or not all(
-            entry[key] is None or isinstance(entry[key], str) and len(entry[key]) <= 100
-            for key in ("daily", "par_bot", "deck", "deck_id")) or not (
-            entry["par"] is None or _is_int(entry["par"]) and abs(entry["par"]) <= MAX_SEED):
+
+    def text(key: str, optional: bool = False) -> bool:
+        value = entry[key]
+        return (optional and value is None) or (isinstance(value, str) and 0 < len(value) <= 100)
+
+    def number(key: str, optional: bool = False) -> bool:
+        value = entry[key]
+        return (optional and value is None) or (is_whole_number(value) and abs(value) <= MAX_SEED)
+
+    if not (all(text(key) for key in ("game_id", "name", "played_at"))
+            and all(text(key, optional=True) for key in ("daily", "par_bot", "deck", "deck_id"))
+            and all(number(key) for key in ("total", "seed", "empty")) and number("par", optional=True)):
         raise SaveError("its score entry has a field of the wrong kind")
     rounds = entry["round_scores"]
-    if not isinstance(rounds, list) or len(rounds) > 3 or not all(_is_int(x) and 0 <= x <= 81 for x in rounds):
+    if not isinstance(rounds, list) or len(rounds) > 3 or not all(is_whole_number(x) and 0 <= x <= 81 for x in rounds):
         raise SaveError("its round scores are not those of a game")
     return data["scores"], ScoreEntry(**{**entry, "round_scores": tuple(rounds)})
