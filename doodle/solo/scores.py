@@ -124,6 +124,9 @@ class ScoreBook:
             if version not in (0, 1, SCHEMA_VERSION):
                 raise ScoresCorrupt(f"{self.path} has score table version {version}; this doodle reads versions "
                                     f"1 to {SCHEMA_VERSION}")
+            problems = [row[0] for row in self._db.execute("PRAGMA quick_check(3)")]
+            if problems != ["ok"]:  # found before anything is written to it
+                raise ScoresCorrupt(f"{self.path} is damaged: {'; '.join(problems)}")
             self._db.executescript(SCHEMA)
             columns = tuple(row[1] for row in self._db.execute("PRAGMA table_info(scores)"))
             if columns == VERSION_1_COLUMNS:
@@ -132,7 +135,8 @@ class ScoreBook:
                 columns = COLUMNS
             if columns != COLUMNS:
                 raise ScoresCorrupt(f"{self.path} has a scores table with other columns ({', '.join(columns)})")
-            self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            if version != SCHEMA_VERSION:  # set once: a table is not written to merely by opening it
+                self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def _error(self, error: sqlite3.Error) -> ScoresError:
         text = _reason(error)
