@@ -136,8 +136,11 @@ def check_record(record: dict[str, Any]) -> None:
     seed = record.get("seed")
     if not is_whole_number(seed) or not 0 <= seed <= MAX_SEED:
         raise SaveError(f"its seed is {_shown(seed)}, not a whole number from 0 to {MAX_SEED}")
-    if record.get("players") != 1 or not is_whole_number(record.get("players")):
-        raise SaveError(f"it is a game for {_shown(record.get('players'))} players, not a solo game")
+    players = record.get("players")
+    if is_whole_number(players) and players != 1:
+        raise SaveError(f"it is a game for {_shown(players)} players, not a solo game")
+    if not is_whole_number(players):
+        raise SaveError(f"its number of players is {_shown(players)}, not 1")
     names = record.get("names")
     if not isinstance(names, list) or len(names) != 1 or not isinstance(names[0], str):
         raise SaveError("its player's name is missing or not text")
@@ -200,12 +203,10 @@ def _shown(value: object) -> str:
     """A value from a file, short and printable, for a message."""
     if is_whole_number(value) and abs(value) >= 10**20:
         return f"a number of about {int(value.bit_length() * 0.30103)} digits"
-    text = repr(value) if isinstance(value, str) else json.dumps(value) if _scalar(value) else type(value).__name__
+    if isinstance(value, list | dict):
+        return "a list" if isinstance(value, list) else "a group of fields"
+    text = repr(value) if isinstance(value, str) else json.dumps(value)
     return clean_text(text if len(text) <= 24 else text[:20] + "...", limit=24)
-
-
-def _scalar(value: object) -> bool:
-    return value is None or isinstance(value, bool | int | float)
 
 
 def _exists_but_not_a_file(path: Path) -> bool:
