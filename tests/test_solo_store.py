@@ -1,5 +1,8 @@
 """Save files: round trip through the engine's replay, clear errors for damaged saves, setting files aside,
-and the session's rules (drawing ends the turn, the save hook after every move)."""
+and the session's rules (drawing ends the turn, the save hook after every move). The command under faults: a
+finished game whose score cannot be written (table locked, read-only, its folder not makeable, a device) is kept
+and recorded on a later run; damaged tables, hostile saves and decks, devices and pipes, leftover temporaries,
+control characters in names; resuming offered at a terminal."""
 
 from __future__ import annotations
 
@@ -267,14 +270,12 @@ def test_a_finished_game_is_kept_when_the_tables_folder_is_read_only(paths, tmp_
     assert recorded(paths) == [("tester", total)]
 
 
-def test_when_the_game_cannot_be_kept_either_the_save_keeps_it_and_the_next_run_records_it(paths, tmp_path,
-                                                                                          monkeypatch):
+def test_when_the_game_cannot_be_kept_either_the_save_keeps_it_and_the_next_run_records_it(paths, monkeypatch):
     total = at_last_scoring(paths["save"])
     game_id = read_save(paths["save"]).game_id
     finished_path(paths["save"], game_id).mkdir()  # the place to keep it cannot take a file
     with monkeypatch.context() as patch:
         read_only_connect(patch)
-        ScoreBook(paths["scores"]).close() if paths["scores"].exists() else None
         ended = run(paths, "--resume", input="score\n")
     assert ended.exit_code == 0, ended.output
     assert "could not be kept for later either" in ended.output
@@ -413,8 +414,8 @@ def test_a_hostile_save_is_set_aside_with_what_is_wrong_and_new_works(paths, cas
     assert resumed.exit_code == 1, resumed.output
     assert re.search(reason, resumed.output), resumed.output
     assert "cannot be used" in resumed.output and "moved to" in resumed.output
-    for internal in ("Traceback", "string indices", "Error:", "where the record says"):
-        assert internal not in resumed.output.replace("Error: there is no saved game", "")
+    for internal in ("Traceback", "string indices", "where the record says", "Exception"):
+        assert internal not in resumed.output
     [aside] = paths["save"].parent.glob("save.json.corrupt-*")
     assert aside.read_bytes() == text.encode("utf-8", "surrogateescape")
     paths["save"].write_bytes(aside.read_bytes())
