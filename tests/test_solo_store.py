@@ -284,6 +284,7 @@ def test_when_the_game_cannot_be_kept_either_the_save_keeps_it_and_the_next_run_
     finished_path(paths["save"], game_id).rmdir()
     again = run(paths, "--seed", "2", input="quit\n")
     assert again.exit_code == 0, again.output
+    assert f"Recorded the finished game found in {paths['save']} ({total} points, seed 11)" in again.output
     assert recorded(paths) == [("tester", total)]
 
 

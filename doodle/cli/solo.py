@@ -183,8 +183,9 @@ def _game_in_progress(save_path: Path, scores_path: Path,
         return None, None
     if game.is_over():
         standing = finish_game(save_path, scores_path, save, SoloSession(game), None)
-        if standing.note:
-            click.echo(standing.note, err=True)
+        done = (f"Recorded the finished game found in {save_path} ({game.totals()[0]} points, seed "
+                f"{game.dealer.seed}) in the high-score table." if standing.recorded else "")
+        click.echo(" ".join(filter(None, (standing.note, done))), err=True)
         return None, None
     if discard:
         return None, None
