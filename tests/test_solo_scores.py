@@ -80,7 +80,7 @@ def test_another_programs_database_is_not_taken_over(tmp_path):
     assert tables == ["recipes"]
 
 
-def test_looking_at_the_high_scores_leaves_a_foreign_file_alone(tmp_path):
+def test_the_high_scores_set_a_damaged_file_aside_but_leave_another_programs_database_alone(tmp_path):
     from click.testing import CliRunner
 
     from doodle.cli import main
@@ -88,8 +88,17 @@ def test_looking_at_the_high_scores_leaves_a_foreign_file_alone(tmp_path):
     notes = tmp_path / "notes.txt"
     notes.write_text("not a database")
     result = CliRunner().invoke(main, ["solo", "--high-scores", "--scores", str(notes)])
-    assert result.exit_code == 1 and "left untouched" in result.output
-    assert notes.read_text() == "not a database" and [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
+    assert result.exit_code == 0, result.output
+    [aside] = tmp_path.glob("notes.txt.corrupt-*")
+    assert aside.read_text() == "not a database"  # moved, never overwritten
+    assert f"it was moved to {aside}" in result.output and "none yet" in result.output
+    recipes = tmp_path / "recipes.db"
+    with sqlite3.connect(recipes) as db:
+        db.execute("CREATE TABLE recipes (name TEXT)")
+    db.close()
+    foreign = CliRunner().invoke(main, ["solo", "--high-scores", "--scores", str(recipes)])
+    assert foreign.exit_code == 1 and "not a doodle score table: give doodle's own with --scores" in foreign.output
+    assert not list(tmp_path.glob("recipes.db.*"))
 
 
 def test_a_rank_on_one_seed_counts_only_games_dealt_from_the_same_deck(tmp_path):

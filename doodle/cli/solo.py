@@ -15,21 +15,22 @@ from doodle.cli.common import interactive as is_interactive
 from doodle.game.deck import Deck, DeckError, load_deck
 from doodle.game.game import DoodleGame
 from doodle.render import draw_quilt
-from doodle.solo.finish import TOP, BackgroundPar, Par, record_score, score_table, summary
+from doodle.solo.finish import TOP, BackgroundPar, Par, finish_game, open_scores, record_waiting, score_table, summary
 from doodle.solo.plain import PlainGame
-from doodle.solo.scores import ScoreBook, ScoresCorrupt, ScoresError
+from doodle.solo.scores import ScoresError, clean_text
 from doodle.solo.session import SoloSession, Stage
 from doodle.solo.store import (
     SAVE_ENV,
     SCORES_ENV,
     SaveDeckError,
     SaveError,
+    SaveNotAFile,
     SaveWriteError,
     SoloSave,
     default_save_path,
     default_scores_path,
     read_save,
-    remove_save,
+    remove_stale_temporaries,
     set_aside,
     write_save,
 )
@@ -57,11 +58,13 @@ def _read_existing(save_path: Path, discard: bool) -> tuple[SoloSave | None, Doo
         if save is None:
             return None, None
         return save, save.game()
+    except SaveNotAFile as error:
+        raise click.ClickException(str(error)) from None
     except SaveDeckError as error:
         if discard:
             return None, None
-        raise click.ClickException(f"{error}. Put the deck file back to continue, or start over with --new") \
-            from None
+        raise click.ClickException(f"{error}. Put the deck file back as it was to continue, or start over with "
+                                   "--new (discarding the saved game)") from None
     except SaveError as error:
         moved = _set_aside_or_fail(save_path, str(error))
         click.echo(f"Warning: the saved game {save_path} cannot be used ({error}); it was moved to {moved}.",
@@ -98,8 +101,11 @@ def solo(plain: bool, seed: int | None, daily: bool, resume: bool, discard: bool
     high-score table, par (the best bot's total on the same seed) and your quilt beside the bot's.
     Keys in the full-screen game: press ? for the list. In --plain mode type help.
     """
+    save_path = save_path or default_save_path()
+    scores_path = scores_path or default_scores_path()
     if high_scores:
-        _show_high_scores(scores_path or default_scores_path())
+        _record_waiting(save_path, scores_path)
+        _show_high_scores(scores_path)
         return
     if seed is not None and daily:
         raise click.UsageError("give either --seed or --daily, not both")
@@ -114,16 +120,17 @@ def solo(plain: bool, seed: int | None, daily: bool, resume: bool, discard: bool
     if resume and (seed is not None or daily or discard or deck_path):
         raise click.UsageError("--resume continues the saved game as it was: leave out --seed, --daily, --new, --deck")
 
-    save_path = save_path or default_save_path()
-    scores_path = scores_path or default_scores_path()
+    remove_stale_temporaries(save_path)
+    _record_waiting(save_path, scores_path)
     if resume:
         save, game = _read_existing(save_path, discard=False)
         if save is None or game is None:
             raise click.ClickException(f"there is no saved game at {save_path}: start one with doodle solo")
     else:
-        _clear_for_new_game(save_path, scores_path, discard)
+        save, game = _game_in_progress(save_path, scores_path, discard)
+    if save is None or game is None:
         day = date.today() if daily else None
-        player = name or _user_name()
+        player = clean_text(name or _user_name())
         game = DoodleGame.new(1, daily_seed(day) if day else seed, _load_deck(deck_path), [player])
         save = SoloSave(game.to_record(), player, daily=day.isoformat() if day else None,
                         deck_path=str(deck_path.resolve()) if deck_path else None)
@@ -142,15 +149,16 @@ def solo(plain: bool, seed: int | None, daily: bool, resume: bool, discard: bool
     # par is played in the background while the player plays, so that it is ready at the end
     background = None if no_par else BackgroundPar(game.dealer.seed, game.deck)
     interactive = is_interactive()
-    if plain or not interactive:
+    if game.is_over():  # a finished game found in the save (--resume): nothing left to play
+        finished = True
+    elif plain or not interactive:
         finished = _play_plain(session, save_path, interactive)
     else:
         finished = _play_full_screen(session, save_path)
     if not finished:
         return
     par = _par(background) if background is not None else None
-    standing = record_score(scores_path, save, session, par)
-    remove_save(save_path)
+    standing = finish_game(save_path, scores_path, save, session, par)
     text = summary(session, save, par, standing, plain=plain or not interactive, color=use_color(color))
     click.echo(text)
 
@@ -163,20 +171,39 @@ def _set_aside_or_fail(path: Path, problem: str) -> Path:
                                    f"({error.strerror or error}): move or remove it yourself") from None
 
 
-def _clear_for_new_game(save_path: Path, scores_path: Path, discard: bool) -> None:
-    """Refuse to overwrite a game in progress unless --new; record a finished game left behind (stopped while
-    its score was being recorded: the table keeps one row per game, so recording again is safe)."""
+def _game_in_progress(save_path: Path, scores_path: Path,
+                      discard: bool) -> tuple[SoloSave | None, DoodleGame | None]:
+    """The saved game to go on with, or (None, None) for a new game. A game in progress is never overwritten
+    without --new: on a terminal the player is asked (resume it, or discard it), otherwise the command stops
+    with what to type. A finished game left in the save (stopped while its score was being recorded) is
+    recorded, or kept beside the save when the table cannot be used (one row per game: recording again is
+    safe)."""
     save, game = _read_existing(save_path, discard)
     if save is None or game is None:
-        return
+        return None, None
     if game.is_over():
-        record_score(scores_path, save, SoloSession(game), None)
-        remove_save(save_path)
-    elif not discard:
-        raise click.UsageError(
-            f"a game is in progress in {save_path} (seed {game.dealer.seed}, round {game.dealer.round}, "
-            f"turn {game.dealer.turn}): continue it with --resume, or start a new one with --new (discarding it)"
-        )
+        standing = finish_game(save_path, scores_path, save, SoloSession(game), None)
+        done = (f"Recorded the finished game found in {save_path} ({game.totals()[0]} points, seed "
+                f"{game.dealer.seed}) in the high-score table." if standing.recorded else "")
+        click.echo(" ".join(filter(None, (standing.note, done))), err=True)
+        return None, None
+    if discard:
+        return None, None
+    where = (f"a game is in progress in {save_path} (seed {game.dealer.seed}, round {game.dealer.round}, "
+             f"turn {game.dealer.turn})")
+    if not is_interactive():
+        raise click.UsageError(f"{where}: continue it with --resume, or start a new one with --new (discarding it)")
+    if click.confirm(f"{where[0].upper()}{where[1:]}. Resume it?", default=True):
+        return save, game
+    if click.confirm("Start a new game instead, discarding the saved one?", default=False):
+        return None, None
+    raise click.ClickException(f"the saved game is kept in {save_path}; continue it with doodle solo --resume")
+
+
+def _record_waiting(save_path: Path, scores_path: Path) -> None:
+    """Record the finished games whose score could not be recorded when they ended, and say so."""
+    for note in record_waiting(save_path, scores_path):
+        click.echo(note, err=True)
 
 
 def _show_high_scores(scores_path: Path) -> None:
@@ -184,14 +211,18 @@ def _show_high_scores(scores_path: Path) -> None:
         click.echo(f"No games recorded yet (the table will be {scores_path}).")
         return
     try:
-        with ScoreBook(scores_path) as book:
+        book, note = open_scores(scores_path)
+        with book:
             entries = book.top(TOP)
             count = book.count()
-    except ScoresCorrupt as error:  # only looking: the file is left as it is; a game that ends sets it aside
-        raise click.ClickException(
-            f"{error}; it is left untouched (a finished game would move it aside and start a new table)") from None
     except ScoresError as error:
         raise click.ClickException(str(error)) from None
+    if note:
+        click.echo(note, err=True)
+    if book.skipped:
+        rows = "row" if book.skipped == 1 else "rows"
+        click.echo(f"Warning: {book.skipped} {rows} of the table cannot be read (edited or damaged) and are left "
+                   "out.", err=True)
     click.echo(f"High scores ({count} game{'s' if count != 1 else ''} recorded in {scores_path}):")
     click.echo("\n".join(score_table(entries)) if entries else "  none yet")
 

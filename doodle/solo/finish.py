@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -13,9 +13,17 @@ from doodle.game.deck import Deck, bundled_deck
 from doodle.game.game import DoodleGame
 from doodle.quilt import Quilt
 from doodle.render import ascii_quilt, draw_quilt, draw_side_by_side
-from doodle.solo.scores import Rank, ScoreBook, ScoreEntry, ScoresCorrupt, ScoresError
+from doodle.solo.scores import Rank, ScoreBook, ScoreEntry, ScoresCorrupt, ScoresError, ScoresForeign, clean_text
 from doodle.solo.session import SoloSession
-from doodle.solo.store import SoloSave, set_aside
+from doodle.solo.store import (
+    SaveError,
+    SaveWriteError,
+    SoloSave,
+    finished_games,
+    keep_finished,
+    remove_save,
+    set_aside,
+)
 
 TOP = 10
 
@@ -78,48 +86,151 @@ class BackgroundPar:
 
 @dataclass(frozen=True)
 class Standing:
-    """Where the finished game stands in the high-score table (None when the table could not be used)."""
+    """Where the finished game stands in the high-score table (rank None when the table could not be read)."""
 
     rank: Rank | None
     seed_rank: Rank | None
     top: list[ScoreEntry]
     note: str = ""  # what went wrong with the table, and what was done about it
+    recorded: bool = True  # False: the game is not in the table (it is kept to be recorded later)
+    problem: str = ""  # why it was not recorded
 
 
-def record_score(scores_path: Path, save: SoloSave, session: SoloSession, par: Par | None) -> Standing:
-    """Add the finished game to the table at `scores_path` and read its rank. A damaged table is set aside
-    (never overwritten) and a new one started; a table that cannot be used now (locked...) is left alone."""
-    note = ""
-    try:
-        book = ScoreBook(scores_path)
-    except ScoresCorrupt as error:
-        try:
-            moved = set_aside(scores_path)
-        except OSError as move_error:
-            return Standing(None, None, [], f"The score was not recorded: {error}, and the file cannot be moved "
-                                            f"aside ({move_error.strerror or move_error}).")
-        note = f"The score table was damaged ({error}); it was moved to {moved} and a new one started."
-        try:
-            book = ScoreBook(scores_path)
-        except ScoresError as again:
-            return Standing(None, None, [], f"{note} The new one cannot be used either: {again}")
-    except ScoresError as error:
-        return Standing(None, None, [], f"The score was not recorded: {error}")
-    total = session.total()
-    entry = ScoreEntry(
-        game_id=save.game_id, name=save.name, total=total, seed=session.seed, daily=save.daily,
+def score_entry(save: SoloSave, session: SoloSession, par: Par | None) -> ScoreEntry:
+    """The high-score table's row for a finished game."""
+    return ScoreEntry(
+        game_id=save.game_id, name=save.name, total=session.total(), seed=session.seed, daily=save.daily,
         round_scores=tuple(session.round_scores()), empty=session.quilt.empty_count(),
         par=par.total if par else None, par_bot=par.bot if par else None,
         played_at=datetime.now(UTC).isoformat(timespec="seconds"), deck=session.game.deck.name,
         deck_id=session.game.deck.fingerprint,
     )
+
+
+def open_scores(path: Path) -> tuple[ScoreBook, str]:
+    """The table at `path`, and a note when a damaged file there was set aside (renamed beside it, never
+    overwritten) and a new table started. ScoresError when the table cannot be used now: locked, read-only, a
+    damaged file that cannot be moved, or another program's database (which is left alone)."""
     try:
+        return ScoreBook(path), ""
+    except ScoresForeign as error:
+        raise ScoresError(f"{error}: give doodle's own with --scores") from None
+    except ScoresCorrupt as error:
+        note = _set_aside_note(path, error)
+    return ScoreBook(path), note
+
+
+def _set_aside_note(path: Path, error: ScoresError) -> str:
+    try:
+        moved = set_aside(path)
+    except OSError as move_error:
+        raise ScoresError(f"{error}, and it cannot be moved aside ({move_error.strerror or move_error})") from None
+    return f"The score table was damaged ({error}); it was moved to {moved} and a new one started."
+
+
+def record_entry(scores_path: Path, entry: ScoreEntry) -> Standing:
+    """Add a finished game to the table and read where it stands. A table found damaged (on opening, writing or
+    reading) is set aside and the game recorded in a new one; a table that cannot be used now (locked,
+    read-only) is left alone and the Standing says `recorded=False`. Once the game's row is written and reads
+    back, a failure to read the rest of the table only adds a note."""
+    note = ""
+    for attempt in range(2):
+        try:
+            book, opened = open_scores(scores_path)
+        except ScoresError as error:
+            return _not_recorded(note, error)
+        note = " ".join(filter(None, (note, opened)))
+        written = False
         with book:
-            book.add(entry)
-            on_seed = book.rank(total, seed=session.seed, deck_id=entry.deck_id)
-            return Standing(book.rank(total), on_seed, book.top(TOP), note)
-    except ScoresError as error:
-        return Standing(None, None, [], f"{note} The score was not recorded: {error}".strip())
+            try:
+                book.add(entry)
+                written = True
+                return _standing(book, entry, note)
+            except ScoresCorrupt as error:
+                damaged = error
+            except ScoresError as error:
+                return _unreadable(note, error) if written else _not_recorded(note, error)
+            except ValueError as error:
+                return _not_recorded(note, error)
+        if attempt:
+            return _unreadable(note, damaged) if written else _not_recorded(note, damaged)
+        try:
+            note = " ".join(filter(None, (note, _set_aside_note(scores_path, damaged))))
+        except ScoresError as error:
+            return _unreadable(note, error) if written else _not_recorded(note, error)
+    raise AssertionError("unreachable: the second attempt returns")
+
+
+def _not_recorded(note: str, error: Exception) -> Standing:
+    return Standing(None, None, [], f"{note} The score was not recorded: {error}.".strip(), recorded=False,
+                    problem=str(error))
+
+
+def _unreadable(note: str, error: Exception) -> Standing:
+    return Standing(None, None, [], f"{note} The score was recorded, but the table cannot be read now: "
+                                    f"{error}.".strip())
+
+
+def _standing(book: ScoreBook, entry: ScoreEntry, note: str) -> Standing:
+    """Where the recorded game stands; ScoresError when the table cannot be read."""
+    on_seed = book.rank(entry.total, seed=entry.seed, deck_id=entry.deck_id)
+    overall = book.rank(entry.total)
+    top = book.top(TOP)
+    if book.skipped:
+        rows = "row" if book.skipped == 1 else "rows"
+        note = f"{note} {book.skipped} {rows} of the table cannot be read (edited or damaged) and are left out.".strip()
+    return Standing(overall, on_seed, top, note)
+
+
+def finish_game(save_path: Path, scores_path: Path, save: SoloSave, session: SoloSession,
+                par: Par | None) -> Standing:
+    """Record a finished game and remove its save. When its score cannot be recorded now, the game is kept
+    beside the save (`keep_finished`) to be recorded by `record_waiting` on a later run; the note says so. When
+    it cannot be kept either, the save is left as it is (it holds the finished game if it was written)."""
+    entry = score_entry(save, session, par)
+    standing = record_entry(scores_path, entry)
+    if standing.recorded:
+        remove_save(save_path)
+        return standing
+    try:
+        kept = keep_finished(save_path, scores_path, entry, save)
+    except SaveWriteError as error:
+        where = (f"it stays in {save_path}, from which the next doodle solo records it" if not session.save_problem
+                 else "write down your score")
+        return replace(standing, note=f"{standing.note} Your finished game could not be kept for later either "
+                                      f"({error}): {where}.")
+    remove_save(save_path)
+    return replace(standing, note=f"{standing.note} Your finished game is kept in {kept} and will be recorded the "
+                                  "next time you run doodle solo (doodle solo --high-scores records it and shows "
+                                  "the table).")
+
+
+def record_waiting(save_path: Path, scores_path: Path) -> list[str]:
+    """Record the finished games kept beside the save (their score could not be recorded when they ended) and
+    remove each once recorded; a kept file that cannot be read is set aside. Returns what the player should be
+    told. When the table cannot be used, the games wait for the next run (one attempt, not one per game)."""
+    notes = []
+    waiting = finished_games(save_path, scores_path)
+    for index, (path, entry) in enumerate(waiting):
+        if isinstance(entry, SaveError):
+            try:
+                notes.append(f"A finished game kept in {path} cannot be read ({entry}); it was moved to "
+                             f"{set_aside(path)}.")
+            except OSError as error:
+                notes.append(f"A finished game kept in {path} cannot be read ({entry}) nor moved aside "
+                             f"({error.strerror or error}): move or remove it yourself.")
+            continue
+        standing = record_entry(scores_path, entry)
+        game = f"your finished game of {clean_text(entry.played_at[:10])} ({entry.total} points, seed {entry.seed})"
+        if not standing.recorded:
+            left = len(waiting) - index
+            others = f" ({left - 1} more wait with it)" if left > 1 else ""
+            notes.append(f"{game[0].upper()}{game[1:]} could not be recorded yet: {standing.problem}. It stays in "
+                         f"{path}{others} and will be recorded the next time you run doodle solo.")
+            break
+        path.unlink(missing_ok=True)
+        notes.append(" ".join(filter(None, (standing.note, f"Recorded {game} in the high-score table."))))
+    return notes
 
 
 def summary(session: SoloSession, save: SoloSave, par: Par | None, standing: Standing | None,
@@ -170,11 +281,11 @@ def score_table(entries: list[ScoreEntry], mine: str | None = None) -> list[str]
     for index, entry in enumerate(entries, start=1):
         if entry.total != previous:
             place, previous = index, entry.total
-        daily = f" daily {entry.daily}" if entry.daily else ""
+        daily = f" daily {clean_text(entry.daily)}" if entry.daily else ""
         par = f"  par {entry.par}" if entry.par is not None else ""
         other_deck = entry.deck_id not in (None, bundled_deck().fingerprint)
-        deck = f"  deck {entry.deck} #{entry.deck_id}" if other_deck else ""
+        deck = f"  deck {clean_text(entry.deck or '?')} #{clean_text(entry.deck_id or '')}" if other_deck else ""
         marker = "  <- you" if entry.game_id == mine else ""
-        rows.append(f"{place:>3}. {entry.total:>4}  {entry.name[:16]:<16} {entry.played_at[:10]}  "
-                    f"seed {entry.seed}{daily}{par}{deck}{marker}")
+        rows.append(f"{place:>3}. {entry.total:>4}  {clean_text(entry.name, 16):<16} {clean_text(entry.played_at, 10)}"
+                    f"  seed {entry.seed}{daily}{par}{deck}{marker}")
     return rows
