@@ -73,6 +73,10 @@ def test_record_that_does_not_replay_is_refused():
         DoodleGame.replay({"format": "doodle-game/1", "seed": 1})
     with pytest.raises(RecordError, match="not a doodle-game/1"):
         DoodleGame.replay({"format": "chess"})
+    record = game.to_record()
+    record["log"][1]["roll"] = str(record["log"][1]["roll"])  # the right face, written as text
+    with pytest.raises(RecordError, match=r"a roll in the record is '\d', not a die face"):
+        DoodleGame.replay(record)
 
 
 def started_game(seed: int = 3) -> DoodleGame:

@@ -169,6 +169,8 @@ class DoodleGame:
             for entry in record["log"]:
                 if "roll" in entry:
                     rolled = game.roll()
+                    if type(entry["roll"]) is not int:
+                        raise RecordError(f"a roll in the record is {entry['roll']!r}, not a die face 1, 2 or 3")
                     if rolled != entry["roll"]:
                         raise RecordError(f"the seed rolls {rolled} where the record says {entry['roll']}")
                 else:
