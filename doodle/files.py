@@ -20,7 +20,13 @@ def write_atomic(path: str | Path, data: str | bytes) -> None:
     The file gets the permissions an ordinary write would give it (the old file's, or 0666 less the umask), not
     the owner-only ones of a temporary file. A symbolic link is written through: the file it points to is
     replaced and the link stays a link. A read-only file (no write permission, even for root) raises
-    ReadOnlyFileError rather than being replaced, as an ordinary write would refuse it."""
+    ReadOnlyFileError rather than being replaced, as an ordinary write would refuse it. A device, a FIFO or a
+    socket (/dev/stdout, /dev/null, a named pipe) is written into as a stream: renaming over it would replace the
+    device node itself with a file."""
+    if _is_stream(path):
+        with open(path, "wb") as stream:
+            stream.write(data.encode("utf-8") if isinstance(data, str) else data)
+        return
     path = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
     _refuse_read_only(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -36,6 +42,14 @@ def write_atomic(path: str | Path, data: str | bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _is_stream(path: str | Path) -> bool:
+    try:
+        mode = os.stat(path).st_mode  # through symbolic links: /dev/stdout is one
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
 
 
 def _refuse_read_only(path: Path) -> None:

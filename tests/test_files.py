@@ -79,3 +79,27 @@ def test_write_atomic_refuses_a_read_only_file_even_as_root(tmp_path):
         write_atomic(target, "replaced")
     assert target.read_text() == "keep me"
     assert isinstance(ReadOnlyFileError(), PermissionError)  # callers catching OSError say it as before
+
+
+def test_write_atomic_writes_into_a_device_or_fifo_and_never_replaces_it(tmp_path):
+    import stat
+    import threading
+
+    import pytest
+
+    write_atomic("/dev/null", "nothing")
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)  # still the device, not a file put in its place
+    if os.path.exists("/dev/full"):
+        with pytest.raises(OSError) as error:
+            write_atomic("/dev/full", "x" * 100_000)
+        assert error.value.errno == 28  # ENOSPC: said, and the device left as it is
+        assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    received = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()))
+    reader.start()
+    write_atomic(fifo, b"through the pipe")
+    reader.join(timeout=10)
+    assert received == [b"through the pipe"] and stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]  # no temporary file beside it
