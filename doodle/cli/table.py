@@ -1,0 +1,130 @@
+"""`doodle table`: the table in the browser. A big screen deals; every player joins with a phone."""
+
+from __future__ import annotations
+
+import errno
+import secrets
+import socket
+import threading
+import webbrowser
+from pathlib import Path
+
+import click
+
+from doodle.cli.common import SEED
+from doodle.game.dealer import MAX_PLAYERS, MIN_PLAYERS
+from doodle.game.deck import DeckError, load_deck
+
+DEFAULT_PORT = 8765
+
+
+@click.command()
+@click.option("-p", "--players", type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS),
+              help="Seats to lay (\"Player 1\"...), taken by the first phones to join; more can join in the lobby.")
+@click.option("--seed", type=SEED, help="Deal this game again: the same seed gives the same game.")
+@click.option("--deck", "deck_file", type=click.Path(path_type=Path, dir_okay=False),
+              help="A deck file (TOML) to use instead of the bundled cards.")
+@click.option("--port", type=click.IntRange(0, 65535), default=DEFAULT_PORT, show_default=True,
+              help="The port to serve on (0: any free port).")
+@click.option("--host", "bind_host", default="0.0.0.0", show_default=True,
+              help="The address to listen on (0.0.0.0: every network, so phones on the Wi-Fi can join).")
+@click.option("--no-browser", is_flag=True, help="Do not open the table's page in the browser.")
+@click.option("--resume", is_flag=True, help="Continue the saved game, with the same seats.")
+@click.option("--new", "discard", is_flag=True, help="Start a new game even though one is saved (replacing it).")
+@click.option("--save", "save_path", type=click.Path(path_type=Path, dir_okay=False), envvar="DOODLE_TABLE_SAVE",
+              help="The file the game is saved in after every step (default: in your data directory).")
+def table(players: int | None, seed: int | None, deck_file: Path | None, port: int, bind_host: str,
+          no_browser: bool, resume: bool, discard: bool, save_path: Path | None) -> None:
+    """Serve the table on the local network: the big screen deals, every player joins with a phone.
+
+    Prints the address and a QR code for the phones, and opens the table's page (the host) in the browser.
+    The game is saved after every step; `doodle table --resume` continues it after a crash or a closed laptop.
+    """
+    import uvicorn
+
+    from doodle.table.address import base_url, join_url, lan_address, qr_terminal
+    from doodle.table.app import TableServer, create_app
+    from doodle.table.save import TableSave, TableSaveError, default_save_path, read_save, write_save
+    from doodle.table.session import Stage, TableSession
+
+    if resume and (players is not None or seed is not None or discard):
+        raise click.UsageError("--resume continues the saved game as it was: leave out --players, --seed and --new")
+    save_path = save_path or default_save_path()
+    deck = None
+    if deck_file is not None:
+        try:
+            deck = load_deck(deck_file)
+        except DeckError as error:
+            raise click.ClickException(str(error)) from None
+    try:
+        saved = None if discard else read_save(save_path, deck)
+    except TableSaveError as error:
+        if resume:
+            raise click.ClickException(str(error)) from None
+        raise click.ClickException(f"{error}. Start a new game with --new (it replaces that file), or keep it and "
+                                   "use another file with --save FILE") from None
+    if resume:
+        if saved is None:
+            raise click.ClickException(f"there is no saved table game in {save_path}: start one with `doodle table`")
+        session, deck_path = saved.session, saved.deck_path
+        if deck_file is not None:
+            deck_path = str(deck_file.resolve())
+    else:
+        if saved is not None and saved.session.started and saved.session.stage != Stage.OVER:
+            raise click.ClickException(
+                f"a table game is in progress in {save_path} (round {saved.session.round}): continue it with "
+                "--resume, or start a new one with --new (which replaces it)")
+        session = TableSession.new(deck or load_deck(), players or 0, seed)
+        deck_path = str(deck_file.resolve()) if deck_file is not None else None
+
+    listener = _listen(bind_host, port)
+    port = listener.getsockname()[1]
+    address = lan_address(bind_host)
+    phones = join_url(address, port, session.room_code)
+    host_key = secrets.token_urlsafe(18)
+    local = "127.0.0.1" if bind_host in ("0.0.0.0", "") else "::1" if bind_host == "::" else bind_host
+    host_url = f"{base_url(local, port)}/host#key={host_key}"
+
+    def save(current: TableSession) -> None:
+        write_save(save_path, TableSave(current, deck_path))
+
+    try:
+        save(session)
+    except OSError as error:
+        raise click.ClickException(f"the game cannot be saved in {save_path}: {error.strerror or error}; "
+                                   "choose another file with --save FILE") from None
+    server = TableServer(session, host_key, phones, save)
+
+    click.echo(click.style("Patchwork Doodle · the table is open", bold=True))
+    click.echo(qr_terminal(phones), nl=False)
+    click.echo(f"Phones: scan the code, or open {base_url(address, port)} and type the room code "
+               + click.style(session.room_code, bold=True))
+    if address.startswith("127.") or address == "::1":
+        click.echo("Warning: this address is only reachable from this machine; for phones on the Wi-Fi use "
+                   "--host 0.0.0.0 on a machine connected to the network.", err=True)
+    click.echo(f"The table (big screen): {host_url}")
+    click.echo(f"Saved after every step in {save_path}; after a stop, `doodle table --resume` continues. "
+               "Ctrl-C stops.")
+    if not no_browser:
+        threading.Timer(0.8, webbrowser.open, args=(host_url,)).start()
+    config = uvicorn.Config(create_app(server), log_level="warning", ws_max_size=4096, lifespan="off",
+                            ws_ping_interval=15, ws_ping_timeout=20)
+    uvicorn.Server(config).run(sockets=[listener])
+    click.echo(f"\nThe table is closed. The game is saved in {save_path}: `doodle table --resume` continues it.")
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A listening socket bound here, so a port in use is a clear message rather than a server's traceback."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind((host, port))
+    except OSError as error:
+        listener.close()
+        reason = "it is in use" if error.errno == errno.EADDRINUSE else (error.strerror or str(error))
+        raise click.ClickException(f"cannot serve on {host}:{port}: {reason}; pick another port with --port "
+                                   "(0 takes any free one)") from None
+    listener.listen(64)
+    listener.setblocking(False)
+    return listener
