@@ -1,0 +1,176 @@
+"""A whole 3-player game of `doodle table` in a real browser: Debian's Chromium driven by Playwright, one host page
+(1280x720) and three phone pages (phone viewport, each its own browser profile). The phones join by room code,
+every turn is done on each phone, one phone reloads mid-game and keeps its seat, and the host's view is checked
+against the engine's deal at every turn. Screenshots of the host and a phone are kept in the test's folder (and
+copied to $DOODLE_TABLE_SCREENSHOTS when set, which is how examples/screenshots/ was made)."""
+
+import os
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from doodle.game.dealer import Dealer
+from doodle.game.deck import load_deck
+from doodle.game.table import table_events
+from doodle.table.app import TableServer, create_app
+from doodle.table.save import TableSave, read_save, write_save
+from doodle.table.session import TableSession
+
+CHROMIUM = Path("/usr/bin/chromium")
+if not CHROMIUM.exists():
+    pytest.skip("Debian's chromium is not installed (/usr/bin/chromium): `apt-get install -y chromium`",
+                allow_module_level=True)
+playwright = pytest.importorskip("playwright.sync_api", reason="playwright (the test extra) is not installed")
+expect = playwright.expect
+uvicorn = pytest.importorskip("uvicorn")
+
+SEED = 2026
+HOST_KEY = "browser-test-host-key"
+NAMES = ["Ann", "Bob", "<i>Cid</i>"]  # a name with markup must show as typed, never as markup
+SCORES = {"Ann": [10, 17, 26, 5], "Bob": [9, 16, 25, 5], "<i>Cid</i>": [12, 20, 29, 13]}  # rounds, then empty
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+
+
+@pytest.fixture
+def table_server(tmp_path):
+    """The table served by uvicorn on 127.0.0.1 (a free port) in a thread, saving to tmp_path."""
+    save_path = tmp_path / "table.json"
+    session = TableSession.new(load_deck(), players=0, seed=SEED)
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    base = f"http://127.0.0.1:{port}"
+    server = TableServer(session, HOST_KEY, f"{base}/#room={session.room_code}",
+                         lambda current: write_save(save_path, TableSave(current)))
+    uv = uvicorn.Server(uvicorn.Config(create_app(server), log_level="warning", lifespan="off", ws_max_size=4096))
+    thread = threading.Thread(target=uv.run, kwargs={"sockets": [listener]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not uv.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    yield base, server, save_path
+    uv.should_exit = True
+    thread.join(timeout=10)
+    listener.close()
+
+
+def shoot(page, tmp_path, name):
+    path = tmp_path / name
+    page.screenshot(path=str(path))
+    target = os.environ.get("DOODLE_TABLE_SCREENSHOTS")
+    if target:
+        shutil.copy(path, Path(target) / name)
+
+
+def test_a_whole_game_with_a_host_and_three_phones(table_server, tmp_path):
+    base, server, save_path = table_server
+    expected = list(table_events(Dealer.new(len(NAMES), SEED, load_deck())))
+    problems = []
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+
+        def watch(page, who):
+            page.on("console", lambda m: problems.append(f"{who}: {m.text}") if m.type == "error" else None)
+            page.on("pageerror", lambda error: problems.append(f"{who}: {error}"))
+            return page
+
+        host = watch(browser.new_page(viewport={"width": 1280, "height": 720}), "host")
+        host.goto(f"{base}/host#key={HOST_KEY}")
+        code = host.locator(".code.big")
+        expect(code).to_have_text(server.session.room_code)
+        room = code.inner_text()
+
+        phones = []
+        for name in NAMES:
+            phone = watch(browser.new_context(**PHONE).new_page(), name)
+            phone.goto(base + "/")
+            phone.fill("#name", name)
+            phone.fill("#room", room.lower())
+            phone.click("button[type=submit]")
+            expect(phone.locator(".me")).to_have_text(name)
+            phones.append(phone)
+        expect(host.locator(".seat .name")).to_have_text(NAMES)
+        shoot(host, tmp_path, "host-lobby.png")
+
+        host.click("text=Deal the cards")
+        setup = expected[0]
+        expect(host.locator(".starts figcaption")).to_have_text(
+            [f"{name} · {card}" for name, card in zip(NAMES, setup["start_cards"], strict=True)])
+        for phone, card in zip(phones, setup["start_cards"], strict=True):
+            expect(phone.locator("h2 strong")).to_have_text(card)
+            phone.click("#done")
+
+        reloaded = False
+        for event in expected[1:]:
+            kind = event["event"]
+            if kind == "turn" and event["roll"] is not None:
+                title = f"Round {event['round']} · Turn {event['turn']} of 6"
+                expect(host.locator(".bar h1")).to_have_text(title)
+                expect(host.locator("#current-card")).to_have_text(event["card"])
+                expect(host.locator("#die-holder .die")).to_have_attribute("data-roll", str(event["roll"]))
+                expect(host.locator(".spot.current .label")).to_have_text(event["card"])
+                expect(host.locator(".neighbours figcaption")).to_have_text(
+                    [f"before · {event['neighbours'][0]}", f"after · {event['neighbours'][1]}"])
+                expect(host.locator(".circle .spot .label")).to_have_text(event["circle"])
+                if (event["round"], event["turn"]) == (2, 3):
+                    shoot(host, tmp_path, "host-turn.png")
+                    shoot(phones[0], tmp_path, "phone-turn.png")
+                for index, phone in enumerate(phones):
+                    expect(phone.locator("#current-card")).to_have_text(event["card"])
+                    if index == 1 and (event["round"], event["turn"]) == (2, 2) and not reloaded:
+                        phone.reload()  # a phone reloads mid-game: it keeps its seat
+                        expect(phone.locator(".me")).to_have_text(NAMES[1])
+                        expect(phone.locator("#current-card")).to_have_text(event["card"])
+                        reloaded = True
+                    if index == 0 and event["turn"] == 1:  # the card in the hand turns and mirrors
+                        phone.click(".turn-right")
+                        phone.click(".mirror-btn")
+                        expect(phone.locator("img.hand")).to_have_attribute("style", "transform: rotate(90deg) scaleX(-1);")
+                    phone.click("#done")
+                    if index < len(phones) - 1:  # (the last one's "done" rolls: the button is new again)
+                        expect(phone.locator("#done")).to_have_attribute("aria-pressed", "true")
+            elif kind == "turn":
+                expect(host.locator(".choices figcaption")).to_have_text(event["choices"])
+                shoot(host, tmp_path, "host-final.png")
+                for phone in phones:
+                    expect(phone.locator(".choice span")).to_have_text(event["choices"])
+                    phone.locator(".choice").nth(2).click()
+                    expect(phone.locator("img.hand")).to_have_attribute("data-card", event["choices"][2])
+                    phone.click("#done")
+            elif kind == "scoring":
+                round_number = event["round"]
+                expect(host.locator(".bar h1")).to_have_text(f"Scoring, round {round_number}")
+                for name, phone in zip(NAMES, phones, strict=True):
+                    expect(phone.locator("h2")).to_have_text(f"Scoring, round {round_number}")
+                    phone.fill("#points", str(SCORES[name][round_number - 1]))
+                    if round_number == 3:
+                        phone.fill("#empty", str(SCORES[name][3]))
+                    phone.click("#send-score")
+                    expect(phone.locator("#score-sent")).to_contain_text(str(SCORES[name][round_number - 1]))
+                for name in NAMES:
+                    row = host.locator(f"tr[data-seat]:has(th:text-is('{name}'))")
+                    expect(row.locator("input").nth(round_number - 1)).to_have_value(
+                        str(SCORES[name][round_number - 1]))
+                if round_number == 1:
+                    shoot(host, tmp_path, "host-scoring.png")
+                    shoot(phones[2], tmp_path, "phone-scoring.png")
+                host.click("#next")
+            elif kind == "end":
+                expect(host.locator(".winners")).to_have_text("Ann and <i>Cid</i> share the victory with 48 points!")
+                totals = host.locator("tbody .total")
+                expect(totals).to_have_text(["48", "45", "48"])
+                expect(phones[1].locator(".winners")).to_have_text("Ann and <i>Cid</i> share the victory with 48 points!")
+                shoot(host, tmp_path, "host-end.png")
+                shoot(phones[1], tmp_path, "phone-end.png")
+        assert reloaded
+        browser.close()
+
+    assert not problems, problems
+    saved = read_save(save_path).session
+    assert saved.events == expected and saved.totals() == {1: 48, 2: 45, 3: 48}
