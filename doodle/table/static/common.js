@@ -158,7 +158,7 @@ const Doodle = (() => {
      cells take input; `onScore(seatId, round, field, value)` sends one. */
   function scoreboard(state, editable, onScore) {
     const head = el("tr", {}, el("th", {scope: "col", text: "Player"}),
-      [1, 2, 3].map((r) => el("th", {scope: "col", text: "Round " + r})),
+      [1, 2, 3].map((r) => el("th", {scope: "col"}, el("span", {class: "long", text: "Round "}), el("span", {class: "short", text: "R"}), String(r))),
       el("th", {scope: "col", text: "Empty"}), el("th", {scope: "col", text: "Total"}));
     const rows = state.seats.map((seat) => {
       const entries = state.scores[String(seat.id)] || [{}, {}, {}];
@@ -180,13 +180,17 @@ const Doodle = (() => {
         return el("td", {class: "num"}, input);
       };
       const total = state.totals[String(seat.id)];
+      const known = entries.map((e) => e.points).filter((p) => p !== null && p !== undefined);
+      const soFar = known.reduce((a, b) => a + b, 0) - (entries[2].empty || 0);
       const winner = state.winners.includes(seat.id);
       return el("tr", {class: winner ? "winner" : "", dataset: {seat: seat.id}},
         el("th", {scope: "row", text: seat.name}),
         [1, 2, 3].map((r) => cell(r, "points")), cell(3, "empty"),
-        el("td", {class: "num total", text: total === null || total === undefined ? "–" : String(total)}));
+        total === null || total === undefined
+          ? el("td", {class: "num total"}, known.length ? el("span", {class: "so-far", title: "so far (not all rounds scored)", text: String(soFar)}) : "–")
+          : el("td", {class: "num total", text: String(total)}));
     });
-    return el("table", {class: "scoreboard"}, el("thead", {}, head), el("tbody", {}, rows));
+    return el("div", {class: "board-wrap"}, el("table", {class: "scoreboard"}, el("thead", {}, head), el("tbody", {}, rows)));
   }
 
   return {el, cardImg, die, rollDie, rerender, connect, toast, keepAwake, seatName, winnersLine, scoreboard,

@@ -60,7 +60,7 @@
     }
     return el("li", {class: "seat", dataset: {seat: seat.id}},
       el("span", {class: "name", text: seat.name}),
-      el("span", {class: "phone " + (online ? "on" : seat.phone ? "off" : "none"), text: phone}),
+      el("span", {class: "pill " + (online ? "on" : seat.phone ? "off" : "none"), text: phone}),
       el("span", {class: "actions"},
         el("button", {type: "button", class: "quiet", onclick: () => { editing = seat.id; render(); }, text: "Rename"}),
         seat.phone ? el("button", {type: "button", class: "quiet", title: "let another phone take this seat",
@@ -133,8 +133,8 @@
                         title: seat.done ? "mark as not done" : "mark as done (for a player without a phone)",
                         onclick: () => send({type: "done", seat: seat.id, step: state.step, done: !seat.done})},
             el("span", {class: "check", text: seat.done ? "✓" : ""}),
-            el("span", {class: "name", text: seat.name}),
-            el("span", {class: "phone " + (online ? "on" : seat.phone ? "off" : "none"),
+            el("span", {class: "name", title: seat.name, text: seat.name}),
+            el("span", {class: "pill " + (online ? "on" : seat.phone ? "off" : "none"),
                         text: !seat.phone ? "no phone" : online ? "" : "offline"})));
       })),
       state.next ? el("button", {type: "button", class: "primary huge", id: "next",
@@ -151,12 +151,13 @@
         el("h2", {class: "current-title"}, "Current patch ", el("strong", {id: "current-card", text: state.current})),
         el("div", {class: "pair"},
           el("figure", {class: "big-card"}, cardImg(state.current, "huge")),
-          el("figure", {class: "mirror"}, cardImg(state.current, "mirrored medium", "mirror image of " + state.current),
-             el("figcaption", {text: "mirror image"}))),
-        el("div", {class: "neighbours"},
-          el("span", {class: "muted", text: "Neighbours"}),
-          el("figure", {}, cardImg(before, "small"), el("figcaption", {text: "before · " + before})),
-          el("figure", {}, cardImg(after, "small"), el("figcaption", {text: "after · " + after}))));
+          el("div", {class: "side"},
+            el("figure", {class: "mirror"}, cardImg(state.current, "mirrored medium", "mirror image of " + state.current),
+               el("figcaption", {text: "mirror image"})),
+            el("p", {class: "muted neighbours-title", text: "Neighbours"}),
+            el("div", {class: "neighbours"},
+              el("figure", {}, cardImg(before, "small"), el("figcaption", {text: "before · " + before})),
+              el("figure", {}, cardImg(after, "small"), el("figcaption", {text: "after · " + after}))))));
     }
     if (state.stage === "final") {
       return el("section", {class: "panel focus"},

@@ -87,8 +87,9 @@
 
   function header() {
     const seat = me();
-    const where = state.stage === "lobby" ? "waiting for the deal" : state.stage === "start" ? "start card"
-      : state.stage === "over" ? "game over" : `round ${state.round} · turn ${state.turn}`;
+    const where = {lobby: "waiting for the deal", start: "start card", over: "game over",
+                   scoring: `scoring, round ${state.round}`, round: `round ${state.round}`}[state.stage]
+      || `round ${state.round} · turn ${state.turn}`;
     return el("header", {class: "bar"}, el("strong", {class: "me", text: seat.name}), el("span", {class: "where", text: where}),
       state.roll !== null && state.stage === "turn" ? el("span", {id: "die-holder", class: "die-holder"}) : null);
   }
