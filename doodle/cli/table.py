@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import secrets
 import socket
@@ -109,7 +110,8 @@ def table(players: int | None, seed: int | None, deck_file: Path | None, port: i
         threading.Timer(0.8, webbrowser.open, args=(host_url,)).start()
     config = uvicorn.Config(create_app(server), log_level="warning", ws_max_size=4096, lifespan="off",
                             ws_ping_interval=15, ws_ping_timeout=20)
-    uvicorn.Server(config).run(sockets=[listener])
+    with contextlib.suppress(KeyboardInterrupt):  # uvicorn stops gracefully on Ctrl-C, then raises it again
+        uvicorn.Server(config).run(sockets=[listener])
     click.echo(f"\nThe table is closed. The game is saved in {save_path}: `doodle table --resume` continues it.")
 
 
