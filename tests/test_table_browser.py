@@ -131,7 +131,8 @@ def test_a_whole_game_with_a_host_and_three_phones(table_server, tmp_path):
                     if index == 0 and event["turn"] == 1:  # the card in the hand turns and mirrors
                         phone.click(".turn-right")
                         phone.click(".mirror-btn")
-                        expect(phone.locator("img.hand")).to_have_attribute("style", "transform: rotate(90deg) scaleX(-1);")
+                        expect(phone.locator("img.hand")).to_have_attribute(
+                            "style", "transform: rotate(90deg) scaleX(-1);")
                     phone.click("#done")
                     if index < len(phones) - 1:  # (the last one's "done" rolls: the button is new again)
                         expect(phone.locator("#done")).to_have_attribute("aria-pressed", "true")
@@ -162,10 +163,10 @@ def test_a_whole_game_with_a_host_and_three_phones(table_server, tmp_path):
                     shoot(phones[2], tmp_path, "phone-scoring.png")
                 host.click("#next")
             elif kind == "end":
-                expect(host.locator(".winners")).to_have_text("Ann and <i>Cid</i> share the victory with 48 points!")
-                totals = host.locator("tbody .total")
-                expect(totals).to_have_text(["48", "45", "48"])
-                expect(phones[1].locator(".winners")).to_have_text("Ann and <i>Cid</i> share the victory with 48 points!")
+                shared = "Ann and <i>Cid</i> share the victory with 48 points!"
+                expect(host.locator(".winners")).to_have_text(shared)
+                expect(host.locator("tbody .total")).to_have_text(["48", "45", "48"])
+                expect(phones[1].locator(".winners")).to_have_text(shared)
                 shoot(host, tmp_path, "host-end.png")
                 shoot(phones[1], tmp_path, "phone-end.png")
         assert reloaded

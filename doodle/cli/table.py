@@ -45,7 +45,7 @@ def table(players: int | None, seed: int | None, deck_file: Path | None, port: i
 
     from doodle.table.address import base_url, join_url, lan_address, qr_terminal
     from doodle.table.app import TableServer, create_app
-    from doodle.table.save import TableSave, TableSaveError, default_save_path, read_save, write_save
+    from doodle.table.save import BackgroundSaver, TableSaveError, default_save_path, read_save
     from doodle.table.session import Stage, TableSession
 
     if resume and (players is not None or seed is not None or discard):
@@ -86,15 +86,14 @@ def table(players: int | None, seed: int | None, deck_file: Path | None, port: i
     local = "127.0.0.1" if bind_host in ("0.0.0.0", "") else "::1" if bind_host == "::" else bind_host
     host_url = f"{base_url(local, port)}/host#key={host_key}"
 
-    def save(current: TableSession) -> None:
-        write_save(save_path, TableSave(current, deck_path))
-
+    saver = BackgroundSaver(save_path, deck_path)
     try:
-        save(session)
+        saver.save(session)
+        saver.close()
     except OSError as error:
         raise click.ClickException(f"the game cannot be saved in {save_path}: {error.strerror or error}; "
                                    "choose another file with --save FILE") from None
-    server = TableServer(session, host_key, phones, save)
+    server = TableServer(session, host_key, phones, saver.save)
 
     click.echo(click.style("Patchwork Doodle · the table is open", bold=True))
     click.echo(qr_terminal(phones), nl=False)
@@ -110,8 +109,15 @@ def table(players: int | None, seed: int | None, deck_file: Path | None, port: i
         threading.Timer(0.8, webbrowser.open, args=(host_url,)).start()
     config = uvicorn.Config(create_app(server), log_level="warning", ws_max_size=4096, lifespan="off",
                             ws_ping_interval=15, ws_ping_timeout=20)
-    with contextlib.suppress(KeyboardInterrupt):  # uvicorn stops gracefully on Ctrl-C, then raises it again
-        uvicorn.Server(config).run(sockets=[listener])
+    try:
+        with contextlib.suppress(KeyboardInterrupt):  # uvicorn stops gracefully on Ctrl-C, then raises it again
+            uvicorn.Server(config).run(sockets=[listener])
+    finally:
+        try:
+            saver.close()
+        except OSError as error:
+            raise click.ClickException(f"the last step could not be saved in {save_path}: "
+                                       f"{error.strerror or error}") from None
     click.echo(f"\nThe table is closed. The game is saved in {save_path}: `doodle table --resume` continues it.")
 
 

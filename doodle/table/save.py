@@ -5,6 +5,7 @@ game's record, which replays through the engine like any other."""
 from __future__ import annotations
 
 import json
+import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -44,6 +45,54 @@ class TableSave:
             "table": self.session.to_json(),
             "record": game_record(self.session),
         }, indent=1, ensure_ascii=False)
+
+
+class BackgroundSaver:
+    """Saves the table after every step without holding up the screens: the state is turned into text at once (a
+    consistent snapshot), and a worker thread writes it atomically, the newest text last (a step that comes while
+    a write is under way replaces any text still waiting). A failed write is raised by the next `save` as OSError,
+    so the host hears of it; `close()` waits for the last write."""
+
+    def __init__(self, path: Path, deck_path: str | None = None) -> None:
+        self.path = path
+        self.deck_path = deck_path
+        self._pending: str | None = None
+        self._error: OSError | None = None
+        self._busy = False
+        self._lock = threading.Condition()
+
+    def save(self, session: TableSession) -> None:
+        text = TableSave(session, self.deck_path).to_json()
+        with self._lock:
+            error, self._error = self._error, None
+            self._pending = text
+            if not self._busy:
+                self._busy = True
+                threading.Thread(target=self._write, name="doodle-table-save", daemon=True).start()
+        if error is not None:
+            raise error
+
+    def _write(self) -> None:
+        while True:
+            with self._lock:
+                text, self._pending = self._pending, None
+                if text is None:
+                    self._busy = False
+                    self._lock.notify_all()
+                    return
+            try:
+                write_atomic(self.path, text)
+            except OSError as error:
+                with self._lock:
+                    self._error = error
+
+    def close(self) -> None:
+        """Wait until the newest state is on disk; OSError if that write failed."""
+        with self._lock:
+            self._lock.wait_for(lambda: not self._busy)
+            error, self._error = self._error, None
+        if error is not None:
+            raise error
 
 
 def write_save(path: Path, save: TableSave) -> None:
