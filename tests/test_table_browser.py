@@ -68,6 +68,12 @@ def shoot(page, tmp_path, name):
         shutil.copy(path, Path(target) / name)
 
 
+def fits(page, width, height):
+    """The page's content fits the viewport (`height` None: any height)."""
+    wide, tall = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
+    return wide <= width and (height is None or tall <= height)
+
+
 def test_a_whole_game_with_a_host_and_three_phones(table_server, tmp_path):
     base, server, save_path = table_server
     expected = list(table_events(Dealer.new(len(NAMES), SEED, load_deck())))
@@ -80,7 +86,8 @@ def test_a_whole_game_with_a_host_and_three_phones(table_server, tmp_path):
             page.on("pageerror", lambda error: problems.append(f"{who}: {error}"))
             return page
 
-        host = watch(browser.new_page(viewport={"width": 1280, "height": 720}), "host")
+        # the host asks for reduced motion: the die shows its face at once, without its tumble
+        host = watch(browser.new_page(viewport={"width": 1280, "height": 720}, reduced_motion="reduce"), "host")
         host.goto(f"{base}/host#key={HOST_KEY}")
         code = host.locator(".code.big")
         expect(code).to_have_text(server.session.room_code)
@@ -114,6 +121,7 @@ def test_a_whole_game_with_a_host_and_three_phones(table_server, tmp_path):
                 expect(host.locator(".bar h1")).to_have_text(title)
                 expect(host.locator("#current-card")).to_have_text(event["card"])
                 expect(host.locator("#die-holder .die")).to_have_attribute("data-roll", str(event["roll"]))
+                assert host.locator(".die.rolling").count() == 0
                 expect(host.locator(".spot.current .label")).to_have_text(event["card"])
                 expect(host.locator(".neighbours figcaption")).to_have_text(
                     [f"before · {event['neighbours'][0]}", f"after · {event['neighbours'][1]}"])
@@ -121,6 +129,13 @@ def test_a_whole_game_with_a_host_and_three_phones(table_server, tmp_path):
                 if (event["round"], event["turn"]) == (2, 3):
                     shoot(host, tmp_path, "host-turn.png")
                     shoot(phones[0], tmp_path, "phone-turn.png")
+                    assert fits(host, 1280, 720)  # the whole table on a 1280x720 screen, no scrolling
+                    small = watch(browser.new_page(viewport=PHONE["viewport"]), "small host")
+                    small.goto(f"{base}/host#key={HOST_KEY}")
+                    expect(small.locator("#current-card")).to_have_text(event["card"])
+                    assert fits(small, 390, None)  # on a phone-sized screen it scrolls down, never sideways
+                    shoot(small, tmp_path, "host-small.png")
+                    small.close()
                 for index, phone in enumerate(phones):
                     expect(phone.locator("#current-card")).to_have_text(event["card"])
                     if index == 1 and (event["round"], event["turn"]) == (2, 2) and not reloaded:

@@ -108,7 +108,7 @@ def table(players: int | None, seed: int | None, deck_file: Path | None, port: i
     if not no_browser:
         threading.Timer(0.8, webbrowser.open, args=(host_url,)).start()
     config = uvicorn.Config(create_app(server), log_level="warning", ws_max_size=4096, lifespan="off",
-                            ws_ping_interval=15, ws_ping_timeout=20)
+                            ws_ping_interval=15, ws_ping_timeout=20, limit_concurrency=200)
     try:
         with contextlib.suppress(KeyboardInterrupt):  # uvicorn stops gracefully on Ctrl-C, then raises it again
             uvicorn.Server(config).run(sockets=[listener])

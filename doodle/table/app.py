@@ -32,7 +32,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from doodle.table.address import qr_svg_data_uri
 from doodle.table.cards import card_svg, frame_cells
-from doodle.table.session import TableError, TableSession, token_hash
+from doodle.table.session import TableError, TableSession
 
 log = logging.getLogger("doodle.table")
 
@@ -413,5 +413,3 @@ async def _handle(server: TableServer, client: Client, text: str) -> None:
         server.changed()
         await server.broadcast()
 
-
-__all__ = ["TableServer", "create_app", "token_hash"]

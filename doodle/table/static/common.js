@@ -91,13 +91,17 @@ const Doodle = (() => {
       const scheme = location.protocol === "https:" ? "wss:" : "ws:";
       socket = new WebSocket(scheme + "//" + location.host + "/ws");
       onStatus("connecting");
-      socket.onopen = () => { delay = 500; socket.send(JSON.stringify(hello())); };
+      socket.onopen = () => {
+        delay = 500;
+        version = -1;  // a server started again (--resume) counts its versions from 0
+        socket.send(JSON.stringify(hello()));
+      };
       socket.onmessage = (event) => {
         let message;
         try { message = JSON.parse(event.data); } catch (e) { return; }
         if (message.type === "state") {
           onStatus("online");
-          if (message.state.version >= version || message.state.version === 0) {
+          if (message.state.version >= version) {
             version = message.state.version;
             onState(message.state);
           }
@@ -120,7 +124,6 @@ const Doodle = (() => {
         onError("not connected to the table: trying again…");
         return false;
       },
-      resetVersion() { version = -1; },
     };
   }
 
