@@ -37,27 +37,45 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 
 
+class Served:
+    """The table served by uvicorn on 127.0.0.1 (a free port) in a thread, saving to a file after every step;
+    `restart()` stops it and serves the saved game again on the same port, as `doodle table --resume` does."""
+
+    def __init__(self, save_path: Path) -> None:
+        self.save_path = save_path
+        self.port = 0
+        self.serve(TableSession.new(load_deck(), players=0, seed=SEED))
+
+    def serve(self, session: TableSession) -> None:
+        listener = socket.socket()
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(("127.0.0.1", self.port))
+        self.port = listener.getsockname()[1]
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.server = TableServer(session, HOST_KEY, f"{self.base}/#room={session.room_code}",
+                                  lambda current: write_save(self.save_path, TableSave(current)))
+        self.uv = uvicorn.Server(uvicorn.Config(create_app(self.server), log_level="warning", lifespan="off",
+                                                ws_max_size=4096))
+        self.thread = threading.Thread(target=self.uv.run, kwargs={"sockets": [listener]}, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while not self.uv.started and time.monotonic() < deadline:
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        self.uv.should_exit = True
+        self.thread.join(timeout=10)
+
+    def restart(self) -> None:
+        self.stop()
+        self.serve(read_save(self.save_path).session)
+
+
 @pytest.fixture
 def table_server(tmp_path):
-    """The table served by uvicorn on 127.0.0.1 (a free port) in a thread, saving to tmp_path."""
-    save_path = tmp_path / "table.json"
-    session = TableSession.new(load_deck(), players=0, seed=SEED)
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    port = listener.getsockname()[1]
-    base = f"http://127.0.0.1:{port}"
-    server = TableServer(session, HOST_KEY, f"{base}/#room={session.room_code}",
-                         lambda current: write_save(save_path, TableSave(current)))
-    uv = uvicorn.Server(uvicorn.Config(create_app(server), log_level="warning", lifespan="off", ws_max_size=4096))
-    thread = threading.Thread(target=uv.run, kwargs={"sockets": [listener]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not uv.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    yield base, server, save_path
-    uv.should_exit = True
-    thread.join(timeout=10)
-    listener.close()
+    served = Served(tmp_path / "table.json")
+    yield served
+    served.stop()
 
 
 def shoot(page, tmp_path, name):
@@ -75,7 +93,8 @@ def fits(page, width, height):
 
 
 def test_a_whole_game_with_a_host_and_three_phones(table_server, tmp_path):
-    base, server, save_path = table_server
+    served = table_server
+    base, server = served.base, served.server
     expected = list(table_events(Dealer.new(len(NAMES), SEED, load_deck())))
     problems = []
     with playwright.sync_playwright() as p:
@@ -138,6 +157,11 @@ def test_a_whole_game_with_a_host_and_three_phones(table_server, tmp_path):
                     small.close()
                 for index, phone in enumerate(phones):
                     expect(phone.locator("#current-card")).to_have_text(event["card"])
+                    if index == 0 and (event["round"], event["turn"]) == (3, 2):
+                        served.restart()  # the laptop closed and opened: every page reconnects by itself
+                        for page in (host, *phones):
+                            expect(page.locator("body")).to_have_attribute("data-status", "online")
+                            expect(page.locator("#current-card")).to_have_text(event["card"])
                     if index == 1 and (event["round"], event["turn"]) == (2, 2) and not reloaded:
                         phone.reload()  # a phone reloads mid-game: it keeps its seat
                         expect(phone.locator(".me")).to_have_text(NAMES[1])
@@ -188,5 +212,5 @@ def test_a_whole_game_with_a_host_and_three_phones(table_server, tmp_path):
         browser.close()
 
     assert not problems, problems
-    saved = read_save(save_path).session
+    saved = read_save(served.save_path).session
     assert saved.events == expected and saved.totals() == {1: 48, 2: 45, 3: 48}

@@ -86,6 +86,8 @@ const Doodle = (() => {
     let delay = 500;
     let closedForGood = false;
     let version = -1;
+    let ready = false;  // hello answered: requests may go
+    const outbox = [];
     function open() {
       if (closedForGood || (socket && socket.readyState <= 1)) return;
       const scheme = location.protocol === "https:" ? "wss:" : "ws:";
@@ -101,6 +103,10 @@ const Doodle = (() => {
         try { message = JSON.parse(event.data); } catch (e) { return; }
         if (message.type === "state") {
           onStatus("online");
+          if (!ready) {
+            ready = true;
+            while (outbox.length) socket.send(JSON.stringify(outbox.shift()));
+          }
           if (message.state.version >= version) {
             version = message.state.version;
             onState(message.state);
@@ -109,6 +115,7 @@ const Doodle = (() => {
         else if (message.type === "bye") { closedForGood = true; onBye(message.message); }
       };
       socket.onclose = () => {
+        ready = false;
         if (closedForGood) return;
         onStatus("offline");
         setTimeout(open, delay);
@@ -119,10 +126,12 @@ const Doodle = (() => {
     window.addEventListener("online", () => { delay = 500; open(); });
     open();
     return {
+      /* A request made while the connection is down is sent once it is back: each names the step it was made
+         at, so one that comes too late is refused by the table rather than acting on the next turn. */
       send(message) {
-        if (socket && socket.readyState === 1) { socket.send(JSON.stringify(message)); return true; }
-        onError("not connected to the table: trying again…");
-        return false;
+        if (socket && socket.readyState === 1 && ready) { socket.send(JSON.stringify(message)); return; }
+        if (outbox.length < 10) outbox.push(message);
+        onError("not connected to the table: it will be sent when the connection is back");
       },
     };
   }
