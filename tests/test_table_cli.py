@@ -51,6 +51,18 @@ def test_resume_takes_no_new_game_options(tmp_path):
     assert result.exit_code == 2 and "--resume continues" in result.output
 
 
+@pytest.mark.parametrize("args,message", [
+    (("Ann", "ann"), "already at the table"),
+    (("Ann", "--players", "2"), "either player names or --players"),
+    (("A", "B", "C", "D", "E", "F", "G"), "at most 6 players"),
+    (("",), "type a name"),
+])
+def test_bad_names_are_usage_errors(tmp_path, args, message):
+    result = run(*args, "--save", str(tmp_path / "x.json"))
+    assert result.exit_code == 2 and message in result.output
+    assert not (tmp_path / "x.json").exists()
+
+
 def test_a_game_in_progress_is_never_replaced_without_new(tmp_path):
     path = tmp_path / "table.json"
     started_save(path)
@@ -110,7 +122,7 @@ def stop(child):
 
 def test_serve_stop_and_resume_with_the_same_seats(tmp_path):
     path = tmp_path / "table.json"
-    child, shown = serve("--players", "2", "--seed", "8", "--save", str(path))
+    child, shown = serve("Ann", "Gran", "--seed", "8", "--save", str(path))
     base = re.search(r"big screen\): (http://127\.0\.0\.1:\d+)/host#key=", shown).group(1)
     room = re.search(r"type the room code (\S+)", shown).group(1)
     room = re.sub(r"\x1b\[[0-9;]*m", "", room)
@@ -120,7 +132,8 @@ def test_serve_stop_and_resume_with_the_same_seats(tmp_path):
     code, rest = stop(child)
     assert code == 0 and "--resume" in rest
     saved = json.loads(path.read_text())
-    assert [seat["name"] for seat in saved["table"]["seats"]] == ["Ann", "Player 2"]
+    assert [(seat["name"], bool(seat["token_hash"])) for seat in saved["table"]["seats"]] == [
+        ("Ann", True), ("Gran", False)]
 
     child, shown = serve("--resume", "--save", str(path))
     try:
@@ -133,4 +146,4 @@ def test_serve_stop_and_resume_with_the_same_seats(tmp_path):
     finally:
         stop(child)
     saved = json.loads(path.read_text())
-    assert [seat["name"] for seat in saved["table"]["seats"]] == ["Ann", "Bob"]
+    assert [seat["name"] for seat in saved["table"]["seats"]] == ["Ann", "Gran", "Bob"]

@@ -20,6 +20,7 @@ DEFAULT_PORT = 8765
 
 
 @click.command()
+@click.argument("names", nargs=-1)
 @click.option("-p", "--players", type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS),
               help="Seats to lay (\"Player 1\"...), taken by the first phones to join; more can join in the lobby.")
 @click.option("--seed", type=SEED, help="Deal this game again: the same seed gives the same game.")
@@ -34,9 +35,12 @@ DEFAULT_PORT = 8765
 @click.option("--new", "discard", is_flag=True, help="Start a new game even though one is saved (replacing it).")
 @click.option("--save", "save_path", type=click.Path(path_type=Path, dir_okay=False), envvar="DOODLE_TABLE_SAVE",
               help="The file the game is saved in after every step (default: in your data directory).")
-def table(players: int | None, seed: int | None, deck_file: Path | None, port: int, bind_host: str,
-          no_browser: bool, resume: bool, discard: bool, save_path: Path | None) -> None:
+def table(names: tuple[str, ...], players: int | None, seed: int | None, deck_file: Path | None, port: int,
+          bind_host: str, no_browser: bool, resume: bool, discard: bool, save_path: Path | None) -> None:
     """Serve the table on the local network: the big screen deals, every player joins with a phone.
+
+    NAMES (or --players N) lay seats before anyone joins: a phone that joins with a seat's name takes it, and a
+    seat nobody takes is played from the big screen (the host marks it done and types its scores).
 
     Prints the address and a QR code for the phones, and opens the table's page (the host) in the browser.
     The game is saved after every step; `doodle table --resume` continues it after a crash or a closed laptop.
@@ -46,10 +50,13 @@ def table(players: int | None, seed: int | None, deck_file: Path | None, port: i
     from doodle.table.address import base_url, join_url, lan_address, qr_terminal
     from doodle.table.app import TableServer, create_app
     from doodle.table.save import BackgroundSaver, TableSaveError, default_save_path, read_save
-    from doodle.table.session import Stage, TableSession
+    from doodle.table.session import Stage, TableError, TableSession
 
-    if resume and (players is not None or seed is not None or discard):
-        raise click.UsageError("--resume continues the saved game as it was: leave out --players, --seed and --new")
+    if resume and (names or players is not None or seed is not None or discard):
+        raise click.UsageError("--resume continues the saved game as it was: leave out the names, --players, --seed "
+                               "and --new")
+    if names and players is not None:
+        raise click.UsageError("give either player names or --players, not both")
     save_path = save_path or default_save_path()
     deck = None
     if deck_file is not None:
@@ -76,6 +83,11 @@ def table(players: int | None, seed: int | None, deck_file: Path | None, port: i
                 f"a table game is in progress in {save_path} (round {saved.session.round}): continue it with "
                 "--resume, or start a new one with --new (which replaces it)")
         session = TableSession.new(deck or load_deck(), players or 0, seed)
+        try:
+            for name in names:
+                session.add_player(name)
+        except TableError as error:
+            raise click.UsageError(str(error)) from None
         deck_path = str(deck_file.resolve()) if deck_file is not None else None
 
     listener = _listen(bind_host, port)

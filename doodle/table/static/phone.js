@@ -17,7 +17,7 @@
 
   function joinForm() {
     const name = el("input", {type: "text", id: "name", maxlength: 24, autocomplete: "nickname", required: true,
-                              dataset: {keep: "join-name"}});
+                              autofocus: true, dataset: {keep: "join-name"}});
     const room = el("input", {type: "text", id: "room", maxlength: 4, autocapitalize: "characters", autocomplete: "off",
                               required: true, value: roomFromLink, dataset: {keep: "join-room"}});
     const submit = async (event) => {
