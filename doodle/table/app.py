@@ -20,11 +20,12 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -36,7 +37,7 @@ from doodle.table.session import TableError, TableSession
 
 log = logging.getLogger("doodle.table")
 
-STATIC = __file__.rsplit("/", 1)[0] + "/static"
+STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 2048  # characters in one WebSocket message; the largest legitimate one is under 200
 MAX_JOIN_BODY = 1024
 MAX_CLIENTS = 64
@@ -260,11 +261,15 @@ class SecurityHeaders:
 def create_app(server: TableServer) -> Starlette:
     """The ASGI app serving `server`'s table."""
 
+    template = (STATIC / "page.html").read_text(encoding="utf-8")
+    pages = {page: template.replace("{page}", page).replace("{title}", title)
+             for page, title in (("phone", "join"), ("host", "table"))}
+
     async def phone_page(request: Request) -> Response:
-        return FileResponse(f"{STATIC}/phone.html", headers={"cache-control": "no-cache"})
+        return HTMLResponse(pages["phone"], headers={"cache-control": "no-cache"})
 
     async def host_page(request: Request) -> Response:
-        return FileResponse(f"{STATIC}/host.html", headers={"cache-control": "no-cache"})
+        return HTMLResponse(pages["host"], headers={"cache-control": "no-cache"})
 
     async def card(request: Request) -> Response:
         found = server.cards.get(request.path_params["card_id"])
