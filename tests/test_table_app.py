@@ -270,3 +270,18 @@ def test_the_record_downloads_for_the_host_only():
     record = client.get("/api/record", headers={"authorization": "Bearer " + HOST_KEY}).json()
     assert record["format"] == "doodle-table/1" and record["names"] == ["Ann"]
     assert record["events"][0]["event"] == "setup"
+
+
+def test_a_failed_save_is_shown_on_the_host_and_the_game_goes_on():
+    def full_disk(session):
+        raise OSError(28, "No space left on device")
+
+    client, server = make_client(save=full_disk)
+    token = join(client, server, "Ann")
+    with client.websocket_connect("/ws") as host, client.websocket_connect("/ws") as phone:
+        assert "No space left" in hello_host(host)["save_error"]
+        hello_seat(phone, token)
+        host.send_json({"type": "start"})
+        state = wait_state(phone, lambda s: s["stage"] == "start")
+        phone.send_json({"type": "done", "step": state["step"]})
+        assert wait_state(phone, lambda s: s["stage"] == "turn")["roll"] in (1, 2, 3)
