@@ -123,6 +123,7 @@ def test_a_whole_game_with_a_host_and_three_phones(table_server, tmp_path):
             phones.append(phone)
         expect(host.locator(".seat .name")).to_have_text(NAMES)
         shoot(host, tmp_path, "host-lobby.png")
+        shoot(phones[0], tmp_path, "phone-lobby.png")
 
         host.click("text=Deal the cards")
         setup = expected[0]
@@ -130,6 +131,8 @@ def test_a_whole_game_with_a_host_and_three_phones(table_server, tmp_path):
             [f"{name} · {card}" for name, card in zip(NAMES, setup["start_cards"], strict=True)])
         for phone, card in zip(phones, setup["start_cards"], strict=True):
             expect(phone.locator("h2 strong")).to_have_text(card)
+            if phone is phones[0]:
+                shoot(phone, tmp_path, "phone-start.png")
             phone.click("#done")
 
         reloaded = False
@@ -182,6 +185,8 @@ def test_a_whole_game_with_a_host_and_three_phones(table_server, tmp_path):
                     expect(phone.locator(".choice span")).to_have_text(event["choices"])
                     phone.locator(".choice").nth(2).click()
                     expect(phone.locator("img.hand")).to_have_attribute("data-card", event["choices"][2])
+                    if phone is phones[0]:
+                        shoot(phone, tmp_path, "phone-final.png")
                     phone.click("#done")
             elif kind == "scoring":
                 round_number = event["round"]
@@ -208,9 +213,16 @@ def test_a_whole_game_with_a_host_and_three_phones(table_server, tmp_path):
                 expect(phones[1].locator(".winners")).to_have_text(shared)
                 shoot(host, tmp_path, "host-end.png")
                 shoot(phones[1], tmp_path, "phone-end.png")
+                bob = phones[1]  # a correction after the end, from a phone: Bob's round 1 was 12, not 9
+                bob.click("#correct")
+                bob.fill("#fix-points-1", "12")
+                bob.click("text=Save")
+                everyone = "Ann, Bob and <i>Cid</i> share the victory with 48 points!"
+                expect(host.locator(".winners")).to_have_text(everyone)
+                expect(host.locator("tbody .total")).to_have_text(["48", "48", "48"])
         assert reloaded
         browser.close()
 
     assert not problems, problems
     saved = read_save(served.save_path).session
-    assert saved.events == expected and saved.totals() == {1: 48, 2: 45, 3: 48}
+    assert saved.events == expected and saved.totals() == {1: 48, 2: 48, 3: 48}

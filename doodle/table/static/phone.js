@@ -12,6 +12,7 @@
   let picked = null;  // the final turn's card taken in hand
   let shownRollStep = null;
   let joinError = "";
+  let correcting = false;  // the end screen's corrections are open
 
   const stored = () => { try { return JSON.parse(localStorage.getItem(STORE) || "null"); } catch (e) { return null; } };
 
@@ -131,13 +132,36 @@
       case "over":
         return el("section", {class: "panel"}, el("h2", {text: "Final scores"}),
           el("p", {class: "winners", text: winnersLine(state) || "Waiting for every score…"}),
-          scoreboard(state, (s) => s.id === state.you, sendScore));
+          scoreboard(state, () => false, sendScore),
+          correcting ? corrections() : el("button", {type: "button", id: "correct", onclick: () => { correcting = true; render(); },
+                                                     text: "Correct my scores"}));
       default:
         return el("p", {text: state.stage});
     }
   }
 
   function sendScore(seatId, round, field, value) { table.send({type: "score", round, [field]: value}); }
+
+  /* After the game: my round scores and empty cells, one field each, sent when changed. */
+  function corrections() {
+    const entries = state.scores[String(state.you)];
+    const fields = [1, 2, 3].map((round) => ["points", round, "Round " + round, entries[round - 1].points])
+      .concat([["empty", 3, "Empty cells", entries[2].empty]]);
+    const inputs = fields.map(([field, round, label, value]) => [field, round, label,
+      el("input", {type: "number", inputmode: "numeric", min: 0, max: 81, id: `fix-${field}-${round}`,
+                   value: value ?? "", dataset: {keep: `fix-${field}-${round}`}}), value]);
+    const submit = (event) => {
+      event.preventDefault();
+      for (const [field, round, , input, value] of inputs) {
+        if (input.value !== "" && Number(input.value) !== value) sendScore(state.you, round, field, Number(input.value));
+      }
+      correcting = false;
+      render();
+    };
+    return el("form", {class: "score-form", onsubmit: submit},
+      inputs.map(([field, round, label, input]) => [el("label", {for: input.id, text: label}), input]),
+      el("button", {type: "submit", class: "primary huge", text: "Save"}));
+  }
 
   function scoring() {
     const seat = me();
