@@ -64,6 +64,13 @@ def test_auto_roll_off_waits_for_the_host_and_the_same_game_comes_out():
     assert manual.events == automatic.events
 
 
+def test_no_page_learns_the_seed_before_the_end():
+    session = dealt(seed=424242)
+    assert "424242" not in json.dumps(session.table_view())  # with it, anyone could work out every roll to come
+    play_to_the_end(session)
+    assert session.table_view()["seed"] == 424242  # to deal the same game again
+
+
 def test_a_late_or_repeated_message_never_acts_on_the_next_step():
     session = dealt()
     step = session.step

@@ -33,7 +33,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from doodle.table.address import qr_svg_data_uri
 from doodle.table.cards import card_svg, frame_cells
-from doodle.table.session import TableError, TableSession
+from doodle.table.save import game_record
+from doodle.table.session import Seat, TableError, TableSession
 
 log = logging.getLogger("doodle.table")
 
@@ -104,7 +105,7 @@ class TableServer:
         self.cards = {card.id: card for card in session.deck.start_cards + session.deck.patch_cards}
 
     # ----- state -----
-    def seat_of(self, client: Client) -> Any:
+    def seat_of(self, client: Client) -> Seat | None:
         if client.token_digest is None:
             return None
         return next((s for s in self.session.seats if s.token_hash == client.token_digest), None)
@@ -119,7 +120,7 @@ class TableServer:
                     save_error=self.save_error)
         return view
 
-    def seat_state(self, seat: Any) -> dict[str, Any]:
+    def seat_state(self, seat: Seat) -> dict[str, Any]:
         view = self.session.seat_view(seat)
         view["online"] = self.online()
         return view
@@ -199,20 +200,20 @@ class TableServer:
         else:
             raise TableError(f"unknown request {_short(kind)}")
 
-    def authenticate(self, hello: Any) -> Client | str:
-        """The page's role from its hello, or the reason it is refused."""
+    def authenticate(self, hello: Any) -> tuple[str, str | None] | str:
+        """The page's role (and a phone's seat token digest) from its hello, or the reason it is refused."""
         if not isinstance(hello, dict) or hello.get("type") != "hello":
             return "say hello first"
         if hello.get("role") == "host":
             key = hello.get("key")
             if isinstance(key, str) and hmac.compare_digest(key.encode(), self.host_key.encode()):
-                return Client(websocket=None, role="host")  # type: ignore[arg-type]
+                return "host", None
             return "this host page is not this table's (or is from an earlier run): open the address " \
                    "`doodle table` printed"
         seat = self.session.seat_for_token(hello.get("token"))
         if seat is None:
             return "unknown seat: join the table again"
-        return Client(websocket=None, role="seat", token_digest=seat.token_hash)  # type: ignore[arg-type]
+        return "seat", seat.token_hash
 
     def join_allowed(self, address: str) -> bool:
         now = time.monotonic()
@@ -301,8 +302,6 @@ def create_app(server: TableServer) -> Starlette:
         key = request.headers.get("authorization", "").removeprefix("Bearer ")
         if not hmac.compare_digest(key.encode(), server.host_key.encode()):
             return JSONResponse({"error": "only the host can download the record"}, status_code=403)
-        from doodle.table.save import game_record
-
         return JSONResponse(game_record(server.session), headers={
             "content-disposition": f'attachment; filename="doodle-table-{server.session.seed}.json"'})
 
@@ -378,8 +377,8 @@ async def _hello(websocket: WebSocket, server: TableServer) -> Client | None:
             await websocket.send_text(json.dumps({"type": "bye", "message": found}))
             await websocket.close(code=4001)
         return None
-    found.websocket = websocket
-    return found
+    role, digest = found
+    return Client(websocket, role, digest)
 
 
 async def _handle(server: TableServer, client: Client, text: str) -> None:

@@ -429,7 +429,7 @@ class TableSession:
             "stage": stage.value,
             "step": self.step,
             "deck": self.deck.name,
-            "seed": self.seed,
+            "seed": self.seed if stage == Stage.OVER else None,  # the seed tells every roll to come: not before the end
             "auto_roll": self.auto_roll,
             "round": dealer.round if dealer else 0,
             "turn": dealer.turn if dealer else 0,
