@@ -11,6 +11,8 @@ import threading
 import time
 from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 
 from doodle.game.dealer import Dealer
@@ -86,6 +88,11 @@ def shoot(page, tmp_path, name):
         shutil.copy(path, Path(target) / name)
 
 
+def read_qr(png: bytes) -> str:
+    image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_GRAYSCALE)
+    return cv2.QRCodeDetector().detectAndDecode(image)[0]
+
+
 def fits(page, width, height):
     """The page's content fits the viewport (`height` None: any height)."""
     wide, tall = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
@@ -112,12 +119,19 @@ def test_a_whole_game_with_a_host_and_three_phones(table_server, tmp_path):
         expect(code).to_have_text(server.session.room_code)
         room = code.inner_text()
 
+        scanned = read_qr(host.locator("img.qr").screenshot())  # what a phone's camera reads off the screen
+        assert scanned == f"{base}/#room={room}"
+
         phones = []
         for name in NAMES:
             phone = watch(browser.new_context(**PHONE).new_page(), name)
-            phone.goto(base + "/")
+            if name == NAMES[0]:  # Ann scans the code: the room code comes with the link
+                phone.goto(scanned)
+                expect(phone.locator("#room")).to_have_value(room)
+            else:  # the others type the address and the room code
+                phone.goto(base + "/")
+                phone.fill("#room", room.lower())
             phone.fill("#name", name)
-            phone.fill("#room", room.lower())
             phone.click("button[type=submit]")
             expect(phone.locator(".me")).to_have_text(name)
             phones.append(phone)
