@@ -36,6 +36,7 @@ def test_the_terminal_qr_code_holds_the_join_address():
 
 def test_the_lan_address_is_an_ip_address_never_a_name():
     assert lan_address("192.168.7.3") == "192.168.7.3"  # an address given with --host is the one to join
+    assert lan_address("localhost") == "127.0.0.1"  # a name given with --host is resolved
     found = ipaddress.ip_address(lan_address("0.0.0.0"))  # the interface a LAN packet would leave by, or loopback
     assert found.version == 4 and not found.is_unspecified
     assert join_url("::1", 80, "ABCD") == "http://[::1]:80/#room=ABCD"

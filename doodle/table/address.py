@@ -18,7 +18,13 @@ def lan_address(bind_host: str) -> str:
     """The IPv4 address phones on the same network reach this machine at. A UDP socket's connect() sends nothing:
     it only picks the outgoing interface. Falls back to the loopback address when there is no network."""
     if bind_host not in WILDCARDS:
-        return bind_host
+        try:
+            return str(ipaddress.ip_address(bind_host))
+        except ValueError:  # a name given with --host: the phones get its address, not the name
+            try:
+                return socket.getaddrinfo(bind_host, None, socket.AF_INET)[0][4][0]
+            except OSError:
+                return bind_host
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
             probe.connect((PROBE, 9))
