@@ -133,6 +133,17 @@ def test_the_lobby():
     assert gran.name == "GRAN" and gran.has_phone
 
 
+def test_seats_laid_with_players_are_taken_by_phones_after_the_deal_too():
+    session = TableSession.new(DECK, players=2)
+    session.start()
+    ann, _ = session.join("Ann")
+    assert ann is session.seats[0] and ann.name == "Ann"
+    bob, _ = session.join("Bob")
+    assert [s.name for s in session.seats] == ["Ann", "Bob"]
+    with pytest.raises(TableError, match="every seat has a phone"):
+        session.join("Cid")
+
+
 @pytest.mark.parametrize("name", ["", "   ", "x" * (MAX_NAME + 1), "a\x00b", "tab\u200bhidden", 7, None])
 def test_bad_names_are_refused(name):
     with pytest.raises(TableError):

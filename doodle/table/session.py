@@ -81,7 +81,7 @@ def clean_name(name: Any) -> str:
 @dataclass
 class Seat:
     """A player at the table. `token_hash` is set while a phone holds the seat; `placeholder` marks a seat made by
-    --players that the first phone to join takes (and names)."""
+    --players that the first phone to join takes (and names), before or after the deal."""
 
     id: int
     name: str
@@ -224,12 +224,14 @@ class TableSession:
 
     def join(self, name: Any) -> tuple[Seat, str]:
         """A phone joins with a name: it takes the seat of that name if no phone holds it, else a placeholder
-        seat, else a new seat (in the lobby). Returns the seat and the phone's secret token."""
+        seat ("Player 2"), else a new seat (in the lobby only). Returns the seat and the phone's secret token."""
         name = clean_name(name)
         seat = self._name_taken(name)
         if seat is not None and seat.has_phone:
             raise TableError(f"{seat.name} has joined already: pick another name (if that is you on a new "
                              "phone, ask the host to free your seat)")
+        if seat is None:
+            seat = next((s for s in self.seats if s.placeholder and not s.has_phone), None)
         if seat is None and self.started:
             free = [s.name for s in self.seats if not s.has_phone]
             if not free:
@@ -237,11 +239,9 @@ class TableSession:
             raise TableError("the game has started: type the name of a seat without a phone to take it: "
                              + ", ".join(free))
         if seat is None:
-            seat = next((s for s in self.seats if s.placeholder and not s.has_phone), None)
-            if seat is None:
-                if len(self.seats) >= MAX_PLAYERS:
-                    raise TableError(f"the table is full: Patchwork Doodle is for at most {MAX_PLAYERS} players")
-                seat = self._add_seat(name)
+            if len(self.seats) >= MAX_PLAYERS:
+                raise TableError(f"the table is full: Patchwork Doodle is for at most {MAX_PLAYERS} players")
+            seat = self._add_seat(name)
         token = new_token()
         seat.name = name
         seat.placeholder = False
@@ -298,8 +298,6 @@ class TableSession:
         except ValueError as error:
             raise TableError(str(error)) from None
         self.seed = self.dealer.seed
-        for seat in self.seats:
-            seat.placeholder = False
         self._deal = table_events(self.dealer)
         self.scores = {seat.id: [ScoreEntry() for _ in range(ROUNDS)] for seat in self.seats}
         self._take_step()
