@@ -1,6 +1,8 @@
 """The web table through Starlette's TestClient: joining, the WebSocket protocol, who may do what, bad requests,
 saving after every step, and a resumed table that gives each phone its seat back."""
 
+import asyncio
+import contextlib
 import json
 import re
 
@@ -9,17 +11,24 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from doodle.game.deck import load_deck
-from doodle.table.app import MAX_MESSAGE, TableServer, create_app
+from doodle.table.app import MAX_MESSAGE, Client, TableServer, create_app
 from doodle.table.save import TableSave, read_save, write_save
 from doodle.table.session import TableSession
 
 HOST_KEY = "the-host-key"
 
 
-def make_client(session=None, save=None):
-    session = session or TableSession.new(load_deck(), players=0, seed=11)
-    server = TableServer(session, HOST_KEY, "http://192.0.2.7:8765/#room=" + session.room_code, save)
-    return TestClient(create_app(server)), server
+@pytest.fixture
+def make_client():
+    """A maker of test clients for a table. Each client is entered, so all its connections share one event loop,
+    as under uvicorn (a client used without `with` gives each WebSocket its own loop)."""
+    with contextlib.ExitStack() as stack:
+        def make(session=None, save=None):
+            session = session or TableSession.new(load_deck(), players=0, seed=11)
+            server = TableServer(session, HOST_KEY, "http://192.0.2.7:8765/#room=" + session.room_code, save)
+            return stack.enter_context(TestClient(create_app(server))), server
+
+        yield make
 
 
 def join(client, server, name):
@@ -55,7 +64,7 @@ def hello_host(ws, key=HOST_KEY):
     return state_of(ws)
 
 
-def test_pages_assets_and_cards_are_served_with_a_strict_policy():
+def test_pages_assets_and_cards_are_served_with_a_strict_policy(make_client):
     client, server = make_client()
     for path in ("/", "/host", "/static/common.js", "/static/host.js", "/static/phone.js", "/static/table.css"):
         response = client.get(path)
@@ -73,7 +82,7 @@ def test_pages_assets_and_cards_are_served_with_a_strict_policy():
     assert client.get("/static/../app.py").status_code == 404
 
 
-def test_join_needs_the_room_code_and_a_name():
+def test_join_needs_the_room_code_and_a_name(make_client):
     client, server = make_client()
     assert client.post("/api/join", json={"name": "Ann", "room": "ZZZZ"}).status_code == 403
     assert client.post("/api/join", content=b"not json").status_code == 400
@@ -86,7 +95,7 @@ def test_join_needs_the_room_code_and_a_name():
     assert again.status_code == 409 and "joined already" in again.json()["error"]
 
 
-def test_wrong_room_codes_are_rate_limited():
+def test_wrong_room_codes_are_rate_limited(make_client):
     client, server = make_client()
     codes = [client.post("/api/join", json={"name": "Eve", "room": "AAAA"}).status_code for _ in range(12)]
     assert codes[:10] == [403] * 10 and codes[10:] == [429, 429]
@@ -94,7 +103,7 @@ def test_wrong_room_codes_are_rate_limited():
     assert refused.status_code == 429  # even the right code, until the minute is over
 
 
-def test_a_phone_sees_its_seat_and_the_host_sees_the_join_code():
+def test_a_phone_sees_its_seat_and_the_host_sees_the_join_code(make_client):
     client, server = make_client()
     token = join(client, server, "Ann")
     with client.websocket_connect("/ws") as phone:
@@ -115,7 +124,7 @@ def test_a_phone_sees_its_seat_and_the_host_sees_the_join_code():
     {"type": "done"},
     "hello",
 ])
-def test_a_page_without_a_key_or_seat_is_sent_away(hello):
+def test_a_page_without_a_key_or_seat_is_sent_away(hello, make_client):
     client, _ = make_client()
     with client.websocket_connect("/ws") as ws:
         ws.send_text(json.dumps(hello))
@@ -125,14 +134,14 @@ def test_a_page_without_a_key_or_seat_is_sent_away(hello):
             ws.receive_json()
 
 
-def test_a_socket_from_another_site_is_refused():
+def test_a_socket_from_another_site_is_refused(make_client):
     client, _ = make_client()
     with pytest.raises(WebSocketDisconnect), client.websocket_connect(
             "/ws", headers={"origin": "http://evil.example"}) as ws:
         ws.receive_json()
 
 
-def test_a_phone_acts_only_for_its_own_seat_and_not_as_host():
+def test_a_phone_acts_only_for_its_own_seat_and_not_as_host(make_client):
     client, server = make_client()
     ann, bob = join(client, server, "Ann"), join(client, server, "Bob")
     with client.websocket_connect("/ws") as host, client.websocket_connect("/ws") as phone:
@@ -154,7 +163,7 @@ def test_a_phone_acts_only_for_its_own_seat_and_not_as_host():
     del bob
 
 
-def test_bad_messages_get_clear_errors_and_the_game_goes_on():
+def test_bad_messages_get_clear_errors_and_the_game_goes_on(make_client):
     client, server = make_client()
     token = join(client, server, "Ann")
     with client.websocket_connect("/ws") as phone:
@@ -172,7 +181,7 @@ def test_bad_messages_get_clear_errors_and_the_game_goes_on():
         assert hello_host(host)["stage"] == "lobby"
 
 
-def test_a_flood_is_refused_then_disconnected():
+def test_a_flood_is_refused_then_disconnected(make_client):
     client, server = make_client()
     token = join(client, server, "Ann")
     with client.websocket_connect("/ws") as phone:
@@ -188,7 +197,7 @@ def test_a_flood_is_refused_then_disconnected():
         assert hello_seat(again, token)["you"] == server.session.seats[0].id
 
 
-def test_names_are_data_not_markup():
+def test_names_are_data_not_markup(make_client):
     client, server = make_client()
     evil = '<b onclick="x()">Ann</b>'
     token = join(client, server, evil)
@@ -199,7 +208,7 @@ def test_names_are_data_not_markup():
         assert not re.search(r"\.(inner|outer)HTML\b|insertAdjacentHTML|document\.write", source)
 
 
-def test_host_manages_seats_and_a_freed_seat_is_taken_by_a_new_phone():
+def test_host_manages_seats_and_a_freed_seat_is_taken_by_a_new_phone(make_client):
     client, server = make_client()
     token = join(client, server, "Ann")
     with client.websocket_connect("/ws") as host:
@@ -229,7 +238,7 @@ def test_host_manages_seats_and_a_freed_seat_is_taken_by_a_new_phone():
         assert message["type"] == "error" and "started" in message["message"]
 
 
-def test_every_step_is_saved_and_a_resumed_table_keeps_the_seats(tmp_path):
+def test_every_step_is_saved_and_a_resumed_table_keeps_the_seats(tmp_path, make_client):
     path = tmp_path / "table.json"
     saves = []
 
@@ -261,7 +270,7 @@ def test_every_step_is_saved_and_a_resumed_table_keeps_the_seats(tmp_path):
     del ann
 
 
-def test_the_record_downloads_for_the_host_only():
+def test_the_record_downloads_for_the_host_only(make_client):
     client, server = make_client()
     join(client, server, "Ann")
     server.session.start()
@@ -272,7 +281,7 @@ def test_the_record_downloads_for_the_host_only():
     assert record["events"][0]["event"] == "setup"
 
 
-def test_a_failed_save_is_shown_on_the_host_and_the_game_goes_on():
+def test_a_failed_save_is_shown_on_the_host_and_the_game_goes_on(make_client):
     def full_disk(session):
         raise OSError(28, "No space left on device")
 
@@ -285,3 +294,22 @@ def test_a_failed_save_is_shown_on_the_host_and_the_game_goes_on():
         state = wait_state(phone, lambda s: s["stage"] == "start")
         phone.send_json({"type": "done", "step": state["step"]})
         assert wait_state(phone, lambda s: s["stage"] == "turn")["roll"] in (1, 2, 3)
+
+
+def test_a_page_that_stalls_is_closed_so_it_reconnects(monkeypatch):
+    class Stalled:
+        closed_with = None
+
+        async def send_text(self, text):
+            await asyncio.sleep(60)  # a phone whose Wi-Fi froze: the send never completes
+
+        async def close(self, code=1000):
+            self.closed_with = code
+
+    monkeypatch.setattr("doodle.table.app.SEND_SECONDS", 0.05)
+    session = TableSession.new(load_deck(), players=0)
+    server = TableServer(session, HOST_KEY, "http://192.0.2.7:8765/#room=" + session.room_code)
+    page = Stalled()
+    server.clients.add(Client(page, "host"))
+    asyncio.run(server.broadcast())
+    assert not server.clients and page.closed_with == 1011

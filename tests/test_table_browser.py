@@ -166,6 +166,10 @@ def test_a_whole_game_with_a_host_and_three_phones(table_server, tmp_path):
                     shoot(host, tmp_path, "host-turn.png")
                     shoot(phones[0], tmp_path, "phone-turn.png")
                     assert fits(host, 1280, 720)  # the whole table on a 1280x720 screen, no scrolling
+                    host.click(".join-mini")  # a late guest: the join code shown large, then closed
+                    assert read_qr(host.locator(".qr-overlay img.qr").screenshot()) == scanned
+                    host.click(".qr-overlay")
+                    expect(host.locator(".qr-overlay")).to_have_count(0)
                     small = watch(browser.new_page(viewport=PHONE["viewport"]), "small host")
                     small.goto(f"{base}/host#key={HOST_KEY}")
                     expect(small.locator("#current-card")).to_have_text(event["card"])

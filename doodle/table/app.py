@@ -153,8 +153,10 @@ class TableServer:
     async def _send(self, client: Client, text: str) -> None:
         try:
             await asyncio.wait_for(client.websocket.send_text(text), SEND_SECONDS)
-        except Exception:  # a page that went away or stalls: it catches up from the state when it is back
+        except Exception:  # a page that went away or stalls is closed: it reconnects and catches up from the state
             self.clients.discard(client)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(client.websocket.close(code=1011), 1)
 
     async def _bye(self, client: Client, message: str) -> None:
         self.clients.discard(client)
@@ -320,7 +322,7 @@ def create_app(server: TableServer) -> Starlette:
         server.clients.add(client)
         try:
             await server.broadcast()  # this page's state, and the others see it online
-            while True:
+            while client in server.clients:  # a page dropped for stalling is not served on
                 text = await _receive_text(websocket)
                 await _handle(server, client, text)
         except WebSocketDisconnect:

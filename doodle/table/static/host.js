@@ -13,14 +13,14 @@
   let state = null;
   let shownRollStep = null;
   let editing = null;  // the seat being renamed
-  let status = "connecting";
+  let bigQr = false;  // the join code shown large over the table, for a late guest
 
   const table = connect({
     hello: () => ({type: "hello", role: "host", key}),
     onState: (s) => { state = s; render(); },
     onError: toast,
     onBye: (message) => { app.replaceChildren(el("section", {class: "panel notice"}, el("h1", {text: "Not connected"}), el("p", {text: message}))); },
-    onStatus: (s) => { status = s; document.body.dataset.status = s; },
+    onStatus: (s) => { document.body.dataset.status = s; },
   });
   const send = (message) => table.send(message);
 
@@ -41,9 +41,17 @@
     return el("header", {class: "bar"},
       el("h1", {text: title}),
       state.save_error ? el("p", {class: "warning", role: "alert", text: state.save_error}) : null,
-      el("div", {class: "join-mini"},
+      el("button", {type: "button", class: "join-mini", title: "show the join code large",
+                    onclick: () => { bigQr = true; render(); }},
         el("img", {class: "qr-mini", src: state.qr, alt: "QR code to join"}),
-        el("div", {}, el("span", {class: "muted", text: "Room "}), el("strong", {class: "code", text: state.room_code}))));
+        el("span", {}, el("span", {class: "muted", text: "Room "}), el("strong", {class: "code", text: state.room_code}))),
+      bigQr ? el("div", {class: "qr-overlay", role: "dialog", "aria-label": "join the table",
+                         onclick: () => { bigQr = false; render(); }},
+        el("div", {class: "panel"},
+          el("p", {class: "lead", text: "Scan to join, or open " + state.join_url.split("/#")[0]}),
+          el("img", {class: "qr", src: state.qr, alt: "QR code: " + state.join_url}),
+          el("p", {class: "lead"}, "Room code ", el("strong", {class: "code big", text: state.room_code})),
+          el("p", {class: "muted", text: "Tap to close"}))) : null);
   }
 
   function seatRow(seat) {
