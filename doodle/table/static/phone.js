@@ -2,7 +2,7 @@
 "use strict";
 
 (() => {
-  const {el, cardImg, rollDie, rerender, connect, toast, seatName, winnersLine, scoreboard} = Doodle;
+  const {el, cardImg, rollDie, rerender, connect, toast, winnersLine, scoreboard} = Doodle;
   const app = document.getElementById("app");
   const STORE = "doodle-seat";
   const roomFromLink = new URLSearchParams(location.hash.slice(1)).get("room") || "";
