@@ -147,3 +147,10 @@ def test_serve_stop_and_resume_with_the_same_seats(tmp_path):
         stop(child)
     saved = json.loads(path.read_text())
     assert [seat["name"] for seat in saved["table"]["seats"]] == ["Ann", "Gran", "Bob"]
+
+
+def test_the_save_file_can_be_named_by_the_environment(tmp_path, monkeypatch):
+    path = tmp_path / "elsewhere.json"
+    monkeypatch.setenv("DOODLE_TABLE_SAVE", str(path))
+    result = CliRunner().invoke(main, ["table", "--no-browser", "--resume"])
+    assert result.exit_code == 1 and str(path) in result.output

@@ -15,7 +15,7 @@ import click
 from doodle.cli.common import SEED
 from doodle.game.dealer import MAX_PLAYERS, MIN_PLAYERS
 from doodle.game.deck import DeckError, load_deck
-from doodle.table.save import TableSaveError, read_save
+from doodle.table.save import SAVE_ENV, TableSaveError, read_save
 from doodle.table.session import Stage, TableError, TableSession
 
 DEFAULT_PORT = 8765
@@ -35,7 +35,7 @@ DEFAULT_PORT = 8765
 @click.option("--no-browser", is_flag=True, help="Do not open the table's page in the browser.")
 @click.option("--resume", is_flag=True, help="Continue the saved game, with the same seats.")
 @click.option("--new", "discard", is_flag=True, help="Start a new game even though one is saved (replacing it).")
-@click.option("--save", "save_path", type=click.Path(path_type=Path, dir_okay=False), envvar="DOODLE_TABLE_SAVE",
+@click.option("--save", "save_path", type=click.Path(path_type=Path, dir_okay=False), envvar=SAVE_ENV,
               help="The file the game is saved in after every step (default: in your data directory).")
 def table(names: tuple[str, ...], players: int | None, seed: int | None, deck_file: Path | None, port: int,
           bind_host: str, no_browser: bool, resume: bool, discard: bool, save_path: Path | None) -> None:

@@ -128,15 +128,6 @@ def read_save(path: Path, deck: Deck | None = None) -> TableSave | None:
     return TableSave(session, deck_path)
 
 
-def is_unfinished(path: Path) -> bool:
-    """True when `path` holds a table whose game is not over (starting a new one there would lose it)."""
-    try:
-        save = read_save(path)
-    except TableSaveError:
-        return True  # not ours to overwrite either
-    return save is not None and save.session.stage != Stage.OVER
-
-
 def game_record(session: TableSession) -> dict[str, Any]:
     """The game as dealt and scored: the same events as `doodle deal --auto --json` with this seed and number
     of players, the names and every round's score."""

@@ -184,7 +184,7 @@ class TableSession:
         for seat in self.seats:
             if seat.id == seat_id and not isinstance(seat_id, bool):
                 return seat
-        raise TableError("there is no such player (the page may be out of date: it has been refreshed)")
+        raise TableError("there is no such player (any more): look again")
 
     def seat_for_token(self, token: Any) -> Seat | None:
         if not isinstance(token, str) or len(token) > 100:
