@@ -114,6 +114,9 @@ def test_a_whole_game_with_a_host_and_three_phones(table_server, tmp_path):
 
         # the host asks for reduced motion: the die shows its face at once, without its tumble
         host = watch(browser.new_page(viewport={"width": 1280, "height": 720}, reduced_motion="reduce"), "host")
+        host.add_init_script(  # count the die's sounds: four short tones for each roll
+            "window.tones = 0; const tone = AudioContext.prototype.createOscillator;"
+            "AudioContext.prototype.createOscillator = function () { window.tones += 1; return tone.call(this); };")
         host.goto(f"{base}/host#key={HOST_KEY}")
         code = host.locator(".code.big")
         expect(code).to_have_text(server.session.room_code)
@@ -239,6 +242,8 @@ def test_a_whole_game_with_a_host_and_three_phones(table_server, tmp_path):
                 expect(host.locator(".winners")).to_have_text(everyone)
                 expect(host.locator("tbody .total")).to_have_text(["48", "48", "48"])
         assert reloaded
+        rolls = sum(1 for event in expected if event["event"] == "turn" and event["roll"] is not None)
+        assert host.evaluate("window.tones") == 4 * rolls
         browser.close()
 
     assert not problems, problems

@@ -12,17 +12,49 @@
   const key = sessionStorage.getItem("doodle-host-key") || "";
   let state = null;
   let shownRollStep = null;
+  let firstStep = null;  // the step the table was at when this page opened
   let editing = null;  // the seat being renamed
   let bigQr = false;  // the join code shown large over the table, for a late guest
 
   const table = connect({
     hello: () => ({type: "hello", role: "host", key}),
-    onState: (s) => { state = s; render(); },
+    onState: (s) => { state = s; if (firstStep === null) firstStep = s.step; render(); },
     onError: toast,
     onBye: (message) => { app.replaceChildren(el("section", {class: "panel notice"}, el("h1", {text: "Not connected"}), el("p", {text: message}))); },
     onStatus: (s) => { document.body.dataset.status = s; },
   });
   const send = (message) => table.send(message);
+
+  /* A short rattle of the die on each roll, so the table looks up. Browsers let a page play sound only after a
+     tap or click on it, so the sound starts with the first one (Deal the cards, at the latest). */
+  let audio = null;
+  const soundOn = () => localStorage.getItem("doodle-sound") !== "off";
+  document.addEventListener("pointerdown", () => {
+    if (!audio && window.AudioContext) audio = new AudioContext();
+  }, {once: true});
+  function rattle() {
+    if (!audio || !soundOn()) return;
+    const start = audio.currentTime;
+    for (let i = 0; i < 4; i++) {
+      const at = start + i * 0.07;
+      const tone = audio.createOscillator();
+      const level = audio.createGain();
+      tone.type = "square";
+      tone.frequency.value = 520 - 70 * i;
+      level.gain.setValueAtTime(0.0001, at);
+      level.gain.exponentialRampToValueAtTime(0.18, at + 0.005);
+      level.gain.exponentialRampToValueAtTime(0.0001, at + 0.05);
+      tone.connect(level).connect(audio.destination);
+      tone.start(at);
+      tone.stop(at + 0.06);
+    }
+  }
+
+  function soundToggle() {
+    const box = el("input", {type: "checkbox", id: "sound", checked: soundOn(),
+                             onchange: () => localStorage.setItem("doodle-sound", box.checked ? "on" : "off")});
+    return el("label", {class: "toggle", for: "sound"}, box, " A sound on each roll");
+  }
 
   function render() {
     document.body.dataset.stage = state.stage;
@@ -32,7 +64,11 @@
     });
     const holder = document.getElementById("die-holder");
     if (holder && state.roll !== null) {
-      if (shownRollStep !== state.step) { shownRollStep = state.step; rollDie(holder, state.roll, "big"); }
+      if (shownRollStep !== state.step) {
+        if (state.step !== firstStep) rattle();  // not for the roll already on the table when the page opens
+        shownRollStep = state.step;
+        rollDie(holder, state.roll, "big");
+      }
       else holder.replaceChildren(Doodle.die(state.roll, "big"));
     }
   }
@@ -149,6 +185,7 @@
                                  onclick: () => send({type: "advance", step: state.step}),
                                  text: waiting && state.stage !== "round" ? state.next + " now" : state.next}) : null,
       autoRollToggle(),
+      soundToggle(),
       el("details", {class: "manage"}, el("summary", {text: "Players"}), el("ul", {class: "seats"}, state.seats.map(seatRow))));
   }
 
