@@ -24,6 +24,7 @@ COMMANDS = {
     "score": "doodle.cli.score:score",
     "sheet": "doodle.cli.sheet:sheet",
     "solo": "doodle.cli.solo:solo",
+    "table": "doodle.cli.table:table",
 }
 
 

@@ -1,0 +1,173 @@
+"""How fast the web table shows a roll on every screen, and how much memory its server takes (run by hand;
+figures go in the README).
+
+    python3 benchmarks/bench_table.py              # 3 games: 6 phones and the host on localhost
+    python3 benchmarks/bench_table.py --games 10
+
+It starts `doodle table` in its own process on 127.0.0.1 (auto-roll off, so the benchmark rolls), joins 6 phones
+over HTTP, connects them and one host page by WebSocket, and plays whole games: at each roll the host sends
+"advance" and the clock runs until every one of the 7 pages has received the state with that roll. The phones
+say "done" and send their scores as people would between rolls (not timed). It reports the median and 95th
+percentile of the time to the last page, and the server's resident memory (now and at its peak) from /proc.
+The pages here are WebSocket clients, not browsers: a browser adds its own rendering (a few milliseconds) on top.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import websockets  # noqa: E402
+
+from benchmarks.bench_scan import machine  # noqa: E402
+
+PHONES = 6
+
+
+def start_server(save: Path) -> tuple[subprocess.Popen, str, str, str]:
+    """`doodle table` in a child process; its base address, host key and room code as it printed them."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+    child = subprocess.Popen([sys.executable, "-m", "doodle", "table", "--no-browser", "--host", "127.0.0.1",
+                              "--port", "0", "--new", "--save", str(save)],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    shown = ""
+    while "big screen" not in shown:
+        line = child.stdout.readline()
+        if not line:
+            raise SystemExit("doodle table did not start:\n" + shown)
+        shown += line
+    shown = re.sub(r"\x1b\[[0-9;]*m", "", shown)
+    base, key = re.search(r"big screen\): (http://[\d.:]+)/host#key=(\S+)", shown).groups()
+    room = re.search(r"type the room code (\S+)", shown).group(1)
+    return child, base, key, room
+
+
+def memory_kib(pid: int) -> tuple[int, int]:
+    """The process's resident memory now and at its peak, in KiB (Linux /proc)."""
+    fields = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
+    return int(fields["VmRSS"].split()[0]), int(fields["VmHWM"].split()[0])
+
+
+def join(base: str, room: str, name: str) -> str:
+    request = urllib.request.Request(f"{base}/api/join", data=json.dumps({"name": name, "room": room}).encode(),
+                                     headers={"content-type": "application/json"})
+    with urllib.request.urlopen(request) as response:
+        return json.loads(response.read())["token"]
+
+
+class Page:
+    """One page's WebSocket: it keeps the newest state and the time each step's state arrived."""
+
+    def __init__(self, socket) -> None:
+        self.socket = socket
+        self.state: dict = {}
+        self.arrived: dict[int, float] = {}
+        self.changed = asyncio.Event()
+
+    async def listen(self) -> None:
+        async for text in self.socket:
+            message = json.loads(text)
+            if message["type"] == "state":
+                now = time.perf_counter()
+                self.state = message["state"]
+                self.arrived.setdefault(self.state["step"], now)
+                self.changed.set()
+            elif message["type"] == "error":
+                raise RuntimeError(message["message"])
+
+    async def until(self, check) -> dict:
+        while not (self.state and check(self.state)):
+            self.changed.clear()
+            await asyncio.wait_for(self.changed.wait(), 10)
+        return self.state
+
+    async def send(self, message: dict) -> None:
+        await self.socket.send(json.dumps(message))
+
+
+async def play_game(base: str, key: str, room: str) -> list[float]:
+    """One whole game; the seconds from each roll to the last page showing it."""
+    ws_url = base.replace("http://", "ws://") + "/ws"
+    tokens = [join(base, room, f"Phone {n + 1}") for n in range(PHONES)]
+    host = Page(await websockets.connect(ws_url))
+    await host.send({"type": "hello", "role": "host", "key": key})
+    phones = []
+    for token in tokens:
+        phone = Page(await websockets.connect(ws_url))
+        await phone.send({"type": "hello", "role": "seat", "token": token})
+        phones.append(phone)
+    pages = [host, *phones]
+    tasks = [asyncio.create_task(page.listen()) for page in pages]
+    await host.until(lambda s: s["online"] and len(s["online"]) == PHONES)
+    await host.send({"type": "auto_roll", "on": False})
+    await host.until(lambda s: not s["auto_roll"])
+    await host.send({"type": "start"})
+    times = []
+    while (state := await host.until(lambda s: s["stage"] != "lobby"))["stage"] != "over":
+        step, stage = state["step"], state["stage"]
+        if stage in ("start", "turn", "final"):
+            for phone in phones:  # every player done (the last "done" does not roll: auto-roll is off)
+                await phone.send({"type": "done", "step": step})
+            await host.until(lambda s, step=step: s["step"] == step and not s["waiting_for"])
+        elif stage == "scoring":
+            for phone in phones:
+                message = {"type": "score", "round": state["round"], "points": 16}
+                if state["round"] == state["rounds"]:
+                    message["empty"] = 20
+                await phone.send(message)
+            await host.until(lambda s, step=step: s["step"] == step and not s["waiting_for"])
+        rolls = state["next"] == "Roll"
+        sent = time.perf_counter()
+        await host.send({"type": "advance", "step": step})
+        for page in pages:
+            await page.until(lambda s, step=step: s["step"] > step)
+        if rolls:
+            times.append(max(page.arrived[step + 1] for page in pages) - sent)
+    for task in tasks:
+        task.cancel()
+    for page in pages:
+        await page.socket.close()
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=3, help="whole games to play (17 rolls each)")
+    args = parser.parse_args()
+    times: list[float] = []
+    peaks = []
+    with tempfile.TemporaryDirectory() as folder:
+        for _ in range(args.games):
+            child, base, key, room = start_server(Path(folder) / "table.json")
+            try:
+                times += asyncio.run(play_game(base, key, room))
+                peaks.append(memory_kib(child.pid))
+            finally:
+                child.terminate()
+                child.wait(timeout=20)
+    times.sort()
+    p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
+    print(f"machine: {machine()}")
+    print(f"{args.games} games, {len(times)} rolls, {PHONES} phones + host on localhost")
+    print(f"roll to every page: median {statistics.median(times) * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms, "
+          f"max {times[-1] * 1000:.1f} ms")
+    now = max(rss for rss, _ in peaks)
+    peak = max(hwm for _, hwm in peaks)
+    print(f"server memory after a game: {now / 1024:.1f} MiB resident (peak {peak / 1024:.1f} MiB)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,251 @@
+"""A whole 3-player game of `doodle table` in a real browser: Debian's Chromium driven by Playwright, one host page
+(1280x720) and three phone pages (phone viewport, each its own browser profile). The phones join by room code,
+every turn is done on each phone, one phone reloads mid-game and keeps its seat, and the host's view is checked
+against the engine's deal at every turn. Screenshots of the host and a phone are kept in the test's folder (and
+copied to $DOODLE_TABLE_SCREENSHOTS when set, which is how examples/screenshots/ was made)."""
+
+import os
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from doodle.game.dealer import Dealer
+from doodle.game.deck import load_deck
+from doodle.game.table import table_events
+from doodle.table.app import TableServer, create_app
+from doodle.table.save import TableSave, read_save, write_save
+from doodle.table.session import TableSession
+
+CHROMIUM = Path("/usr/bin/chromium")
+if not CHROMIUM.exists():
+    pytest.skip("Debian's chromium is not installed (/usr/bin/chromium): `apt-get install -y chromium`",
+                allow_module_level=True)
+playwright = pytest.importorskip("playwright.sync_api", reason="playwright (the test extra) is not installed")
+expect = playwright.expect
+uvicorn = pytest.importorskip("uvicorn")
+
+SEED = 2026
+HOST_KEY = "browser-test-host-key"
+NAMES = ["Ann", "Bob", "<i>Cid</i>"]  # a name with markup must show as typed, never as markup
+SCORES = {"Ann": [10, 17, 26, 5], "Bob": [9, 16, 25, 5], "<i>Cid</i>": [12, 20, 29, 13]}  # rounds, then empty
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+
+
+class Served:
+    """The table served by uvicorn on 127.0.0.1 (a free port) in a thread, saving to a file after every step;
+    `restart()` stops it and serves the saved game again on the same port, as `doodle table --resume` does."""
+
+    def __init__(self, save_path: Path) -> None:
+        self.save_path = save_path
+        self.port = 0
+        self.serve(TableSession.new(load_deck(), players=0, seed=SEED))
+
+    def serve(self, session: TableSession) -> None:
+        listener = socket.socket()
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(("127.0.0.1", self.port))
+        self.port = listener.getsockname()[1]
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.server = TableServer(session, HOST_KEY, f"{self.base}/#room={session.room_code}",
+                                  lambda current: write_save(self.save_path, TableSave(current)))
+        self.uv = uvicorn.Server(uvicorn.Config(create_app(self.server), log_level="warning", lifespan="off",
+                                                ws_max_size=4096))
+        self.thread = threading.Thread(target=self.uv.run, kwargs={"sockets": [listener]}, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while not self.uv.started and time.monotonic() < deadline:
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        self.uv.should_exit = True
+        self.thread.join(timeout=10)
+
+    def restart(self) -> None:
+        self.stop()
+        self.serve(read_save(self.save_path).session)
+
+
+@pytest.fixture
+def table_server(tmp_path):
+    served = Served(tmp_path / "table.json")
+    yield served
+    served.stop()
+
+
+def shoot(page, tmp_path, name):
+    path = tmp_path / name
+    page.screenshot(path=str(path))
+    target = os.environ.get("DOODLE_TABLE_SCREENSHOTS")
+    if target:
+        shutil.copy(path, Path(target) / name)
+
+
+def read_qr(png: bytes) -> str:
+    image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_GRAYSCALE)
+    return cv2.QRCodeDetector().detectAndDecode(image)[0]
+
+
+def fits(page, width, height):
+    """The page's content fits the viewport (`height` None: any height)."""
+    wide, tall = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
+    return wide <= width and (height is None or tall <= height)
+
+
+def test_a_whole_game_with_a_host_and_three_phones(table_server, tmp_path):
+    served = table_server
+    base, server = served.base, served.server
+    expected = list(table_events(Dealer.new(len(NAMES), SEED, load_deck())))
+    problems = []
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+
+        def watch(page, who):
+            page.on("console", lambda m: problems.append(f"{who}: {m.text}") if m.type == "error" else None)
+            page.on("pageerror", lambda error: problems.append(f"{who}: {error}"))
+            return page
+
+        # the host asks for reduced motion: the die shows its face at once, without its tumble
+        host = watch(browser.new_page(viewport={"width": 1280, "height": 720}, reduced_motion="reduce"), "host")
+        host.add_init_script(  # count the die's sounds: four short tones for each roll
+            "window.tones = 0; const tone = AudioContext.prototype.createOscillator;"
+            "AudioContext.prototype.createOscillator = function () { window.tones += 1; return tone.call(this); };")
+        host.goto(f"{base}/host#key={HOST_KEY}")
+        code = host.locator(".code.big")
+        expect(code).to_have_text(server.session.room_code)
+        room = code.inner_text()
+
+        scanned = read_qr(host.locator("img.qr").screenshot())  # what a phone's camera reads off the screen
+        assert scanned == f"{base}/#room={room}"
+
+        phones = []
+        for name in NAMES:
+            phone = watch(browser.new_context(**PHONE).new_page(), name)
+            if name == NAMES[0]:  # Ann scans the code: the room code comes with the link
+                phone.goto(scanned)
+                expect(phone.locator("#room")).to_have_value(room)
+            else:  # the others type the address and the room code
+                phone.goto(base + "/")
+                phone.fill("#room", room.lower())
+            phone.fill("#name", name)
+            phone.click("button[type=submit]")
+            expect(phone.locator(".me")).to_have_text(name)
+            phones.append(phone)
+        expect(host.locator(".seat .name")).to_have_text(NAMES)
+        shoot(host, tmp_path, "host-lobby.png")
+        shoot(phones[0], tmp_path, "phone-lobby.png")
+
+        host.click("text=Deal the cards")
+        setup = expected[0]
+        expect(host.locator(".starts figcaption")).to_have_text(
+            [f"{name} · {card}" for name, card in zip(NAMES, setup["start_cards"], strict=True)])
+        for phone, card in zip(phones, setup["start_cards"], strict=True):
+            expect(phone.locator("h2 strong")).to_have_text(card)
+            if phone is phones[0]:
+                shoot(phone, tmp_path, "phone-start.png")
+            phone.click("#done")
+
+        reloaded = False
+        for event in expected[1:]:
+            kind = event["event"]
+            if kind == "turn" and event["roll"] is not None:
+                title = f"Round {event['round']} · Turn {event['turn']} of 6"
+                expect(host.locator(".bar h1")).to_have_text(title)
+                expect(host.locator("#current-card")).to_have_text(event["card"])
+                expect(host.locator("#die-holder .die")).to_have_attribute("data-roll", str(event["roll"]))
+                assert host.locator(".die.rolling").count() == 0
+                expect(host.locator(".spot.current .label")).to_have_text(event["card"])
+                expect(host.locator(".neighbours figcaption")).to_have_text(
+                    [f"before · {event['neighbours'][0]}", f"after · {event['neighbours'][1]}"])
+                expect(host.locator(".circle .spot .label")).to_have_text(event["circle"])
+                if (event["round"], event["turn"]) == (2, 3):
+                    shoot(host, tmp_path, "host-turn.png")
+                    shoot(phones[0], tmp_path, "phone-turn.png")
+                    assert fits(host, 1280, 720)  # the whole table on a 1280x720 screen, no scrolling
+                    host.click(".join-mini")  # a late guest: the join code shown large, then closed
+                    assert read_qr(host.locator(".qr-overlay img.qr").screenshot()) == scanned
+                    host.click(".qr-overlay")
+                    expect(host.locator(".qr-overlay")).to_have_count(0)
+                    small = watch(browser.new_page(viewport=PHONE["viewport"]), "small host")
+                    small.goto(f"{base}/host#key={HOST_KEY}")
+                    expect(small.locator("#current-card")).to_have_text(event["card"])
+                    assert fits(small, 390, None)  # on a phone-sized screen it scrolls down, never sideways
+                    shoot(small, tmp_path, "host-small.png")
+                    small.close()
+                for index, phone in enumerate(phones):
+                    expect(phone.locator("#current-card")).to_have_text(event["card"])
+                    if index == 0 and (event["round"], event["turn"]) == (3, 2):
+                        served.restart()  # the laptop closed and opened: every page reconnects by itself
+                        for page in (host, *phones):
+                            expect(page.locator("body")).to_have_attribute("data-status", "online")
+                            expect(page.locator("#current-card")).to_have_text(event["card"])
+                    if index == 1 and (event["round"], event["turn"]) == (2, 2) and not reloaded:
+                        phone.reload()  # a phone reloads mid-game: it keeps its seat
+                        expect(phone.locator(".me")).to_have_text(NAMES[1])
+                        expect(phone.locator("#current-card")).to_have_text(event["card"])
+                        reloaded = True
+                    if index == 0 and event["turn"] == 1:  # the card in the hand turns and mirrors
+                        phone.click(".turn-right")
+                        phone.click(".mirror-btn")
+                        expect(phone.locator("img.hand")).to_have_attribute(
+                            "style", "transform: rotate(90deg) scaleX(-1);")
+                    phone.click("#done")
+                    if index < len(phones) - 1:  # (the last one's "done" rolls: the button is new again)
+                        expect(phone.locator("#done")).to_have_attribute("aria-pressed", "true")
+            elif kind == "turn":
+                expect(host.locator(".choices figcaption")).to_have_text(event["choices"])
+                shoot(host, tmp_path, "host-final.png")
+                for phone in phones:
+                    expect(phone.locator(".choice span")).to_have_text(event["choices"])
+                    phone.locator(".choice").nth(2).click()
+                    expect(phone.locator("img.hand")).to_have_attribute("data-card", event["choices"][2])
+                    if phone is phones[0]:
+                        shoot(phone, tmp_path, "phone-final.png")
+                    phone.click("#done")
+            elif kind == "scoring":
+                round_number = event["round"]
+                expect(host.locator(".bar h1")).to_have_text(f"Scoring, round {round_number}")
+                for name, phone in zip(NAMES, phones, strict=True):
+                    expect(phone.locator("h2")).to_have_text(f"Scoring, round {round_number}")
+                    phone.fill("#points", str(SCORES[name][round_number - 1]))
+                    if round_number == 3:
+                        phone.fill("#empty", str(SCORES[name][3]))
+                    phone.click("#send-score")
+                    expect(phone.locator("#score-sent")).to_contain_text(str(SCORES[name][round_number - 1]))
+                for name in NAMES:
+                    row = host.locator(f"tr[data-seat]:has(th:text-is('{name}'))")
+                    expect(row.locator("input").nth(round_number - 1)).to_have_value(
+                        str(SCORES[name][round_number - 1]))
+                if round_number == 1:
+                    shoot(host, tmp_path, "host-scoring.png")
+                    shoot(phones[2], tmp_path, "phone-scoring.png")
+                host.click("#next")
+            elif kind == "end":
+                shared = "Ann and <i>Cid</i> share the victory with 48 points!"
+                expect(host.locator(".winners")).to_have_text(shared)
+                expect(host.locator("tbody .total")).to_have_text(["48", "45", "48"])
+                expect(phones[1].locator(".winners")).to_have_text(shared)
+                shoot(host, tmp_path, "host-end.png")
+                shoot(phones[1], tmp_path, "phone-end.png")
+                bob = phones[1]  # a correction after the end, from a phone: Bob's round 1 was 12, not 9
+                bob.click("#correct")
+                bob.fill("#fix-points-1", "12")
+                bob.click("text=Save")
+                everyone = "Ann, Bob and <i>Cid</i> share the victory with 48 points!"
+                expect(host.locator(".winners")).to_have_text(everyone)
+                expect(host.locator("tbody .total")).to_have_text(["48", "48", "48"])
+        assert reloaded
+        rolls = sum(1 for event in expected if event["event"] == "turn" and event["roll"] is not None)
+        assert host.evaluate("window.tones") == 4 * rolls
+        browser.close()
+
+    assert not problems, problems
+    saved = read_save(served.save_path).session
+    assert saved.events == expected and saved.totals() == {1: 48, 2: 48, 3: 48}
