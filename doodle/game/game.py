@@ -168,6 +168,9 @@ class DoodleGame:
             game = cls.new(int(record["players"]), int(record["seed"]), deck, list(record["names"]), auto_roll=False)
             for entry in record["log"]:
                 if "roll" in entry:
+                    if game.phase is not Phase.ROLL:
+                        raise RecordError(f"a die roll comes where a move is due (the game is in its "
+                                          f"{game.phase.value} phase)")
                     rolled = game.roll()
                     if type(entry["roll"]) is not int:
                         raise RecordError(f"a roll in the record is {entry['roll']!r}, not a die face 1, 2 or 3")

@@ -20,7 +20,6 @@ from typing import Any
 import platformdirs
 
 from doodle.files import InputFileError, read_text_limited, write_atomic
-from doodle.game.dealer import DealerError
 from doodle.game.deck import Deck, load_deck
 from doodle.game.game import RECORD_FORMAT, DoodleGame, RecordError
 from doodle.solo.scores import ScoreEntry, clean_text, is_whole_number
@@ -123,9 +122,6 @@ class SoloSave:
         except RecordError as error:
             reason = str(error).removeprefix("the record does not replay: ")
             raise SaveError(f"its moves do not replay ({reason}): it was edited or damaged") from None
-        except DealerError:
-            raise SaveError("its moves do not replay (a die roll comes where a move is due): it was edited or "
-                            "damaged") from None
 
 
 def check_record(record: dict[str, Any]) -> None:
