@@ -159,6 +159,7 @@ class FamilyPhoto:
     scene: Scene
     sheet_to_page: np.ndarray  # 3x3: sheet mm -> page mm (the print's scale, skew and offset)
     details: dict = field(default_factory=dict, compare=False)
+    page: np.ndarray | None = field(default=None, compare=False, repr=False)  # as drawn (BGR), with keep_page
 
     @property
     def image(self) -> np.ndarray:
@@ -561,7 +562,7 @@ def _effects(family: str, rng: np.random.Generator) -> tuple[str, ...]:
     return () if family == "plain" else (family,)
 
 
-def family_photo(seed: int, family: str, *, megapixels: float | None = None) -> FamilyPhoto:
+def family_photo(seed: int, family: str, *, megapixels: float | None = None, keep_page: bool = False) -> FamilyPhoto:
     """A photo of a filled sheet under `family`'s conditions, fully determined by `seed` and `family`.
 
     The sheet, the base camera and the base degradations come from a stream shared by every family (the same seed
@@ -682,7 +683,7 @@ def family_photo(seed: int, family: str, *, megapixels: float | None = None) -> 
     details.update(jpeg_quality=quality, size=list(size), paper=paper)
     if "messaging" in effects:
         jpeg, details["resize"] = _messaging(fx["messaging"], jpeg, details)
-    return FamilyPhoto(seed, family, truth, jpeg, scene, sheet_to_page, details)
+    return FamilyPhoto(seed, family, truth, jpeg, scene, sheet_to_page, details, page if keep_page else None)
 
 
 def _sheet_to_page(paper: str) -> np.ndarray:
@@ -731,7 +732,8 @@ def _second_sheet(rng: np.random.Generator, paper: str, page_mm, details: dict) 
         offset = (rng.uniform(-0.3, 0.3) * pw, sign * (ph + gap + abs(math.sin(turn)) * pw / 2))
     c, s = math.cos(turn), math.sin(turn)
     place = np.array([[c, -s, offset[0]], [s, c, offset[1]], [0, 0, 1]])  # second page mm -> table mm
-    details.update(second_offset_mm=[round(v) for v in offset], second_turn_deg=round(math.degrees(turn), 1))
+    details.update(second_offset_mm=[round(v) for v in offset], second_turn_deg=round(math.degrees(turn), 1),
+                   second_place=place.round(4).tolist())
     return page, place
 
 
