@@ -50,8 +50,8 @@ def test_a_seed_makes_one_photo(family):
 
 
 def test_every_family_shows_the_same_sheet_for_a_seed():
-    truths = {family: family_photo(6, family, megapixels=MP).truth for family in FAMILIES}
-    assert len({(t.quilt, t.specials_used, t.round_scores) for t in truths.values()}) == 1
+    truths = [family_photo(6, family, megapixels=0.3).truth for family in ("plain", "print", "framing", "mixed")]
+    assert len({(t.quilt, t.specials_used, t.round_scores) for t in truths}) == 1
 
 
 def test_an_unknown_family_is_named():
