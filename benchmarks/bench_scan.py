@@ -60,6 +60,7 @@ class Outcome:
     specials_right: int = 0
     rounds_right: int = 0
     uncertain: int = 0
+    cells_in_doubt: int = 0
     seconds: float = 0.0
     wrong: list[str] = field(default_factory=list)
     details: dict = field(default_factory=dict)
@@ -76,15 +77,19 @@ class Outcome:
 def read_one(task: tuple[str, int, bool]) -> Outcome | None:
     """Read one photo; None when only shadowed photos are wanted and this one has no hard shadow."""
     level, seed, shadowed_only = task
-    read_photo, scan_error = reader()
     photo = make_photo(seed, level)
     if shadowed_only and "shadow" not in photo.details:
         return None
-    truth = photo.truth
-    outcome = Outcome(seed, details=photo.details)
+    return read_and_judge(photo.jpeg, photo.truth, Outcome(seed, details=photo.details))
+
+
+def read_and_judge(jpeg: bytes, truth, outcome: Outcome) -> Outcome:
+    """Read `jpeg` with doodle's reader and fill `outcome` with what it got right, wrong, and wrong without a
+    doubt, item by item, against `truth` (a tests.photogen.Truth)."""
+    read_photo, scan_error = reader()
     start = time.perf_counter()
     try:
-        result = read_photo(photo.jpeg)
+        result = read_photo(jpeg)
     except scan_error as error:
         outcome.seconds = time.perf_counter() - start
         outcome.refused = str(error)
@@ -99,6 +104,7 @@ def read_one(task: tuple[str, int, bool]) -> Outcome | None:
     read_scores = tuple(result.round_scores)
     outcome.rounds_right = sum(a == b for a, b in zip(read_scores, truth.round_scores, strict=True))
     outcome.uncertain = len(result.uncertain)
+    outcome.cells_in_doubt = sum(d.kind == "cell" for d in result.uncertain)
     outcome.exact = outcome.cells_right == 81 and outcome.specials_right == 4 and outcome.rounds_right == 3
     if outcome.cells_right != 81:
         wrong_cells = [(r, c) for r in range(9) for c in range(9)
@@ -128,7 +134,7 @@ def run_level(level: str, photos: int, jobs: int, first_seed: int, shadowed_only
     tasks = [(level, seed, shadowed_only) for seed in range(first_seed, last)]
     outcomes: list[Outcome] = []
     start = time.perf_counter()
-    with Pool(jobs) if jobs > 1 else _Serial() as pool:
+    with Pool(jobs) if jobs > 1 else Serial() as pool:
         for outcome in pool.imap(read_one, tasks):
             if outcome is None:
                 continue
@@ -145,7 +151,7 @@ def run_level(level: str, photos: int, jobs: int, first_seed: int, shadowed_only
     return outcomes
 
 
-class _Serial:
+class Serial:
     def __enter__(self):
         return self
 

@@ -586,6 +586,30 @@ def random_truth(rng: np.random.Generator, cond: Conditions, paper: str, number:
     return truth, drawn
 
 
+def draw_sheet(drawer: _PageDrawer, rng: np.random.Generator, cond: Conditions, truth: Truth,
+               drawn: list) -> None:
+    """Draw what the player drew (`drawn` from `random_truth`): shaded patches, outlines never shaded, crossed
+    special boxes, filled bubbles, handwritten scores and a name."""
+    for cells, style in drawn:
+        drawer.shade_patch(cells, style)
+    for _ in range(int(rng.integers(cond.distractor_outlines[0], cond.distractor_outlines[1] + 1))):
+        cells = random_outline_cells(rng, truth.quilt)
+        if cells:
+            drawer.outline(cells, strength=rng.uniform(0.5, 0.9))
+    for name in truth.specials_used:
+        drawer.cross(L.special_box(name).check)
+    for block, score in zip(L.ROUNDS, truth.round_scores, strict=True):
+        if score is None:
+            continue
+        drawer.fill_bubble(block.number, "tens", score // 10)
+        drawer.fill_bubble(block.number, "units", score % 10)
+        if rng.random() < 0.8:
+            drawer.handwriting(block.write, str(score), 7.0)
+    if rng.random() < 0.8:
+        name_box = L.Rect(L.NAME_RECT.x + 13, L.NAME_RECT.y, L.NAME_RECT.w - 13, L.NAME_RECT.h)
+        drawer.handwriting(name_box, str(rng.choice(["Ada", "Grace", "Linus", "Maud", "Uwe"])), 5.0)
+
+
 def make_photo(seed: int, level: str | Conditions = "moderate", *, paper: str | None = None,
                megapixels: float | None = None) -> SyntheticPhoto:
     """A synthetic photo of a filled-in sheet, fully determined by `seed` and the condition `level`."""
@@ -607,25 +631,7 @@ def make_photo(seed: int, level: str | Conditions = "moderate", *, paper: str | 
 
     page = _page(paper, number, px_per_mm).copy()
     slot = L.page_slots(paper)[0]
-    drawer = _PageDrawer(page, slot, px_per_mm, rng)
-    for cells, style in drawn:
-        drawer.shade_patch(cells, style)
-    for _ in range(int(rng.integers(cond.distractor_outlines[0], cond.distractor_outlines[1] + 1))):
-        cells = random_outline_cells(rng, truth.quilt)
-        if cells:
-            drawer.outline(cells, strength=rng.uniform(0.5, 0.9))
-    for name in truth.specials_used:
-        drawer.cross(L.special_box(name).check)
-    for block, score in zip(L.ROUNDS, truth.round_scores, strict=True):
-        if score is None:
-            continue
-        drawer.fill_bubble(block.number, "tens", score // 10)
-        drawer.fill_bubble(block.number, "units", score % 10)
-        if rng.random() < 0.8:
-            drawer.handwriting(block.write, str(score), 7.0)
-    if rng.random() < 0.8:
-        name_box = L.Rect(L.NAME_RECT.x + 13, L.NAME_RECT.y, L.NAME_RECT.w - 13, L.NAME_RECT.h)
-        drawer.handwriting(name_box, str(rng.choice(["Ada", "Grace", "Linus", "Maud", "Uwe"])), 5.0)
+    draw_sheet(_PageDrawer(page, slot, px_per_mm, rng), rng, cond, truth, drawn)
 
     # the camera
     page_px = np.array([[0, 0], [page.shape[1], 0], [page.shape[1], page.shape[0]], [0, page.shape[0]]], np.float32)
