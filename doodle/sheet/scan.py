@@ -116,6 +116,26 @@ GRID_NOTE = (
     "special actions and round scores are not read"
 )
 
+TWO_SHEETS_MESSAGE = (
+    "the photo shows two sheets: photograph one sheet at a time (neither lies on the other, and neither fills "
+    "more of the photo, so which one to read cannot be told)"
+)
+PART_SHEETS_MESSAGE = (
+    "the photo shows parts of two sheets and neither whole: photograph one sheet at a time, with all four corners "
+    "in the picture"
+)
+COVERED_MESSAGE = (
+    "another sheet lies over the sheet in the photo: photograph one sheet at a time, uncovered, with all four "
+    "corners in the picture"
+)
+OTHER_SHEET_NOTE = (
+    "another sheet was seen in the photo: the one on top and most in view was read; check that it is the one you "
+    "meant"
+)
+MIRRORED_NOTE = (
+    "the photo is mirrored (a selfie camera, or the sheet seen through the paper): it was read flipped back"
+)
+
 METHOD_MARKERS = "markers"
 METHOD_GRID = "grid"
 
@@ -191,14 +211,28 @@ def read_photo(source: PhotoSource, name: str | None = None) -> ScanResult:
     """
     image = load_photo(source, name=name)
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    search = fit_markers(detect_markers(gray))
+    search = fit_markers(detect_markers(gray), gray.shape)
+    notes: tuple[str, ...] = ()
+    if search.fit is None and not search.ambiguous:
+        # Mirrored markers are not ours: a mirrored photo shows them only once flipped back.
+        flipped = cv2.flip(gray, 1)
+        unmirrored = fit_markers(detect_markers(flipped), gray.shape)
+        if unmirrored.fit is not None or unmirrored.ambiguous or unmirrored.covered:
+            image, gray, search, notes = cv2.flip(image, 1), flipped, unmirrored, (MIRRORED_NOTE,)
+    if search.ambiguous:
+        raise ScanError(TWO_SHEETS_MESSAGE)
+    if search.covered:
+        raise SheetNotFoundError(COVERED_MESSAGE)
+    if search.fit is None and search.other_sheet:
+        raise MarkersMissingError(PART_SHEETS_MESSAGE)
     if search.fit is not None:
-        if search.slots_complete > 1:
-            raise ScanError("the photo shows two sheets: photograph one sheet at a time")
+        if search.other_sheet:
+            notes += (OTHER_SHEET_NOTE,)
         sheet, inside = _warp(image, search.fit.homography)
         if not inside[_grid_box_px()].all():
             raise SheetNotFoundError("part of the grid is outside the photo: photograph the whole sheet")
-        return _identified(_read_sheet(sheet, inside, METHOD_MARKERS, search.found), gray, search.fit)
+        result = _identified(_read_sheet(sheet, inside, METHOD_MARKERS, search.found), gray, search.fit)
+        return replace(result, notes=notes + result.notes)
     _check_light_and_focus(gray)
     from doodle.sheet.grid_fallback import find_grid_homography  # only needed without markers
 
