@@ -5,8 +5,9 @@
 
 Each image is written without ever holding it whole in memory where the format allows (PNG and TIFF are written
 row by row), then loaded by `doodle.sheet.photo.load_photo` in a fresh Python process, whose peak resident size
-(VmHWM, or resource.getrusage off Linux) is reported with what the load did: read (at what size) or refused (and
-the message). The bare interpreter with the reader's imports is measured the same way, as the baseline.
+(VmHWM, or resource.getrusage off Linux) is reported with what the load did: loaded (at what size) or refused (and
+the message); a synthetic 12 MP photo of a sheet is also read whole (read_photo). The bare interpreter with the
+reader's imports is measured the same way, as the baseline.
 """
 
 from __future__ import annotations
@@ -25,13 +26,17 @@ ROOT = Path(__file__).resolve().parent.parent
 CHILD = r"""
 import json, resource, sys, time
 from doodle.sheet.photo import load_photo
+from doodle.sheet.scan import read_photo
 from doodle.sheet.scan_errors import ScanError
 start = time.perf_counter()
 outcome = {}
 if sys.argv[1] != "-":
     try:
-        image = load_photo(sys.argv[1])
-        outcome["read"] = f"{image.shape[1]}x{image.shape[0]}"
+        if sys.argv[2] == "read":
+            outcome["read"] = read_photo(sys.argv[1]).quilt.rows()[0] + "..."
+        else:
+            image = load_photo(sys.argv[1])
+            outcome["loaded"] = f"{image.shape[1]}x{image.shape[0]}"
     except ScanError as error:
         outcome["refused"] = str(error)
 outcome["seconds"] = round(time.perf_counter() - start, 2)
@@ -106,6 +111,15 @@ def write_jpeg(path: Path, width: int, height: int) -> None:
     cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, 85])
 
 
+def write_photo(path: Path, width: int, height: int) -> None:
+    """A synthetic phone photo of a filled sheet (tests/photogen.py) at width x height."""
+    sys.path.insert(0, str(ROOT))
+    from tests.photogen import level_conditions, make_photo
+
+    photo = make_photo(0, level_conditions("moderate", megapixels=(width * height / 1e6,) * 2, name="memory"))
+    path.write_bytes(photo.jpeg)
+
+
 CASES = {  # name: (writer, (width, height), file suffix)
     "gif-149mp": (write_gif, (14100, 10560), ".gif"),
     "png16-144mp": (lambda p, w, h: write_png(p, w, h, 16, 2), (13856, 10392), ".png"),
@@ -113,11 +127,12 @@ CASES = {  # name: (writer, (width, height), file suffix)
     "png16grey-144mp": (lambda p, w, h: write_png(p, w, h, 16, 0), (13856, 10392), ".png"),
     "tiff-120mp": (write_tiff, (12648, 9486), ".tif"),
     "jpeg-100mp": (write_jpeg, (11547, 8660), ".jpg"),
+    "photo-12mp": (write_photo, (4000, 3000), ".jpg"),  # also read whole by read_photo
 }
 
 
-def measure(path: str) -> dict:
-    output = subprocess.run([sys.executable, "-c", CHILD, path], capture_output=True, text=True, check=True,
+def measure(path: str, what: str = "load") -> dict:
+    output = subprocess.run([sys.executable, "-c", CHILD, path, what], capture_output=True, text=True, check=True,
                             cwd=ROOT, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     return json.loads(output.stdout)
 
@@ -129,7 +144,7 @@ def main() -> None:
     args = parser.parse_args()
     folder = args.keep or Path(tempfile.mkdtemp(prefix="doodle-memory-"))
     folder.mkdir(parents=True, exist_ok=True)
-    print(f"{'baseline (imports only)':24} {json.dumps(measure('-'))}")
+    print(f"{'baseline (imports only)':24} {json.dumps(measure('-'))}", flush=True)
     for name in args.cases.split(","):
         write, (width, height), suffix = CASES[name]
         path = folder / (name + suffix)
@@ -137,6 +152,8 @@ def main() -> None:
             write(path, width, height)
         size_mb = path.stat().st_size / 1e6
         print(f"{name:24} {width}x{height}, {size_mb:.0f} MB file: {json.dumps(measure(str(path)))}", flush=True)
+        if name.startswith("photo"):
+            print(f"{name + ' read':24} {json.dumps(measure(str(path), 'read'))}", flush=True)
         if args.keep is None:
             path.unlink()
 

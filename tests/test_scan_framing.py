@@ -19,8 +19,9 @@ from doodle.sheet.scan import (
     read_photo,
 )
 from doodle.sheet.scan_errors import ScanError
+from tests.photogen import level_conditions
 from tests.photogen_styles import mirrored_photo, two_sheet_photo
-from tests.test_scan import wrong_items
+from tests.test_scan import cover_markers, recode, wrong_items
 
 REFUSALS = (TWO_SHEETS_MESSAGE, PART_SHEETS_MESSAGE, COVERED_MESSAGE)
 
@@ -85,3 +86,12 @@ def test_a_mirrored_photo_is_read_flipped_back_and_says_so(seed):
     result = read_photo(photo.jpeg)
     assert result.method == "markers" and MIRRORED_NOTE in result.notes
     assert result.quilt == photo.truth.quilt and result.round_scores == photo.truth.round_scores
+
+
+def test_a_mirrored_photo_with_too_few_markers_for_them_is_still_flipped_back_before_the_grid_is_read():
+    """Two markers covered: the grid fallback reads the quilt, from the photo flipped back (never mirrored)."""
+    photo = mirrored_photo(6, level_conditions("mild", quarter_turns=False, name="mild-upright"))
+    image = cover_markers(photo, ("tl", "br"))
+    result = read_photo(recode(image))
+    assert result.method == "grid" and MIRRORED_NOTE in result.notes
+    assert result.quilt == photo.truth.quilt

@@ -4,7 +4,8 @@ A pipeline of small steps (after OMRChecker): load the photo safely (`photo`), f
 the homography (`markers`) or, without markers, find the 9x9 grid by its lines (`grid_fallback`), warp the sheet
 flat, take out hard shadows (`shadows`: steps of the light that do not run along the grid lines), correct the
 smooth light (`measure.flat_field`), measure the ink in each cell's interior, and decide with a per-sheet
-threshold at the largest gap of the sorted cell values. Special boxes and bubbles are read against the light right
+threshold at the largest gap of the sorted cell values, with strokes as a second signal (`strokes`: a slash is a
+mark, a stain is not). Special boxes and bubbles are read against the light right
 around them (`measure.local_ink`), which needs no shadow estimate. The marker ids tell the layout version, the QR code
 (`qr`, read from the photo itself) the sheet id. Nothing is guessed silently: every cell,
 box and bubble gets a confidence, and the doubtful ones are listed in `ScanResult.uncertain`.
@@ -42,6 +43,7 @@ from doodle.sheet.scan_errors import (
     TooDarkError,
 )
 from doodle.sheet.shadows import EDGE_CHANGE, ShadowMap, find_shadows
+from doodle.sheet.strokes import STROKE_MARK, StrokeMap, stain_cells
 
 PX_PER_MM = 4.0
 """Resolution of the flattened sheet image: a 16 mm cell is 64 pixels, a bubble 18."""
@@ -136,6 +138,8 @@ MIRRORED_NOTE = (
     "the photo is mirrored (a selfie camera, or the sheet seen through the paper): it was read flipped back"
 )
 
+MIRROR_EVIDENCE = 2  # at least this many markers seen in the photo flipped back, more than unflipped: mirrored
+
 METHOD_MARKERS = "markers"
 METHOD_GRID = "grid"
 
@@ -214,10 +218,12 @@ def read_photo(source: PhotoSource, name: str | None = None) -> ScanResult:
     search = fit_markers(detect_markers(gray), gray.shape)
     notes: tuple[str, ...] = ()
     if search.fit is None and not search.ambiguous:
-        # Mirrored markers are not ours: a mirrored photo shows them only once flipped back.
+        # Mirrored markers are not ours: a mirrored photo shows them only once flipped back (then, with fewer
+        # than 3 in view, the grid is looked for in the photo flipped back too).
         flipped = cv2.flip(gray, 1)
         unmirrored = fit_markers(detect_markers(flipped), gray.shape)
-        if unmirrored.fit is not None or unmirrored.ambiguous or unmirrored.covered:
+        found_flipped = unmirrored.found >= max(MIRROR_EVIDENCE, search.found + 1)
+        if unmirrored.fit is not None or unmirrored.ambiguous or unmirrored.covered or found_flipped:
             image, gray, search, notes = cv2.flip(image, 1), flipped, unmirrored, (MIRRORED_NOTE,)
     if search.ambiguous:
         raise ScanError(TWO_SHEETS_MESSAGE)
@@ -248,7 +254,8 @@ def read_photo(source: PhotoSource, name: str | None = None) -> ScanResult:
             "flat, filling most of the picture"
         )
     sheet, inside = _warp(image, homography)
-    return _read_sheet(sheet, inside, METHOD_GRID, search.found)
+    result = _read_sheet(sheet, inside, METHOD_GRID, search.found)
+    return replace(result, notes=notes + result.notes)
 
 
 def _identified(result: ScanResult, gray: np.ndarray, fit: MarkerFit) -> ScanResult:
@@ -445,9 +452,11 @@ def _read_sheet(sheet: np.ndarray, inside: np.ndarray, method: str, markers_foun
     shadow = bool(shadowed)
     brightened = _brightened_cells(field_, plain, shadows, values, threshold)
     reading = _Reading()
+    strokes = StrokeMap(sheet, _cell_boxes(), PX_PER_MM)
+    stains = stain_cells(field_.ink, values, values > threshold, strokes, _cell_boxes())
     # A cell that joined the paper only because a shadow was taken out is not known paper.
     quilt = _read_cells(field_, values, threshold, joined - brightened, variation, shadowed | brightened, steep,
-                        reading)
+                        reading, strokes.shares, stains)
     if marks:
         specials = _read_specials(sheet, reading)
         rounds = _read_rounds(sheet, plain, reading)
@@ -587,6 +596,8 @@ def _read_cells(
     shadowed: set[int],
     steep: bool,
     reading: _Reading,
+    strokes: np.ndarray,
+    stains: set[int],
 ) -> Quilt:
     boxes = _cell_boxes()
     doubtful = set()
@@ -621,6 +632,12 @@ def _read_cells(
             # a shadow whose edge was placed a little off.
             shaded = False
             doubtful.add(index)
+        if not shaded and strokes[index] >= STROKE_MARK:
+            # Little ink on average, but strokes: a deliberate mark (a slash, a loose scribble), or a stray line.
+            shaded = True
+            doubtful.add(index)
+        if index in stains:
+            doubtful.add(index)  # a tint whose edge does not keep to the grid: a stain, a smudge?
         margin = CELL_LOG_MARGIN * (2.0 if index in shadowed else 1.0)
         conf = min(1.0, log_distance(float(value), threshold) / margin)
         if index in doubtful:
