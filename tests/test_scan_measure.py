@@ -78,3 +78,16 @@ def test_local_ink_sees_strokes_and_not_a_shadow_edge(angle):
     crossed = local_ink(_box_with_a_shadow(angle, cross=True), box, reach)
     assert float((empty > 0.2).mean()) < 0.02
     assert float((crossed > 0.2).mean()) > 0.15
+
+
+def test_a_sharpened_photos_bright_halo_beside_printed_lines_is_not_taken_for_the_light():
+    """Sharpening rings brighter than paper beside every printed line (issue 15 item 5): an empty printed box must
+    still read as paper inside, and a pencil cross in it as ink."""
+    image = np.full((120, 120, 3), 200, np.uint8)
+    cv2.rectangle(image, (40, 40), (80, 80), (255, 255, 255), 4)  # the halo, each side of the line
+    cv2.rectangle(image, (40, 40), (80, 80), (60, 60, 60), 1)  # the printed box
+    empty = local_ink(image, (46, 46, 75, 75), 52)
+    assert empty.max() < 0.05
+    crossed = image.copy()
+    cv2.line(crossed, (46, 46), (74, 74), (90, 90, 90), 2)
+    assert local_ink(crossed, (46, 46, 75, 75), 52).max() > 0.4

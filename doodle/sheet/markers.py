@@ -1,7 +1,16 @@
-"""Finding the sheet's ArUco corner markers and the homography from sheet millimetres to photo pixels."""
+"""Finding the sheet's ArUco corner markers and the homography from sheet millimetres to photo pixels.
+
+A photo may show more than one sheet (another player's sheet beside it, a pile of sheets), and copies of one print
+carry the same marker ids. So every marker seen is kept, sets of markers are tried as one sheet's only when one
+homography fits them all (sizes, distances and the sheet's proportions together), and of the sheets so found the
+one to read is chosen by what the photo shows: a sheet with another sheet's marker over it is under that sheet; of
+the others the one whose grid is in view, with more markers, clearly larger. When no choice can be made the search
+says so (`ambiguous`) rather than guess.
+"""
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import cv2
@@ -12,6 +21,15 @@ from doodle.sheet import layout
 # Markers are looked for in a copy of the photo no larger than this (they are big: 18-22 mm), which keeps detection
 # fast on 12-megapixel photos; the full working image is tried when too few are found.
 DETECT_SIDE = 1600
+# A set of markers belongs to one sheet when one homography maps the sheet's marker corners onto all of them this
+# well (RMS, sheet mm). Corners are found to a fraction of a pixel, so a real sheet fits within about 1 mm even
+# tilted and blurred; markers of two sheets, which no single sheet can hold where they are, miss by far more.
+CONSISTENT_MM = 2.5
+MAX_COPIES = 4  # instances of one id tried (more is not a photo of a few sheets)
+# Another sheet's marker, in the same plane, looks about the size of this sheet's there: from a two-up sheet's
+# (0.69 of the size, half the area) to a bent or raised sheet's; a false detection in pencil or print is a speck.
+OTHER_MARKER_AREA = (0.2, 4.0)
+CLEAR_AREA_RATIO = 1.6  # of two whole sheets in view, one this much larger (nearer, filling the photo) is the one
 
 
 @dataclass(frozen=True)
@@ -25,9 +43,15 @@ class MarkerFit:
 
 @dataclass(frozen=True)
 class MarkerSearch:
-    fit: MarkerFit | None  # None when fewer than 3 markers of one sheet were found
+    fit: MarkerFit | None  # None when no sheet shows 3 consistent markers, or when no choice could be made
     found: int  # how many of the 4 corner markers of the best sheet were seen
-    slots_complete: int  # how many sheets in the photo had 3 or more markers
+    other_sheet: bool = False  # markers of another sheet were seen too, and not used
+    ambiguous: bool = False  # two sheets in view, neither under the other nor clearly the one meant
+    covered: bool = False  # the sheet found lies under another one (whose markers show over it)
+
+
+Detection = tuple[int, np.ndarray]
+"""One marker seen: its id and its 4 corners (pixels, cv2.aruco order)."""
 
 
 def _detector() -> cv2.aruco.ArucoDetector:
@@ -40,40 +64,29 @@ def _detector() -> cv2.aruco.ArucoDetector:
 _DETECTOR = _detector()
 
 
-def _detect(gray: np.ndarray) -> dict[int, np.ndarray]:
-    """Our marker ids seen in `gray` -> their 4 corners (pixels, cv2.aruco order)."""
+def _detect(gray: np.ndarray) -> list[Detection]:
+    """Every one of our markers seen in `gray` (an id may be seen twice: two copies of a sheet)."""
     corners, ids, _ = _DETECTOR.detectMarkers(gray)
-    found: dict[int, np.ndarray] = {}
     if ids is None:
-        return found
-    for marker_id, quad in zip(ids.ravel().tolist(), corners, strict=True):
-        if layout.locate_marker(marker_id) is not None and marker_id not in found:
-            found[marker_id] = quad.reshape(4, 2).astype(np.float64)
-    return found
+        return []
+    return [(marker_id, quad.reshape(4, 2).astype(np.float64))
+            for marker_id, quad in zip(ids.ravel().tolist(), corners, strict=True)
+            if layout.locate_marker(marker_id) is not None]
 
 
-def detect_markers(gray: np.ndarray) -> dict[int, np.ndarray]:
+def detect_markers(gray: np.ndarray) -> list[Detection]:
     """Our markers in the photo (grayscale), trying a reduced copy first for speed and the full image after."""
     height, width = gray.shape
     scale = DETECT_SIDE / max(height, width)
-    found: dict[int, np.ndarray] = {}
+    found: list[Detection] = []
     if scale < 0.9:
         small = cv2.resize(gray, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
-        found = {k: v / scale for k, v in _detect(small).items()}
+        found = [(i, quad / scale) for i, quad in _detect(small)]
     if _best_count(found) < 4:
         full = _detect(gray)
         if _best_count(full) >= _best_count(found):
             found = full
     return found
-
-
-def _by_slot(found: dict[int, np.ndarray]) -> dict[tuple[layout.LayoutMarks, int], list[int]]:
-    """The marker ids found, by sheet: (layout version, slot on the page)."""
-    slots: dict[tuple[layout.LayoutMarks, int], list[int]] = {}
-    for marker_id in found:
-        place = _place(marker_id)
-        slots.setdefault((place.marks, place.slot), []).append(marker_id)
-    return slots
 
 
 def _place(marker_id: int) -> layout.MarkerPlace:
@@ -82,27 +95,132 @@ def _place(marker_id: int) -> layout.MarkerPlace:
     return place
 
 
-def _best_count(found: dict[int, np.ndarray]) -> int:
-    return max((len(ids) for ids in _by_slot(found).values()), default=0)
+def _best_count(found: list[Detection]) -> int:
+    by_sheet: dict[tuple[str, int], set[int]] = {}
+    for marker_id, _ in found:
+        place = _place(marker_id)
+        by_sheet.setdefault((place.marks.version, place.slot), set()).add(marker_id)
+    return max((len(ids) for ids in by_sheet.values()), default=0)
 
 
-def fit_markers(found: dict[int, np.ndarray]) -> MarkerSearch:
-    """The homography of the sheet with the most markers seen (3 or 4 are needed)."""
-    slots = _by_slot(found)
-    if not slots:
-        return MarkerSearch(None, 0, 0)
-    key = max(slots, key=lambda s: (len(slots[s]), -s[1], layout.LAYOUT_MARKS.index(s[0])))
-    ids = sorted(slots[key])
-    complete = sum(1 for s in slots.values() if len(s) >= 3)
-    if len(ids) < 3:
-        return MarkerSearch(None, len(ids), complete)
+@dataclass(frozen=True)
+class _Candidate:
+    fit: MarkerFit
+    used: frozenset[int]  # indices into the detections
+    quad: np.ndarray  # the sheet's outline in the photo (4x2)
+    area: float
+
+
+def _fit(found: list[Detection], used: tuple[int, ...]) -> MarkerFit | None:
+    ids = [found[k][0] for k in used]
+    place = _place(ids[0])
     sheet = np.array([p for i in ids for p in layout.marker_corners_mm(i)], dtype=np.float64)
-    photo = np.concatenate([found[i] for i in ids])
+    photo = np.concatenate([found[k][1] for k in used])
     homography, _ = cv2.findHomography(sheet, photo, 0)
-    if homography is None:
-        return MarkerSearch(None, len(ids), complete)
+    if homography is None or not np.isfinite(homography).all():
+        return None
+    try:
+        back = cv2.perspectiveTransform(photo.reshape(-1, 1, 2), np.linalg.inv(homography)).reshape(-1, 2)
+    except np.linalg.LinAlgError:
+        return None
     # Error measured back in sheet mm, where it means the same at every photo resolution.
-    back = cv2.perspectiveTransform(photo.reshape(-1, 1, 2), np.linalg.inv(homography)).reshape(-1, 2)
     error = float(np.sqrt(((back - sheet) ** 2).sum(axis=1).mean()))
     corners = tuple(_place(i).corner for i in ids)
-    return MarkerSearch(MarkerFit(key[0], key[1], corners, homography, error), len(ids), complete)
+    return MarkerFit(place.marks, place.slot, corners, homography, error)
+
+
+def _outline(homography: np.ndarray) -> np.ndarray:
+    w, h = layout.SHEET_WIDTH_MM, layout.SHEET_HEIGHT_MM
+    return cv2.perspectiveTransform(np.array([[(0, 0), (w, 0), (w, h), (0, h)]], np.float64), homography)[0]
+
+
+def _candidates(found: list[Detection]) -> list[_Candidate]:
+    """Every set of 3 or 4 markers of one sheet (one per corner) that one homography fits, largest sets only."""
+    groups: dict[tuple[str, int], dict[str, list[int]]] = {}
+    for k, (marker_id, _) in enumerate(found):
+        place = _place(marker_id)
+        corners = groups.setdefault((place.marks.version, place.slot), {})
+        copies = corners.setdefault(place.corner, [])
+        if len(copies) < MAX_COPIES:
+            copies.append(k)
+    fitted: list[_Candidate] = []
+    for corners in groups.values():
+        if len(corners) < 3:
+            continue
+        options = [copies + [-1] for copies in corners.values()]  # -1: that corner's marker left out
+        for choice in itertools.product(*options):
+            used = tuple(k for k in choice if k >= 0)
+            if len(used) < 3:
+                continue
+            fit = _fit(found, used)
+            if fit is None or fit.error_mm > CONSISTENT_MM:
+                continue
+            quad = _outline(fit.homography)
+            fitted.append(_Candidate(fit, frozenset(used), quad, abs(float(cv2.contourArea(quad.astype(np.float32))))))
+    return [c for c in fitted if not any(c.used < other.used for other in fitted)]
+
+
+def _others(candidate: _Candidate, found: list[Detection]) -> list[np.ndarray]:
+    """The markers seen that are not this sheet's and are the size a printed marker would be there, were it in the
+    sheet's plane (a speck of pencil or print that decodes as one of our ids is far smaller)."""
+    inverse = np.linalg.inv(candidate.fit.homography)
+    others = []
+    for k, (marker_id, quad) in enumerate(found):
+        if k in candidate.used:
+            continue
+        centre = cv2.perspectiveTransform(quad.mean(axis=0).reshape(1, 1, 2), inverse)[0, 0]
+        half = _place(marker_id).marks.marker_size_mm / 2
+        square = centre + np.array([(-half, -half), (half, -half), (half, half), (-half, half)])
+        expected = cv2.contourArea(cv2.perspectiveTransform(square.reshape(1, 4, 2), candidate.fit.homography)[0]
+                                   .astype(np.float32))
+        area = cv2.contourArea(quad.astype(np.float32))
+        if OTHER_MARKER_AREA[0] * expected <= area <= OTHER_MARKER_AREA[1] * expected:
+            others.append(quad)
+    return others
+
+
+def _covered(candidate: _Candidate, found: list[Detection]) -> bool:
+    """Whether another sheet's marker shows inside this sheet's outline: that sheet lies over this one."""
+    outline = candidate.quad.astype(np.float32).reshape(-1, 1, 2)
+    return any(cv2.pointPolygonTest(outline, tuple(float(v) for v in quad.mean(axis=0)), False) > 0
+               for quad in _others(candidate, found))
+
+
+def _grid_in_view(candidate: _Candidate, shape: tuple[int, int] | None) -> bool:
+    if shape is None:
+        return True
+    g = layout.GRID_RECT
+    grid = cv2.perspectiveTransform(np.array([[(g.x, g.y), (g.x2, g.y), (g.x2, g.y2), (g.x, g.y2)]], np.float64),
+                                    candidate.fit.homography)[0]
+    height, width = shape
+    return bool((grid >= 0).all() and (grid[:, 0] < width).all() and (grid[:, 1] < height).all())
+
+
+def _two_sheets_seen(found: list[Detection]) -> bool:
+    """Whether the markers seen (specks aside) are of more than one sheet: an id twice, or two sheets' ids."""
+    areas = [cv2.contourArea(quad.astype(np.float32)) for _, quad in found]
+    typical = float(np.median(areas)) if areas else 0.0
+    seen = [(_place(i).marks.version, _place(i).slot, _place(i).corner)
+            for (i, _), area in zip(found, areas, strict=True) if area >= OTHER_MARKER_AREA[0] * typical]
+    return len(set(seen)) < len(seen) or len({where[:2] for where in seen}) > 1
+
+
+def fit_markers(found: list[Detection], shape: tuple[int, int] | None = None) -> MarkerSearch:
+    """The homography of the one sheet to read among the markers found (3 or 4 of one sheet are needed), in a
+    photo of `shape` (height, width) when given (a sheet whose grid is cut off by the photo's edge is then the
+    lesser choice)."""
+    candidates = _candidates(found)
+    if not candidates:
+        return MarkerSearch(None, _best_count(found), other_sheet=_two_sheets_seen(found))
+    on_top = [c for c in candidates if not _covered(c, found)]
+    if not on_top:  # another sheet (maybe not whole in view) lies over each sheet found
+        return MarkerSearch(None, max(len(c.used) for c in candidates), other_sheet=True, covered=True)
+    ranked = sorted(on_top, key=lambda c: (_grid_in_view(c, shape), len(c.used), c.area), reverse=True)
+    best = ranked[0]
+    other = bool(_others(best, found))
+    if len(ranked) > 1:
+        second = ranked[1]
+        if (_grid_in_view(best, shape), len(best.used)) == (_grid_in_view(second, shape), len(second.used)) and \
+                best.area < CLEAR_AREA_RATIO * second.area:
+            return MarkerSearch(None, len(best.used), other_sheet=True, ambiguous=True)
+    return MarkerSearch(best.fit, len(best.used), other_sheet=other)

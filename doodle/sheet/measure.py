@@ -88,6 +88,9 @@ def light_variation(field: FlatField, window_px: int) -> np.ndarray:
     return cv2.resize(spread, (field.paper.shape[1], field.paper.shape[0]), interpolation=cv2.INTER_NEAREST)
 
 
+HALO_PX = 3  # (sheet-image pixels: 0.75 mm)
+
+
 def local_ink(bgr: np.ndarray, box: tuple[int, int, int, int], reach_px: int) -> np.ndarray:
     """The ink (0 paper .. 1 black) of each pixel inside `box` = (x0, y0, x1, y1), against the light around it.
 
@@ -103,7 +106,11 @@ def local_ink(bgr: np.ndarray, box: tuple[int, int, int, int], reach_px: int) ->
     cx1, cy1 = min(x1 + reach_px, width), min(y1 + reach_px, height)
     around = bgr[cy0:cy1, cx0:cx1].astype(np.float32)
     square = cv2.getStructuringElement(cv2.MORPH_RECT, (reach_px | 1, reach_px | 1))
-    light = cv2.morphologyEx(around, cv2.MORPH_CLOSE, square, borderType=cv2.BORDER_REPLICATE)
+    # Bright lines narrower than HALO_PX first taken out: a sharpened photo rings brighter than paper beside every
+    # printed line, and the closing would take that halo for the light (every box's paper then reads as ink).
+    lit = cv2.morphologyEx(around, cv2.MORPH_OPEN, np.ones((HALO_PX, HALO_PX), np.uint8),
+                           borderType=cv2.BORDER_REPLICATE)
+    light = cv2.morphologyEx(lit, cv2.MORPH_CLOSE, square, borderType=cv2.BORDER_REPLICATE)
     share = (around / np.maximum(light, 1.0)).min(axis=2)
     inner = share[max(y0, 0) - cy0 : max(y1, 0) - cy0, max(x0, 0) - cx0 : max(x1, 0) - cx0]
     return 1.0 - np.clip(inner, 0.0, 1.0)

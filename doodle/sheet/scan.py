@@ -4,7 +4,8 @@ A pipeline of small steps (after OMRChecker): load the photo safely (`photo`), f
 the homography (`markers`) or, without markers, find the 9x9 grid by its lines (`grid_fallback`), warp the sheet
 flat, take out hard shadows (`shadows`: steps of the light that do not run along the grid lines), correct the
 smooth light (`measure.flat_field`), measure the ink in each cell's interior, and decide with a per-sheet
-threshold at the largest gap of the sorted cell values. Special boxes and bubbles are read against the light right
+threshold at the largest gap of the sorted cell values, with strokes as a second signal (`strokes`: a slash is a
+mark, a stain is not). Special boxes and bubbles are read against the light right
 around them (`measure.local_ink`), which needs no shadow estimate. The marker ids tell the layout version, the QR code
 (`qr`, read from the photo itself) the sheet id. Nothing is guessed silently: every cell,
 box and bubble gets a confidence, and the doubtful ones are listed in `ScanResult.uncertain`.
@@ -45,6 +46,7 @@ from doodle.sheet.scan_errors import (
     TooDarkError,
 )
 from doodle.sheet.shadows import EDGE_CHANGE, ShadowMap, find_shadows
+from doodle.sheet.strokes import STROKE_MARK, StrokeMap, stain_cells
 
 PX_PER_MM = 4.0
 """Resolution of the flattened sheet image: a 16 mm cell is 64 pixels, a bubble 18."""
@@ -118,6 +120,28 @@ GRID_NOTE = (
     "read without corner markers, from the grid lines alone: less certain than a doodle sheet, check the quilt; "
     "special actions and round scores are not read"
 )
+
+TWO_SHEETS_MESSAGE = (
+    "the photo shows two sheets: photograph one sheet at a time (neither lies on the other, and neither fills "
+    "more of the photo, so which one to read cannot be told)"
+)
+PART_SHEETS_MESSAGE = (
+    "the photo shows parts of two sheets and neither whole: photograph one sheet at a time, with all four corners "
+    "in the picture"
+)
+COVERED_MESSAGE = (
+    "another sheet lies over the sheet in the photo: photograph one sheet at a time, uncovered, with all four "
+    "corners in the picture"
+)
+OTHER_SHEET_NOTE = (
+    "another sheet was seen in the photo: the one on top and most in view was read; check that it is the one you "
+    "meant"
+)
+MIRRORED_NOTE = (
+    "the photo is mirrored (a selfie camera, or the sheet seen through the paper): it was read flipped back"
+)
+
+MIRROR_EVIDENCE = 2  # at least this many markers seen in the photo flipped back, more than unflipped: mirrored
 
 METHOD_MARKERS = "markers"
 METHOD_GRID = "grid"
@@ -231,14 +255,30 @@ def read_photo(source: PhotoSource, name: str | None = None, checks: SheetChecks
     checks = checks or SheetChecks()
     image = load_photo(source, name=name)
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    search = fit_markers(detect_markers(gray))
+    search = fit_markers(detect_markers(gray), gray.shape)
+    notes: tuple[str, ...] = ()
+    if search.fit is None and not search.ambiguous:
+        # Mirrored markers are not ours: a mirrored photo shows them only once flipped back (then, with fewer
+        # than 3 in view, the grid is looked for in the photo flipped back too).
+        flipped = cv2.flip(gray, 1)
+        unmirrored = fit_markers(detect_markers(flipped), gray.shape)
+        found_flipped = unmirrored.found >= max(MIRROR_EVIDENCE, search.found + 1)
+        if unmirrored.fit is not None or unmirrored.ambiguous or unmirrored.covered or found_flipped:
+            image, gray, search, notes = cv2.flip(image, 1), flipped, unmirrored, (MIRRORED_NOTE,)
+    if search.ambiguous:
+        raise ScanError(TWO_SHEETS_MESSAGE)
+    if search.covered:
+        raise SheetNotFoundError(COVERED_MESSAGE)
+    if search.fit is None and search.other_sheet:
+        raise MarkersMissingError(PART_SHEETS_MESSAGE)
     if search.fit is not None:
-        if search.slots_complete > 1:
-            raise ScanError("the photo shows two sheets: photograph one sheet at a time")
+        if search.other_sheet:
+            notes += (OTHER_SHEET_NOTE,)
         sheet, inside = _warp(image, search.fit.homography)
         if not inside[_grid_box_px()].all():
             raise SheetNotFoundError("part of the grid is outside the photo: photograph the whole sheet")
-        return _identified(_read_sheet(sheet, inside, METHOD_MARKERS, search.found), gray, search.fit).checked(checks)
+        result = _identified(_read_sheet(sheet, inside, METHOD_MARKERS, search.found), gray, search.fit)
+        return replace(result, notes=notes + result.notes).checked(checks)
     _check_light_and_focus(gray)
     from doodle.sheet.grid_fallback import find_grid_homography  # only needed without markers
 
@@ -254,7 +294,8 @@ def read_photo(source: PhotoSource, name: str | None = None, checks: SheetChecks
             "flat, filling most of the picture"
         )
     sheet, inside = _warp(image, homography)
-    return _read_sheet(sheet, inside, METHOD_GRID, search.found).checked(checks)
+    result = _read_sheet(sheet, inside, METHOD_GRID, search.found)
+    return replace(result, notes=notes + result.notes).checked(checks)
 
 
 def _identified(result: ScanResult, gray: np.ndarray, fit: MarkerFit) -> ScanResult:
@@ -451,9 +492,11 @@ def _read_sheet(sheet: np.ndarray, inside: np.ndarray, method: str, markers_foun
     shadow = bool(shadowed)
     brightened = _brightened_cells(field_, plain, shadows, values, threshold)
     reading = _Reading()
+    strokes = StrokeMap(sheet, _cell_boxes(), PX_PER_MM)
+    stains = stain_cells(field_.ink, values, values > threshold, strokes, _cell_boxes())
     # A cell that joined the paper only because a shadow was taken out is not known paper.
     quilt = _read_cells(field_, values, threshold, joined - brightened, variation, shadowed | brightened, steep,
-                        reading)
+                        reading, strokes.shares, stains)
     if marks:
         specials = _read_specials(sheet, reading)
         rounds = _read_rounds(sheet, plain, reading)
@@ -593,6 +636,8 @@ def _read_cells(
     shadowed: set[int],
     steep: bool,
     reading: _Reading,
+    strokes: np.ndarray,
+    stains: set[int],
 ) -> Quilt:
     boxes = _cell_boxes()
     doubtful = set()
@@ -627,6 +672,12 @@ def _read_cells(
             # a shadow whose edge was placed a little off.
             shaded = False
             doubtful.add(index)
+        if not shaded and strokes[index] >= STROKE_MARK:
+            # Little ink on average, but strokes: a deliberate mark (a slash, a loose scribble), or a stray line.
+            shaded = True
+            doubtful.add(index)
+        if index in stains:
+            doubtful.add(index)  # a tint whose edge does not keep to the grid: a stain, a smudge?
         margin = CELL_LOG_MARGIN * (2.0 if index in shadowed else 1.0)
         conf = min(1.0, log_distance(float(value), threshold) / margin)
         if index in doubtful:

@@ -1,0 +1,244 @@
+"""More kinds of synthetic photo than tests/photogen.py makes: framing (a second sheet in view, a mirrored photo),
+marking styles (a slash per cell, a loose scribble), distractors (an eraser smudge, a coffee ring) and sharpening.
+
+Each builds on `photogen.make_photo` and keeps its ground truth, so the same checks apply. Seeds from
+HELD_OUT_FIRST_SEED on are kept out of tuning (see benchmarks/bench_scan_styles.py).
+
+    photo = two_sheet_photo(3, "mild", "beside")   # photo.truths: what each sheet says, the readable one first
+    photo = mirrored_photo(3, "mild")
+    photo = styled_photo(3, "mild", style="slash", distractor="coffee ring", sharpen=1.5)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+
+import cv2
+import numpy as np
+
+from doodle.sheet import layout as L
+from tests import photogen
+from tests.photogen import CONDITIONS, Conditions, SyntheticPhoto, Truth, make_photo
+
+HELD_OUT_FIRST_SEED = 10_000
+ARRANGEMENTS = ("beside", "under", "over")
+"""Where the second sheet lies: beside the first (partly or wholly in view), partly under it, partly over it."""
+
+
+@dataclass(frozen=True)
+class TwoSheetPhoto:
+    seed: int
+    arrangement: str
+    jpeg: bytes
+    truths: tuple[Truth, ...]  # the sheets a reader may read right: the one on top first
+    details: dict = field(default_factory=dict, compare=False)
+
+
+def _page_corners_mm(paper: str) -> np.ndarray:
+    """The page's corners (TL, TR, BR, BL) in sheet millimetres (the sheet frame's origin is its top-left)."""
+    slot = L.page_slots(paper)[0]
+    width, height = L.page_size(paper)
+    x0, y0 = -slot.x, -slot.y
+    return np.array([[x0, y0], [x0 + width, y0], [x0 + width, y0 + height], [x0, y0 + height]], np.float64)
+
+
+def _page_mask(sheet_to_photo: np.ndarray, paper: str, size: tuple[int, int]) -> np.ndarray:
+    corners = cv2.perspectiveTransform(_page_corners_mm(paper).reshape(1, 4, 2), sheet_to_photo)[0]
+    mask = np.zeros((size[1], size[0]), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(corners * 16).astype(np.int32), 255, cv2.LINE_AA, 4)
+    return mask
+
+
+def _inside(sheet_to_photo: np.ndarray, paper: str, size: tuple[int, int]) -> bool:
+    corners = cv2.perspectiveTransform(_page_corners_mm(paper).reshape(1, 4, 2), sheet_to_photo)[0]
+    return bool((corners >= 0).all() and (corners[:, 0] < size[0]).all() and (corners[:, 1] < size[1]).all())
+
+
+def _blend(base: np.ndarray, top: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    alpha = (mask.astype(np.float32) / 255.0)[..., None]
+    return np.clip(base * (1 - alpha) + top * alpha, 0, 255).astype(np.uint8)
+
+
+def two_sheet_photo(seed: int, level: str | Conditions = "mild", arrangement: str = "beside") -> TwoSheetPhoto:
+    """A photo of one filled sheet with a second filled sheet (same paper, same marker ids: another copy of the
+    same print) in the same plane: beside it (partly or wholly in view), partly under it, or partly over it."""
+    cond = CONDITIONS[level] if isinstance(level, str) else level
+    rng = np.random.default_rng([seed, 2, ARRANGEMENTS.index(arrangement)])
+    fill = (0.45, 0.65) if arrangement == "beside" else (0.55, 0.75)
+    first = make_photo(seed, replace(cond, fill=fill))
+    paper = first.truth.paper
+    second = make_photo(seed + 1_000_000, cond, paper=paper)
+    width, height = L.page_size(paper)
+    if arrangement == "beside":
+        across = rng.random() < 0.5
+        gap = rng.uniform(2.0, 30.0)
+        step = (width + gap, rng.uniform(-20, 20)) if across else (rng.uniform(-20, 20), height + gap)
+        sign = 1 if rng.random() < 0.5 else -1
+        offset = (sign * step[0], sign * step[1]) if across else (sign * step[0], sign * step[1])
+    else:
+        share = rng.uniform(0.25, 0.6)
+        angle = rng.uniform(0, 2 * math.pi)
+        offset = (share * width * math.cos(angle), share * height * math.sin(angle))
+    turn = math.radians(rng.uniform(-8, 8))
+    cos, sin = math.cos(turn), math.sin(turn)
+    place = np.array([[cos, -sin, offset[0]], [sin, cos, offset[1]], [0, 0, 1]])  # second sheet mm -> first's mm
+    second_to_photo = first.sheet_to_photo @ place
+    image_a = first.image
+    size = (image_a.shape[1], image_a.shape[0])
+    image_b = second.image
+    # The second photo's page, moved to where the second sheet lies in the first photo's plane.
+    b_to_a = second_to_photo @ np.linalg.inv(second.sheet_to_photo)
+    moved = cv2.warpPerspective(image_b, b_to_a, size, flags=cv2.INTER_LINEAR)
+    mask_b = _page_mask(second_to_photo, paper, size)
+    mask_a = _page_mask(first.sheet_to_photo, paper, size)
+    composite = _blend(image_a, moved, mask_b)
+    if arrangement != "over":
+        composite = _blend(composite, image_a, mask_a)  # the first sheet lies on top
+    truths: tuple[Truth, ...] = (first.truth,) if arrangement != "over" else (second.truth,)
+    if arrangement == "beside":
+        truths += (second.truth,)
+    quality = int(rng.integers(cond.jpeg_quality[0], cond.jpeg_quality[1] + 1))
+    ok, encoded = cv2.imencode(".jpg", composite, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    assert ok
+    details = {"arrangement": arrangement, "offset_mm": [round(v) for v in offset],
+               "second_in_view": _inside(second_to_photo, paper, size),
+               "first_in_view": _inside(first.sheet_to_photo, paper, size)}
+    return TwoSheetPhoto(seed, arrangement, encoded.tobytes(), truths, details)
+
+
+def mirrored_photo(seed: int, level: str | Conditions = "mild") -> SyntheticPhoto:
+    """A photo flipped left to right, as a selfie camera stores it (or as a sheet photographed through the paper
+    shows its print)."""
+    photo = make_photo(seed, level)
+    flipped = cv2.flip(photo.image, 1)
+    ok, encoded = cv2.imencode(".jpg", flipped, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    assert ok
+    width = flipped.shape[1]
+    flip = np.array([[-1.0, 0, width - 1], [0, 1, 0], [0, 0, 1]])
+    return replace(photo, jpeg=encoded.tobytes(), sheet_to_photo=flip @ photo.sheet_to_photo,
+                   details={**photo.details, "mirrored": True})
+
+
+# --- marking styles and distractors the project's generator does not draw ------------------------------------------
+MARK_STYLES = ("slash", "loose scribble")
+"""Patch styles: one diagonal stroke per cell; a scribble of so few passes that one or two strokes cross a cell."""
+DISTRACTORS = ("smudge", "coffee ring")
+"""Drawn on empty cells: a faint round eraser smudge (no outline, about 8% darker than paper); a mug's ring, its
+inside tinted."""
+COFFEE = (0.78, 0.62, 0.45)
+
+
+class _StyledDrawer(photogen._PageDrawer):
+    """The project's pencil, with the styles and distractors above (chosen per photo by `styled_photo`)."""
+
+    distractor: str | None = None
+    sharpen: float = 0.0
+
+    def shade_patch(self, cells: frozenset, style: str) -> None:
+        if style not in MARK_STYLES:
+            super().shade_patch(cells, style)
+            return
+        rng = self.rng
+        width = rng.uniform(0.4, 0.75)
+        strokes = []
+        if style == "slash":
+            flip = rng.random() < 0.5
+            for row, col in cells:
+                r = L.cell_rect(row, col)
+                a, b = rng.uniform(0.5, 2.5, size=2)
+                line = [(r.x + a, r.y + b), (r.x2 - b, r.y2 - a)] if not flip else [(r.x2 - a, r.y + b),
+                                                                                     (r.x + b, r.y2 - a)]
+                strokes.append(self.wobbly_polyline(line, 0.2))
+        else:  # a loose scribble: a zigzag with passes 5-9 mm apart through the patch, row by row
+            points = []
+            for row, col in sorted(cells, key=lambda cell: (cell[0], cell[1] if cell[0] % 2 else -cell[1])):
+                r = L.cell_rect(row, col)
+                passes = int(rng.integers(2, 4))
+                for i in range(passes):
+                    along = (i + rng.uniform(0.2, 0.8)) / passes * L.CELL_MM
+                    side = rng.uniform(0.5, 2.5) if i % 2 else rng.uniform(L.CELL_MM - 2.5, L.CELL_MM - 0.5)
+                    points.append((r.x + side, r.y + along))
+            strokes.append(self.wobbly_polyline(points, 0.3))
+
+        def paint(mask, to_local) -> None:
+            for stroke in strokes:
+                cv2.polylines(mask, [np.array([to_local(*p) for p in stroke], np.int32)], False, 255,
+                              self.line_px(width), cv2.LINE_AA, 4)
+
+        bounds = photogen._bounds([L.cell_rect(r, c) for r, c in cells])
+        self.apply(bounds, paint, photogen.GRAPHITE, rng.uniform(0.7, 0.95), grain=0.3)
+        if rng.random() < 0.7:
+            self.outline(cells, strength=rng.uniform(0.5, 0.85))
+
+    def outline(self, cells: frozenset, strength: float) -> None:
+        """A patch's outline; called for a distractor (cells of no patch), the photo's distractor instead."""
+        shaded = getattr(self, "_shaded", None)
+        if self.distractor is None or shaded is None or any(cell in shaded for cell in cells):
+            super().outline(cells, strength)
+            return
+        rng = self.rng
+        row, col = sorted(cells)[int(rng.integers(len(cells)))]
+        cx, cy = L.cell_rect(row, col).center
+        cx, cy = cx + rng.uniform(-4, 4), cy + rng.uniform(-4, 4)
+        if self.distractor == "smudge":
+            radius = rng.uniform(4.0, 9.0)
+            box = L.Rect(cx - radius * 1.6, cy - radius * 1.6, radius * 3.2, radius * 3.2)
+
+            def paint(mask, to_local) -> None:
+                cv2.circle(mask, to_local(cx, cy), int(self.mm(radius) * 16), 255, -1, cv2.LINE_AA, 4)
+                mask[:] = cv2.GaussianBlur(mask, (0, 0), self.mm(radius * 0.3))
+
+            self.apply(box, paint, photogen.GRAPHITE, rng.uniform(0.09, 0.14), grain=0.1)
+        else:
+            radius = rng.uniform(12.0, 20.0)
+            box = L.Rect(cx - radius - 2, cy - radius - 2, 2 * radius + 4, 2 * radius + 4)
+
+            def tint(mask, to_local) -> None:
+                cv2.circle(mask, to_local(cx, cy), int(self.mm(radius) * 16), 255, -1, cv2.LINE_AA, 4)
+
+            def ring(mask, to_local) -> None:
+                cv2.circle(mask, to_local(cx, cy), int(self.mm(radius) * 16), 255, self.line_px(rng.uniform(0.8, 2)),
+                           cv2.LINE_AA, 4)
+                mask[:] = cv2.GaussianBlur(mask, (0, 0), self.mm(0.4))
+
+            self.apply(box, tint, COFFEE, rng.uniform(0.1, 0.3), grain=0.05)
+            self.apply(box, ring, COFFEE, rng.uniform(0.6, 0.9), grain=0.2)
+
+
+def styled_photo(seed: int, level: str | Conditions = "mild", style: str | None = None,
+                 distractor: str | None = None, sharpen: float = 0.0) -> SyntheticPhoto:
+    """A photo of the project's generator with every patch drawn in `style` (one of MARK_STYLES, or the project's
+    own), its distractor outlines replaced by `distractor` (one of DISTRACTORS), and the photo sharpened by an
+    unsharp mask of `sharpen` (a phone's processing: 1.5 is strong)."""
+    cond = CONDITIONS[level] if isinstance(level, str) else level
+    changes: dict = {"name": f"{cond.name}-{style}-{distractor}-{sharpen}"}
+    if style is not None:
+        changes["styles"] = (style,)
+    if distractor is not None:
+        changes["distractor_outlines"] = (2, 4)
+    cond = replace(cond, **changes)
+    drawer_class, degrade = photogen._PageDrawer, photogen._degrade
+
+    class Drawer(_StyledDrawer):
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            self.distractor = distractor
+
+        def shade_patch(self, cells: frozenset, style: str) -> None:
+            self._shaded = getattr(self, "_shaded", set()) | set(cells)
+            super().shade_patch(cells, style)
+
+    def sharpened(rng, cond, photo, details):
+        photo = degrade(rng, cond, photo, details)
+        if sharpen:
+            blurred = cv2.GaussianBlur(photo, (0, 0), 1.5)
+            photo = cv2.addWeighted(photo, 1 + sharpen, blurred, -sharpen, 0)
+            details["sharpen"] = sharpen
+        return photo
+
+    photogen._PageDrawer, photogen._degrade = Drawer, sharpened
+    try:
+        return make_photo(seed, cond)
+    finally:
+        photogen._PageDrawer, photogen._degrade = drawer_class, degrade

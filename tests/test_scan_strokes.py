@@ -1,0 +1,87 @@
+"""Strokes against tints (issue 15): a cell crossed by a single slash holds a mark though its mean ink is low; a
+smooth tint whose edge runs across cells (a coffee stain, an eraser smudge) is not read as shading without a
+doubt."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from doodle.quilt import SIZE
+from doodle.sheet.scan import PX_PER_MM, _cell_boxes, read_photo
+from doodle.sheet.strokes import STROKE_MARK, StrokeMap, stain_cells
+from tests.photogen_styles import styled_photo
+from tests.test_scan import wrong_items
+
+SIDE = 16 * PX_PER_MM  # a cell, in sheet-image pixels
+
+
+def _blank_sheet() -> np.ndarray:
+    height, width = 262 * 4, 190 * 4
+    return np.full((height, width, 3), 230, np.uint8)
+
+
+def _cell_origin(index: int) -> tuple[int, int]:
+    x0, y0, _, _ = _cell_boxes()[index]
+    return x0 - round(3.5 * PX_PER_MM), y0 - round(3.5 * PX_PER_MM)
+
+
+def test_a_slash_is_strokes_and_a_smooth_tint_is_not():
+    sheet = _blank_sheet()
+    x, y = _cell_origin(10)
+    cv2.line(sheet, (x + 4, y + 4), (x + int(SIDE) - 4, y + int(SIDE) - 4), (90, 90, 90), 2, cv2.LINE_AA)
+    x, y = _cell_origin(40)
+    blob = np.zeros(sheet.shape[:2], np.float32)
+    cv2.circle(blob, (x + 32, y + 32), 40, 1.0, -1)
+    blob = cv2.GaussianBlur(blob, (0, 0), 6)
+    sheet = (sheet * (1 - 0.15 * blob[..., None])).astype(np.uint8)
+    shares = StrokeMap(sheet, _cell_boxes(), PX_PER_MM).shares
+    assert shares[10] >= STROKE_MARK
+    assert shares[40] < STROKE_MARK and shares.max(initial=0, where=np.arange(81) != 10) < STROKE_MARK
+
+
+def _ink_and_values(paint) -> tuple[np.ndarray, np.ndarray]:
+    ink = np.zeros((262 * 4, 190 * 4), np.float32)
+    paint(ink)
+    values = np.array([float(ink[y0:y1, x0:x1].mean()) for x0, y0, x1, y1 in _cell_boxes()])
+    return ink, values
+
+
+def test_a_round_stain_across_cells_is_in_doubt_and_pencil_to_the_lines_is_not():
+    boxes = _cell_boxes()
+
+    def stain(ink):
+        x, y = _cell_origin(4 * SIZE + 4)
+        cv2.circle(ink, (x + 32, y + 32), 100, 0.15, -1, cv2.LINE_AA)
+
+    def pencil(ink):  # a 2x2 patch shaded to its printed lines (a little over them)
+        x, y = _cell_origin(4 * SIZE + 4)
+        ink[y - 2 : y + 2 * int(SIDE) + 2, x - 2 : x + 2 * int(SIDE) + 2] = 0.15
+
+    blank = StrokeMap(_blank_sheet(), boxes, PX_PER_MM)
+    for paint, expected in ((stain, True), (pencil, False)):
+        ink, values = _ink_and_values(paint)
+        shaded = values > 0.06
+        assert shaded.sum() >= 4
+        found = stain_cells(ink, values, shaded, blank, boxes)
+        assert bool(found) is expected
+        if expected:
+            assert found == {i for i in range(81) if shaded[i]}  # every cell of the stain
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_single_slash_per_cell_is_never_read_as_empty_without_a_doubt(seed):
+    photo = styled_photo(seed, "mild", style="slash")
+    result = read_photo(photo.jpeg)
+    flagged = {u.name for u in result.uncertain}
+    assert wrong_items(result, photo.truth) <= flagged | {" ".join(u.name.split()[:2]) for u in result.uncertain}
+    slashed = {(r, c) for r in range(SIZE) for c in range(SIZE) if photo.truth.quilt.is_covered(r, c)}
+    assert all(result.quilt.is_covered(r, c) for r, c in slashed)  # read as marks (with a doubt), not as paper
+
+
+def test_a_sharpened_photo_does_not_cross_its_unused_boxes():
+    """An unsharp mask of 2 (a phone's processing) made every unused special box read as crossed, unflagged."""
+    photo = styled_photo(0, "moderate", sharpen=2.0)
+    result = read_photo(photo.jpeg)
+    assert result.specials_used == photo.truth.specials_used and result.round_scores == photo.truth.round_scores
