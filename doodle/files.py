@@ -20,11 +20,17 @@ def write_atomic(path: str | Path, data: str | bytes) -> None:
     The file gets the permissions an ordinary write would give it (the old file's, or 0666 less the umask), not
     the owner-only ones of a temporary file. A symbolic link is written through: the file it points to is
     replaced and the link stays a link. A read-only file (no write permission, even for root) raises
-    ReadOnlyFileError rather than being replaced, as an ordinary write would refuse it."""
+    ReadOnlyFileError rather than being replaced, as an ordinary write would refuse it. What is not a file (a
+    device such as /dev/null or /dev/stdout's terminal, a named pipe) is written to as it is: a rename would
+    put a file in its place (as root, /dev/null itself)."""
     path = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
     _refuse_read_only(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     payload = data.encode("utf-8") if isinstance(data, str) else data
+    if _is_stream(path):
+        with open(path, "wb") as stream:
+            stream.write(payload)
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -45,6 +51,14 @@ def _refuse_read_only(path: Path) -> None:
         return
     if stat.S_ISREG(mode) and (not mode & 0o222 or not os.access(path, os.W_OK)):
         raise ReadOnlyFileError(errno.EACCES, "the file is read-only", str(path))
+
+
+def _is_stream(path: Path) -> bool:
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
 
 
 def _mode_for(path: Path) -> int:
