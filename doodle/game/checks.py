@@ -23,7 +23,7 @@ from doodle.game.deck import Deck
 from doodle.game.sheet import Special
 from doodle.game.table import table_events
 from doodle.geometry import Cell, Polyomino
-from doodle.quilt import POSSIBLE_ROUND_SCORES, Quilt, cell_name, cells_of, mask_of, placements_on_empty
+from doodle.quilt import POSSIBLE_ROUND_SCORES, Quilt, cell_list, cells_are, cells_of, mask_of, placements_on_empty
 
 ALL_SPECIALS: frozenset[str] = frozenset(special.value for special in Special)
 EXPLAIN_NODE_BUDGET = 20_000
@@ -43,11 +43,6 @@ class Problem:
     message: str
     round: int | None = None
     cells: frozenset[Cell] = frozenset()
-
-
-def cell_list(cells: Collection[Cell]) -> str:
-    """Cell names in reading order (row by row), as players say them: "c1, d1, a2"."""
-    return ", ".join(cell_name(row, col) for row, col in sorted(cells))
 
 
 # --- the sheet alone ------------------------------------------------------------------------------------------
@@ -283,7 +278,7 @@ def quilt_problems(
     """
     lost = lost_cells(previous, quilt)
     if lost:
-        return [Problem(f"{_cells(lost)} covered in the previous quilt but read empty now: cells never disappear",
+        return [Problem(f"{cells_are(lost)} covered in the previous quilt but read empty now: cells never disappear",
                         cells=lost)]
     if cards is None:
         return []
@@ -302,10 +297,6 @@ def quilt_problems(
 
 def _count(cells: int) -> str:
     return "1 cell" if cells == 1 else f"{cells} cells"
-
-
-def _cells(cells: Collection[Cell]) -> str:
-    return f"cell {cell_list(cells)} is" if len(cells) == 1 else f"cells {cell_list(cells)} are"
 
 
 # --- the cards of a round, from what the table dealt --------------------------------------------------------------
