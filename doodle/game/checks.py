@@ -139,8 +139,9 @@ def _option_lists(cards: RoundCards) -> list[list[tuple[Polyomino, int, int]]]:
 
 
 def _within_allowance(neighbour: int, single: int, cut: int, specials: Collection[str]) -> bool:
-    """Whether these uses of Neighbour, Single square and Cut fit the specials open (Twice adds one more use of
-    one of them, whether or not its first use is still open)."""
+    """Whether these uses of Neighbour, Single square and Cut fit `specials`, the boxes crossed off on the sheet
+    (a special not crossed off was not used; Twice crossed off adds one more use of one of them, whether or not
+    that one is crossed off). Not `Uses`: a sheet shows which boxes are crossed, not how often each was used."""
     extra = 0
     for used, special in ((neighbour, Special.NEIGHBOUR), (single, Special.SINGLE), (cut, Special.CUT)):
         extra += max(0, used - (1 if special.value in specials else 0))
@@ -274,8 +275,8 @@ def quilt_problems(
 ) -> list[Problem]:
     """What the game does not allow in `quilt`, read at the scoring of a round after `previous` (the quilt confirmed
     at the scoring before, or an empty one before round 1): lost cells, and with the round's `cards` (and the
-    `specials` the player may still have used) too many added cells or added cells no patch of the round explains.
-    """
+    `specials` crossed off on the sheet, the only ones the round can have used) too many added cells or added
+    cells no patch of the round explains."""
     lost = lost_cells(previous, quilt)
     if lost:
         return [Problem(f"{cells_are(lost)} covered in the previous quilt but read empty now: cells never disappear",
