@@ -20,17 +20,17 @@ def write_atomic(path: str | Path, data: str | bytes) -> None:
     The file gets the permissions an ordinary write would give it (the old file's, or 0666 less the umask), not
     the owner-only ones of a temporary file. A symbolic link is written through: the file it points to is
     replaced and the link stays a link. A read-only file (no write permission, even for root) raises
-    ReadOnlyFileError rather than being replaced, as an ordinary write would refuse it. A device, a FIFO or a
-    socket (/dev/stdout, /dev/null, a named pipe) is written into as a stream: renaming over it would replace the
-    device node itself with a file."""
-    if _is_stream(path):
+    ReadOnlyFileError rather than being replaced, as an ordinary write would refuse it. What is not a file (a
+    device such as /dev/null or /dev/stdout's terminal, a named pipe) is written to as it is: a rename would
+    put a file in its place (as root, /dev/null itself)."""
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    if _is_stream(path):  # before following links: /dev/stdout on a pipe resolves to no path at all
         with open(path, "wb") as stream:
-            stream.write(data.encode("utf-8") if isinstance(data, str) else data)
+            stream.write(payload)
         return
     path = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
     _refuse_read_only(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    payload = data.encode("utf-8") if isinstance(data, str) else data
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:

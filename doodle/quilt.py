@@ -37,16 +37,26 @@ def cell_name(row: int, col: int) -> str:
     return f"({row}, {col})"
 
 
+def cell_list(cells: Iterable[Cell]) -> str:
+    """Cell names in reading order (row by row), as players say them: "c1, d1, a2"."""
+    return ", ".join(cell_name(row, col) for row, col in sorted(cells))
+
+
 def cell_names(cells: Iterable[Cell]) -> str:
     """'cell c4' or 'cells c4, d4' (sorted by row, then column)."""
-    names = [cell_name(row, col) for row, col in sorted(cells)]
-    return f"cell{'s' * (len(names) != 1)} {', '.join(names)}"
+    cells = list(cells)
+    return f"cell{'s' * (len(cells) != 1)} {cell_list(cells)}"
+
+
+def cells_are(cells: Iterable[Cell]) -> str:
+    """'cell c4 is' or 'cells c4, d4 are', to go on with what they are."""
+    cells = list(cells)
+    return f"{cell_names(cells)} {'is' if len(cells) == 1 else 'are'}"
 
 
 def already_covered(cells: Iterable[Cell]) -> str:
     """'cell c4 is already covered' or 'cells c4, d4 are already covered'."""
-    cells = list(cells)
-    return f"{cell_names(cells)} {'is' if len(cells) == 1 else 'are'} already covered"
+    return f"{cells_are(cells)} already covered"
 
 
 def parse_cell_name(name: str) -> Cell:

@@ -77,3 +77,32 @@ def test_any_text_goes_out_through_any_encoding(text, encoding):
     written = raw.getvalue().decode(encoding)
     assert all(char in written for char in text if char.isascii())
     assert len(written) >= len(text.encode(encoding, "ignore").decode(encoding))
+
+
+HEAVY = ("cv2", "textual", "reportlab", "numpy", "PIL", "doodle.sheet", "doodle.patchwork", "doodle.solo")
+
+
+@pytest.mark.parametrize("args", [["--help"], ["deal", "--help"], ["deal", "--auto", "--players", "2", "--seed", "1"]])
+def test_help_and_deal_import_no_heavy_library(args):
+    # before: `doodle --help` imported every command to list them, reportlab and the Patchwork tables included
+    code = f"import sys\nfrom doodle.cli import main\ntry:\n    main({args!r})\nexcept SystemExit:\n    pass\n" \
+        "print(' '.join(sys.modules))"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    loaded = result.stdout.splitlines()[-1].split()
+    assert not [m for m in loaded if m in HEAVY or m.startswith(tuple(f"{name}." for name in HEAVY))], loaded
+
+
+def test_the_command_list_says_what_each_command_says_of_itself():
+    import click
+
+    from doodle.cli import COMMANDS as LAZY
+    from doodle.cli import SUMMARIES, main
+
+    context = click.Context(main)
+    assert set(SUMMARIES) == set(LAZY)
+    for name in LAZY:
+        command = main.get_command(context, name)
+        assert command.help.startswith(SUMMARIES[name]), name
+        for limit in (30, 45, 74, 200):
+            listed = click.Command(name, help=SUMMARIES[name]).get_short_help_str(limit)
+            assert listed == command.get_short_help_str(limit), name

@@ -103,3 +103,23 @@ def test_write_atomic_writes_into_a_device_or_fifo_and_never_replaces_it(tmp_pat
     reader.join(timeout=10)
     assert received == [b"through the pipe"] and stat.S_ISFIFO(os.stat(fifo).st_mode)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]  # no temporary file beside it
+
+
+def test_write_atomic_writes_into_what_is_not_a_file_and_leaves_it_in_place(tmp_path):
+    # before: the rename put a regular file where the named pipe was; run as root, `doodle deck --export
+    # /dev/full` or `doodle score --annotate /dev/null` replaced the machine's device with a file
+    import stat
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    link = tmp_path / "out"  # as /dev/stdout is a link to /proc/self/fd/1
+    link.symlink_to(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # a reader is there, so opening to write does not wait
+    try:
+        write_atomic(link, "through the pipe")
+        write_atomic(fifo, b" and again")
+        assert os.read(reader, 1024) == b"through the pipe and again"
+    finally:
+        os.close(reader)
+    assert stat.S_ISFIFO(fifo.lstat().st_mode) and link.is_symlink()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "pipe"]

@@ -46,3 +46,17 @@ def test_pytest_q_still_prints_how_many_passed(tmp_path):
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
     assert re.search(r"^1 passed in ", result.stdout, re.M), result.stdout
+
+
+def test_the_quick_start_names_no_test_count_that_goes_stale():
+    # before: "ends with a line such as `518 passed, 1 skipped in 320s`", true of one day's suite only
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("## Quick start"):readme.index("\n## ", readme.index("## Quick start") + 1)]
+    assert not re.search(r"\d+ passed", section), "say `N passed`: the count changes with every test added"
+
+
+def test_the_readme_gives_the_checks_search_budget_the_code_has():
+    # before: the README said 50,000 steps while doodle.game.checks stops at 20,000
+    from doodle.game.checks import EXPLAIN_NODE_BUDGET
+
+    assert f"bounded search ({EXPLAIN_NODE_BUDGET:,} steps" in (ROOT / "README.md").read_text().replace("\n", " ")

@@ -3,7 +3,6 @@ resumed games with their players, and the engine's shape (errors, text forms, no
 
 from __future__ import annotations
 
-import ast
 import asyncio
 import fcntl
 import json
@@ -464,41 +463,3 @@ def test_repr_is_one_line_that_reads_back():
     text = repr(game)
     assert "\n" not in text and text.startswith("Game.from_notation(")
     assert eval(text, {"Game": Game}) == game  # noqa: S307
-
-
-def _imports(path: Path) -> set[str]:
-    found = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.ImportFrom) and node.module:
-            found.add(node.module)
-        elif isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-    return found
-
-
-def test_no_import_cycle_in_the_patchwork_package():
-    package = ROOT / "doodle" / "patchwork"
-    graph = {f"doodle.patchwork.{p.stem}": {m for m in _imports(p) if m.startswith("doodle.patchwork.")}
-             for p in package.glob("*.py") if p.stem != "__init__"}  # fmt: skip
-    graph["doodle.patchwork.game"].discard("doodle.patchwork.display")  # the lazy import for str(), as chess.svg
-
-    def reaches(start: str, target: str, seen: set[str]) -> bool:
-        for nxt in graph.get(start, ()):
-            if nxt == target or (nxt not in seen and (seen.add(nxt) or reaches(nxt, target, seen))):
-                return True
-        return False
-
-    assert [m for m in graph if reaches(m, m, set())] == []
-
-
-def test_no_patchwork_module_reads_another_objects_private_fields():
-    for path in (ROOT / "doodle" / "patchwork").glob("*.py"):
-        tree = ast.parse(path.read_text())
-        for node in ast.walk(tree):
-            if not (isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")):
-                continue
-            owner = node.value.id if isinstance(node.value, ast.Name) else None
-            if owner in ("self", "cls"):
-                continue
-            # game.py's own undo state restores the game it belongs to, as python-chess's _BoardState does
-            assert path.name == "game.py" and owner in ("game", "other"), f"{path.name}:{node.lineno} .{node.attr}"

@@ -315,3 +315,24 @@ def test_a_quilt_the_cards_do_not_explain_is_asked_about_and_corrected_by_naming
         ask_about(reading)
     assert any("do not split into patches" in stream.getvalue().decode() for stream in streams)
     assert reading.scan.doubts == () and not reading.quilt.is_covered(0, 2)
+
+
+def test_the_example_scores_the_commands_show_are_scores_a_rectangle_makes():
+    # before: 'e.g. 17,35,60' and 'Ann 2 35': a player who typed the example was told no rectangle scores 35
+    import re
+
+    from doodle.quilt import POSSIBLE_ROUND_SCORES
+
+    runner = CliRunner()
+    said = " ".join([runner.invoke(main, ["score", "--help"], terminal_width=200).output,
+                     runner.invoke(main, ["score", "--rounds", "x", "q.txt"]).output,
+                     runner.invoke(main, ["deal", "--help"], terminal_width=200).output,
+                     (ROOT / "README.md").read_text()])
+    rounds = re.findall(r"(?:e\.g\. |--rounds )(\d+,\d+,\d+)", said)
+    typed = re.findall(r"'Ann (\d) (\d+)'|`Ann (\d) (\d+)`", said)
+    assert len(rounds) >= 3 and len(typed) >= 2
+    for example in rounds:
+        scores = [int(score) for score in example.split(",")]
+        assert scores == sorted(scores) and set(scores) <= POSSIBLE_ROUND_SCORES, example
+    for match in typed:
+        assert int(match[1] or match[3]) in POSSIBLE_ROUND_SCORES, match

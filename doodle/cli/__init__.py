@@ -27,6 +27,18 @@ COMMANDS = {
     "table": "doodle.cli.table:table",
 }
 
+SUMMARIES = {
+    "deal": "Deal a game of Patchwork Doodle: start cards, the circle, the die, rounds and scorings.",
+    "deck": "Your own cards: export the bundled deck to edit, check a deck file.",
+    "patchwork": "Patchwork for two players: play against a bot or a friend, or let bots play each other.",
+    "score": "Score quilts from photos of doodle score sheets or from text grids.",
+    "sheet": "Write printable Patchwork Doodle score sheets as a PDF.",
+    "solo": "Solo score attack: play Patchwork Doodle alone and beat your best (over 100 is a good score).",
+    "table": "Serve the table on the local network: the big screen deals, every player joins with a phone.",
+}
+"""Each command's first help sentence, for `doodle --help`: listing the commands then imports none of them (all
+seven would cost over a second, reportlab's alone half of it). A test holds them equal to the commands' own help."""
+
 
 FULL_DEVICE = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
 """Errors only a write raises: the output went nowhere."""
@@ -44,6 +56,14 @@ class LazyGroup(click.Group):
             return None
         module_name, attribute = target.split(":")
         return getattr(importlib.import_module(module_name), attribute)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """click's list of commands, written from SUMMARIES as click shortens each command's help."""
+        limit = formatter.width - 6 - max(len(name) for name in COMMANDS)
+        rows = [(name, click.Command(name, help=SUMMARIES[name]).get_short_help_str(limit))
+                for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         """click's main, with a closed standard output refused and a full disk on it said plainly (click already

@@ -78,7 +78,7 @@ def deal(names: tuple[str, ...], players: int | None, seed: int | None, deck_fil
     """Deal a game of Patchwork Doodle: start cards, the circle, the die, rounds and scorings.
 
     Give the players' NAMES (or --players N). Each turn, press Enter to roll; q quits. After each scoring a
-    table shows every score so far; type e.g. 'Ann 2 35' there to give or correct one.
+    table shows every score so far; type e.g. 'Ann 2 25' there to give or correct one.
     Everyone needs a printed sheet (doodle sheet) and a pencil; for your own cards see doodle deck.
     """
     if players is not None and names:
@@ -200,8 +200,8 @@ def confirmed(pad: ScorePad, name: str, round_number: int, score: int | None) ->
 
 
 def take_corrections(pad: ScorePad, scored: int, final: bool) -> None:
-    """Show the running table and take typed entries (`Ann 2 35`) until Enter; at the end, say what is missing."""
-    example = f"{pad.names[-1]} {scored} 35" if not final else f"{pad.names[-1]} empty 4"
+    """Show the running table and take typed entries (`Ann 2 25`) until Enter; at the end, say what is missing."""
+    example = f"{pad.names[-1]} {scored} 25" if not final else f"{pad.names[-1]} empty 4"
     while True:
         click.echo()
         click.echo(pad.table(scored, final))

@@ -84,7 +84,7 @@ _ENTRY = re.compile(r"^\s*(?P<who>.+?)\s+(?P<slot>\S+)\s+(?P<value>\S+)\s*$")
 
 
 def parse_entry(text: str, pad: ScorePad, scored: int, final: bool) -> Entry:
-    """`Ann 2 35`, `Ann empty 4`, `2 1 20` (player 2) or `Ann 2 ?` (unknown again); ValueError says what to type.
+    """`Ann 2 25`, `Ann empty 4`, `2 1 20` (player 2) or `Ann 2 ?` (unknown again); ValueError says what to type.
     Only the rounds scored so far (and the empty cells at the end) can be given."""
     match = _ENTRY.match(text)
     if not match:

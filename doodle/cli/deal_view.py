@@ -5,13 +5,9 @@ from __future__ import annotations
 import click
 
 from doodle.game.deck import Deck
-from doodle.render import draw_polyomino, draw_side_by_side
+from doodle.render import draw_polyomino, draw_side_by_side, plural
 
 DIE_FACES = {1: "⚀", 2: "⚁", 3: "⚂"}
-
-
-def cells(count: int) -> str:
-    return f"{count} cell{'s' * (count != 1)}"
 
 
 class View:
@@ -62,7 +58,7 @@ class View:
         )
         large = draw_side_by_side(
             [
-                self.labelled(f"Current patch {card} ({cells(shape.size)})", self.patch(card, 2, "green")),
+                self.labelled(f"Current patch {card} ({plural(shape.size, 'cell')})", self.patch(card, 2, "green")),
                 self.labelled("its mirror image", draw_polyomino(shape.mirrored(), 2)),
             ],
             gap=8,
@@ -89,7 +85,8 @@ class View:
 
     def final_turn(self, event: dict) -> str:
         head = self.banner(f"Round {event['round']} · Turn {event['turn']} · final turn, no roll")
-        blocks = [self.labelled(f"{card} ({cells(self.deck.card(card).shape.size)})", self.patch(card, 2, "green"))
+        size = {card: self.deck.card(card).shape.size for card in event["choices"]}
+        blocks = [self.labelled(f"{card} ({plural(size[card], 'cell')})", self.patch(card, 2, "green"))
                   for card in event["choices"]]
         return "\n".join([head, "Each player draws any ONE of these three (several may take the same):",
                           draw_side_by_side(blocks, gap=6)])

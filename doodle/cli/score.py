@@ -20,6 +20,8 @@ if TYPE_CHECKING:  # the photo reader imports OpenCV, which is slow to load: onl
 
 EXIT_ERROR = 1
 EXIT_UNCERTAIN = 3
+EXAMPLE_ROUNDS = "17,36,64"
+"""Round scores to show as an example: ones rectangles make (4x5, 6x6, 8x8), so following it raises no doubt."""
 
 
 def quilt_report(quilt: Quilt) -> dict:
@@ -35,7 +37,7 @@ def _parse_rounds(ctx: click.Context, param: click.Parameter, value: str | None)
     shown = value if len(value) <= 40 else value[:40] + "..."
     if not 1 <= len(parts) <= 3 or not all(part.isascii() and part.isdigit() for part in parts):
         raise click.BadParameter(f"{shown!r}: give the round scores in digits 0-9 separated by commas, round 1 "
-                                 "first, e.g. 17,35,60")
+                                 f"first, e.g. {EXAMPLE_ROUNDS}")
     if any(len(part) > 3 or int(part) > MAX_ROUND_SCORE for part in parts):
         raise click.BadParameter(f"{shown!r}: a round scores at most {MAX_ROUND_SCORE} (a full 9x9 quilt)")
     return tuple(int(part) for part in parts)
@@ -93,7 +95,7 @@ def _describe(reading: Reading, report: dict, color: bool) -> None:
         if report["total"] is not None:
             click.echo(f"total: {' + '.join(map(str, scores))} - {report['empty']} = {report['total']}")
         else:
-            click.echo("total: unknown (fill in every round's bubbles, or give --rounds 17,35,60)")
+            click.echo(f"total: unknown (fill in every round's bubbles, or give --rounds {EXAMPLE_ROUNDS})")
     if reading.uncertain:
         click.echo("to check on the sheet:")
         unsure = [d for d in reading.uncertain if d.kind == "cell" and d.reason is None]
@@ -221,8 +223,8 @@ def _read_one(source: str, checks: SheetChecks, rounds: tuple[int, ...] | None) 
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=str))
 @click.option("--json", "as_json", is_flag=True, help="Write one JSON object per file (JSON lines).")
 @click.option("--rounds", callback=_parse_rounds, metavar="R1,R2,R3",
-              help="The round scores (e.g. 17,35,60; or 17 for round 1 alone), instead of the bubbles read from the "
-                   "photo; they are checked like the bubbles.")
+              help=f"The round scores (e.g. {EXAMPLE_ROUNDS}; or 17 for round 1 alone), instead of the bubbles read "
+                   "from the photo; they are checked like the bubbles.")
 @click.option("--previous", metavar="QUILT.txt", help="The quilt confirmed at the scoring before (a text quilt): "
               "every cell covered in it but read empty now is to be checked.")
 @click.option("--record", metavar="FILE", help="The game's record (`doodle deal --auto --json` output, or a game "

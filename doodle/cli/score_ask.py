@@ -11,7 +11,7 @@ import click
 from doodle.cli.score_input import Reading
 from doodle.geometry import Cell
 from doodle.quilt import MAX_ROUND_SCORE, Quilt, parse_cell_name
-from doodle.render import ascii_quilt
+from doodle.render import ascii_quilt, plural
 from doodle.sheet.doubts import Uncertain
 
 CELLS_AT_ONCE = 5  # more cells in doubt than this are shown on a map and confirmed together first
@@ -27,7 +27,7 @@ def ask_about(reading: Reading) -> None:
     equal) is asked about in turn."""
     scan = reading.scan
     assert scan is not None
-    click.echo(f"{reading.name}: {_count(len(scan.doubts), 'thing')} to check on the sheet:", err=True)
+    click.echo(f"{reading.name}: {plural(len(scan.doubts), 'thing')} to check on the sheet:", err=True)
     asked: set[str] = set()
     for _ in range(MAX_PASSES):
         doubts = [doubt for doubt in scan.doubts if doubt.name not in asked]
@@ -124,7 +124,3 @@ def cell_list_answer(text: str) -> list[Cell]:
 
 def _confirm(question: str, default: bool) -> bool:
     return click.confirm(f"  {question}", default=default, err=True)
-
-
-def _count(number: int, noun: str) -> str:
-    return f"1 {noun}" if number == 1 else f"{number} {noun}s"

@@ -14,6 +14,7 @@ import click
 
 from doodle.files import InputFileError, decode_text, read_limited, read_text_limited
 from doodle.game.checks import CardsError, SheetChecks, dealt_events, round_cards
+from doodle.game.dealer import MAX_PLAYERS, MIN_PLAYERS
 from doodle.game.deck import bundled_deck
 from doodle.quilt import Quilt, QuiltTextError
 
@@ -211,6 +212,8 @@ def _dealt_again(record: dict) -> list[dict]:
         raise CardsError(f"it was dealt with the deck {record['deck']!r}; only games of the bundled deck can be "
                          "checked")
     seed, players = record.get("seed"), record.get("players", 1)
-    if type(seed) is not int or type(players) is not int or not 0 <= seed < 2**63 or not 1 <= players <= 6:
-        raise CardsError("its seed or number of players is not a game's (a seed is a whole number, 1 to 6 players)")
+    if type(seed) is not int or type(players) is not int or not 0 <= seed < 2**63 \
+            or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise CardsError("its seed or number of players is not a game's (a seed is a whole number, "
+                         f"{MIN_PLAYERS} to {MAX_PLAYERS} players)")
     return dealt_events(seed, players, deck)

@@ -23,7 +23,7 @@ from doodle.game.deck import Deck
 from doodle.game.sheet import Special
 from doodle.game.table import table_events
 from doodle.geometry import Cell, Polyomino
-from doodle.quilt import POSSIBLE_ROUND_SCORES, Quilt, cell_name, cells_of, mask_of, placements_on_empty
+from doodle.quilt import POSSIBLE_ROUND_SCORES, Quilt, cell_list, cells_are, cells_of, mask_of, placements_on_empty
 
 ALL_SPECIALS: frozenset[str] = frozenset(special.value for special in Special)
 EXPLAIN_NODE_BUDGET = 20_000
@@ -43,11 +43,6 @@ class Problem:
     message: str
     round: int | None = None
     cells: frozenset[Cell] = frozenset()
-
-
-def cell_list(cells: Collection[Cell]) -> str:
-    """Cell names in reading order (row by row), as players say them: "c1, d1, a2"."""
-    return ", ".join(cell_name(row, col) for row, col in sorted(cells))
 
 
 # --- the sheet alone ------------------------------------------------------------------------------------------
@@ -144,8 +139,9 @@ def _option_lists(cards: RoundCards) -> list[list[tuple[Polyomino, int, int]]]:
 
 
 def _within_allowance(neighbour: int, single: int, cut: int, specials: Collection[str]) -> bool:
-    """Whether these uses of Neighbour, Single square and Cut fit the specials open (Twice adds one more use of
-    one of them, whether or not its first use is still open)."""
+    """Whether these uses of Neighbour, Single square and Cut fit `specials`, the boxes crossed off on the sheet
+    (a special not crossed off was not used; Twice crossed off adds one more use of one of them, whether or not
+    that one is crossed off). Not `Uses`: a sheet shows which boxes are crossed, not how often each was used."""
     extra = 0
     for used, special in ((neighbour, Special.NEIGHBOUR), (single, Special.SINGLE), (cut, Special.CUT)):
         extra += max(0, used - (1 if special.value in specials else 0))
@@ -279,11 +275,11 @@ def quilt_problems(
 ) -> list[Problem]:
     """What the game does not allow in `quilt`, read at the scoring of a round after `previous` (the quilt confirmed
     at the scoring before, or an empty one before round 1): lost cells, and with the round's `cards` (and the
-    `specials` the player may still have used) too many added cells or added cells no patch of the round explains.
-    """
+    `specials` crossed off on the sheet, the only ones the round can have used) too many added cells or added
+    cells no patch of the round explains."""
     lost = lost_cells(previous, quilt)
     if lost:
-        return [Problem(f"{_cells(lost)} covered in the previous quilt but read empty now: cells never disappear",
+        return [Problem(f"{cells_are(lost)} covered in the previous quilt but read empty now: cells never disappear",
                         cells=lost)]
     if cards is None:
         return []
@@ -302,10 +298,6 @@ def quilt_problems(
 
 def _count(cells: int) -> str:
     return "1 cell" if cells == 1 else f"{cells} cells"
-
-
-def _cells(cells: Collection[Cell]) -> str:
-    return f"cell {cell_list(cells)} is" if len(cells) == 1 else f"cells {cell_list(cells)} are"
 
 
 # --- the cards of a round, from what the table dealt --------------------------------------------------------------

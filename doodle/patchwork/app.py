@@ -23,7 +23,7 @@ from doodle.patchwork.errors import IllegalMoveError
 from doodle.patchwork.game import CHOICES, Game
 from doodle.patchwork.moves import ADVANCE, Move, leather_move, patch_move
 from doodle.patchwork.patches import PATCHES
-from doodle.quilt import cell_name
+from doodle.quilt import cell_list, cell_name
 from doodle.tui.ghost import Ghost
 from doodle.tui.keys import GHOST_BINDINGS, GHOST_KEYS_HELP
 from doodle.tui.quilt_view import QuiltView
@@ -343,5 +343,5 @@ class PatchworkApp(App[None]):
 def _describe(move: Move) -> str:
     if move.kind == "advance":
         return "advance"
-    cells = ", ".join(cell_name(r, c) for r, c in sorted(move.cells))
+    cells = cell_list(move.cells)
     return f"a leather patch on {cells}" if move.kind == "leather" else f"patch {move.patch} on {cells}"

@@ -37,7 +37,7 @@ from doodle.patchwork.patches import (
     marks_passed,
 )
 from doodle.patchwork.record import make_record, read_record
-from doodle.quilt import FULL, SIZE, Quilt, cell_name, cells_of
+from doodle.quilt import FULL, SIZE, Quilt, already_covered, cells_of
 
 CHOICES = 3  # patches a player may choose from: the next three after the neutral token
 
@@ -260,7 +260,7 @@ class Game:
             if move.kind != "leather":
                 return f"player {p + 1} must first place the leather patch (a 1x1 patch) on an empty cell"
             if move.mask & bits:
-                return f"the leather patch does not fit: {_names(move.mask & bits)} already covered"
+                return f"the leather patch does not fit: {already_covered(cells_of(move.mask & bits))}"
             return None
         if move.kind == "advance":
             return None
@@ -275,7 +275,7 @@ class Game:
             have = self._buttons[p]
             return f"cannot afford patch {patch.number}: it costs {patch.cost} buttons, player {p + 1} has {have}"
         if move.mask & bits:
-            return f"patch {patch.number} does not fit there: {_names(move.mask & bits)} already covered"
+            return f"patch {patch.number} does not fit there: {already_covered(cells_of(move.mask & bits))}"
         return None
 
     def play(self, move: Move, player: int | None = None) -> None:
@@ -480,9 +480,3 @@ class _GameState(NamedTuple):
 
 def _is_player(value: object) -> bool:
     return is_int(value) and value in (0, 1)
-
-
-def _names(mask: int) -> str:
-    cells = sorted(cells_of(mask))
-    names = ", ".join(cell_name(r, c) for r, c in cells)
-    return f"cell {names} is" if len(cells) == 1 else f"cells {names} are"

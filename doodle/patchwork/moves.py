@@ -43,7 +43,7 @@ class Move:
         """The move's text form: "advance", "leather e5", or "12 c4,c5,d5,e5" (patch number, covered cells)."""
         if self.kind == "advance":
             return "advance"
-        names = ",".join(cell_name(r, c) for r, c in sorted(self.cells))
+        names = _names_of(self.cells)
         return f"leather {names}" if self.kind == "leather" else f"{self.patch} {names}"
 
 

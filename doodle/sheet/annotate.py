@@ -10,6 +10,7 @@ from doodle.sheet import layout
 from doodle.sheet.scan import ScanResult
 
 SHADED = (200, 120, 30)  # BGR: blue wash over shaded cells
+WASH = 0.35  # how much of SHADED a shaded cell shows (the rest is the photo); the legend's swatch matches it
 EMPTY = (150, 150, 150)  # a small grey ring in empty cells (each costs a point): quiet, not an alarm
 RECTANGLE = (40, 150, 40)  # green frame around the best rectangle, its score on a green plate
 DOUBT = (0, 140, 255)  # orange ring around anything to check
@@ -42,7 +43,7 @@ def annotate(result: ScanResult) -> np.ndarray:
             else:
                 cv2.circle(image, ((x0 + x1) // 2, (y0 + y1) // 2), _px(1.4, k), EMPTY, max(1, _px(0.3, k)),
                            cv2.LINE_AA)
-    image = cv2.addWeighted(wash, 0.35, image, 0.65, 0)
+    image = cv2.addWeighted(wash, WASH, image, 1 - WASH, 0)
     rect = result.quilt.best_rectangle()
     if rect is not None:
         top_left = layout.cell_rect(rect.row, rect.col)
@@ -93,7 +94,7 @@ def _legend(width: int, k: float) -> np.ndarray:
         y = _px(1.5, k) + (index // columns) * row_h
         x1, y1 = x + _px(7.0, k), y + _px(7.0, k)
         if mark == "wash":
-            cv2.rectangle(band, (x, y), (x1, y1), tuple(round(255 * 0.65 + c * 0.35) for c in color), -1)
+            cv2.rectangle(band, (x, y), (x1, y1), tuple(round(255 * (1 - WASH) + c * WASH) for c in color), -1)
         elif mark == "ring":
             cv2.circle(band, ((x + x1) // 2, (y + y1) // 2), _px(1.4, k), color, max(1, _px(0.3, k)), cv2.LINE_AA)
             cv2.rectangle(band, (x, y), (x1, y1), (200, 200, 200), 1)

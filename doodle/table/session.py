@@ -149,7 +149,7 @@ class TableSession:
     version: int = 0  # bumped on every change; clients render the newest state
     dealer: Dealer | None = field(default=None, repr=False)
     _deal: Iterator[Event] | None = field(default=None, repr=False)
-    _next_id: int = 1
+    next_seat_id: int = 1  # seat ids are not reused within a game
 
     @classmethod
     def new(cls, deck: Deck, players: int = 0, seed: int | None = None, auto_roll: bool = True) -> TableSession:
@@ -213,8 +213,8 @@ class TableSession:
 
     # ----- the lobby -----
     def _add_seat(self, name: str, placeholder: bool = False) -> Seat:
-        seat = Seat(self._next_id, name, placeholder=placeholder)
-        self._next_id += 1
+        seat = Seat(self.next_seat_id, name, placeholder=placeholder)
+        self.next_seat_id += 1
         self.seats.append(seat)
         return seat
 
@@ -507,8 +507,7 @@ class TableSession:
         if not isinstance(room_code, str) or not room_code or set(room_code) - set(ROOM_ALPHABET):
             room_code = new_room_code()
         session = cls(deck=deck, seed=seed, auto_roll=bool(data.get("auto_roll", True)), room_code=room_code,
-                      seats=seats)
-        session._next_id = max((s.id for s in seats), default=0) + 1
+                      seats=seats, next_seat_id=max((s.id for s in seats), default=0) + 1)
         events = data.get("events") or []
         if not isinstance(events, list):
             raise ValueError("the events are not a list")
