@@ -556,15 +556,14 @@ def fault_cases(c: Campaign, disk: FullDisk) -> Iterator[Case]:
 
 def full_disk_case(c: Campaign, disk: FullDisk, rng: random.Random) -> Iterator[Case]:
     disk.clear()
-    if disk.mounted:  # fill it but for a few hundred bytes
-        with contextlib.suppress(OSError), open(disk.root / "filler", "wb") as filler:
-            filler.write(b"x" * (16 * 1024 - rng.choice([0, 512, 4096])))
     old = b"the user's old content\n"
     kind = rng.randrange(5)
     target = disk.root / rng.choice(["out.pdf", "deck.toml", "g.json", "a.png", "save.json"])
-    if disk.mounted:
-        with contextlib.suppress(OSError):
+    if disk.mounted:  # an old file to keep, then the disk filled but for a few hundred bytes
+        if rng.random() < 0.7:
             target.write_bytes(old)
+        with contextlib.suppress(OSError), open(disk.root / "filler", "wb") as filler:
+            filler.write(b"x" * (16 * 1024 - rng.choice([0, 512, 4096])))
     existing = target.exists()
     check = unchanged(target, old) if existing else None
     fault = f"full disk ({disk.how})"
