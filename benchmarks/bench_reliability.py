@@ -10,11 +10,11 @@ process) and classifies every run:
 - HANG: no answer within the timeout (a bug);
 - LOST: a player's work lost or a file damaged after a fault (the worst bug).
 
-Faults: SIGKILL at random moments during recorded games (patchwork --plain --record, solo --plain --save), then
-the record or save must parse, resume, and keep every move the game had acknowledged; a full disk (a tmpfs of a
-few KB when run as root with mount allowed, else RLIMIT_FSIZE, which gives EFBIG; the summary says which); a
-read-only filesystem and a locked or corrupt scores database; a closed standard output; output encodings that
-cannot draw.
+Faults: SIGKILL (and SIGINT, SIGTERM, SIGHUP) at random moments during recorded games (patchwork --plain --record,
+solo --plain --save), then the record or save must parse, resume, and keep every move the game had acknowledged; a
+full disk (a tmpfs of a few KB when run as root with mount allowed, else RLIMIT_FSIZE, which gives EFBIG; the
+summary says which); a read-only filesystem and a locked or corrupt scores database; a closed standard input or
+output, a pipe nobody reads, output encodings that cannot draw, odd terminal sizes.
 
 Seeded and bounded: `python benchmarks/bench_reliability.py --seed 1 --budget 40` (cases per surface) or
 `--seconds 600`; `--surfaces deal,score` to choose. Generated files go in a temporary directory, removed at the end.
@@ -44,6 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 QUILTS = ROOT / "examples" / "quilts"
 PHOTOS = ROOT / "examples" / "photos"
 DECK_TOML = ROOT / "doodle" / "data" / "doodle_cards.toml"
+QUILT_TEXT = (QUILTS / "rulebook-4x5.txt").read_text()
 SURFACES = ("deal", "score", "sheet", "patchwork", "solo", "deck", "faults", "library")
 OUTCOMES = ("ok", "clear", "TRACEBACK", "SILENT", "HANG", "LOST")
 
@@ -61,6 +62,8 @@ class Case:
     env: dict[str, str] = field(default_factory=dict)
     check: Callable[[subprocess.CompletedProcess], str | None] | None = None  # a message when work was lost
     close_stdout: bool = False
+    close_stdin: bool = False
+    broken_pipe: bool = False  # standard output a pipe whose reader has gone (`doodle ... | head -0`)
     fsize: int | None = None  # RLIMIT_FSIZE in bytes (the fallback full disk)
     fault: str = ""
 
@@ -106,13 +109,18 @@ class Campaign:
                 resource.setrlimit(resource.RLIMIT_FSIZE, (case.fsize, case.fsize))
             if case.close_stdout:
                 os.close(1)
+            if case.close_stdin:
+                os.close(0)
 
         case.argv = [arg.replace("\x00", "") for arg in case.argv]  # an argument cannot hold NUL
         argv = [sys.executable, "-m", "doodle", *case.argv]
         env = {**self.env, **case.env}
         try:
-            result = subprocess.run(argv, input=case.stdin, capture_output=True, timeout=self.timeout, env=env,
-                                    preexec_fn=prepare, cwd=self.work)
+            if case.broken_pipe:
+                result = self.broken_pipe(argv, env, case)
+            else:
+                result = subprocess.run(argv, input=case.stdin, capture_output=True, timeout=self.timeout, env=env,
+                                        preexec_fn=prepare, cwd=self.work)
         except subprocess.TimeoutExpired:
             return self.record(case, "HANG", f"no answer in {self.timeout:.0f} s")
         stderr = result.stderr.decode("utf-8", "replace")
@@ -123,11 +131,25 @@ class Campaign:
             return self.record(case, "LOST", lost)
         if result.returncode == 0:
             return self.record(case, "ok", "")
+        if case.broken_pipe:  # the Unix convention (`yes | head`): stop quietly when the reader has gone
+            return self.record(case, "clear", "")
         if result.returncode < 0:
             return self.record(case, "SILENT", f"killed by signal {-result.returncode}")
         if not (stderr.strip() or result.stdout.strip()):
             return self.record(case, "SILENT", f"exit {result.returncode} without a message")
         return self.record(case, "clear", stderr.strip()[-200:])
+
+    def broken_pipe(self, argv: list[str], env: dict[str, str], case: Case) -> subprocess.CompletedProcess:
+        proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                                cwd=self.work)
+        proc.stdout.close()  # type: ignore[union-attr]
+        try:
+            _, stderr = proc.communicate(case.stdin, timeout=self.timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            raise
+        return subprocess.CompletedProcess(argv, proc.returncode, b"", stderr)
 
     def record(self, case: Case, outcome: str, detail: str) -> str:
         self.runs += 1
@@ -537,11 +559,26 @@ def fault_cases(c: Campaign, disk: FullDisk) -> Iterator[Case]:
                 "sheet": ["sheet", "-o", "-"],
                 "patchwork": ["patchwork", "selfplay", "--games", "1"],
                 "deck": ["deck", "--check", str(DECK_TOML)]}
+    typed = {"deal": (["deal", "Ann", "Bob"], b"\n" * 5), "patchwork": (["patchwork", "play", "--plain", "--vs",
+             "random"], b"advance\n" * 5), "solo": (["solo", "--plain", "--no-par", "--save", str(c.path("s.json")),
+             "--scores", str(c.path("s.db"))], b"draw a1\npass\n"), "score": (["score", "-"], QUILT_TEXT.encode())}
     while True:
-        kind = rng.randrange(6)
+        kind = rng.randrange(9)
         name = rng.choice(sorted(commands))
         if kind == 0:
             yield Case(name, "closed stdout", commands[name], close_stdout=True, fault="closed stdout")
+        elif kind == 6:
+            name = rng.choice(sorted(typed))
+            yield Case(name, "closed stdin", typed[name][0], close_stdin=True, fault="closed stdin")
+        elif kind == 7:
+            name = rng.choice(sorted(typed))
+            yield Case(name, "stdout a pipe nobody reads", typed[name][0], stdin=typed[name][1], broken_pipe=True,
+                       fault="broken pipe")
+        elif kind == 8:
+            columns, lines = rng.choice(["0", "1", "-5", "abc", "100000", ""]), rng.choice(["0", "1", "x", "9999"])
+            name = rng.choice(sorted(typed))
+            yield Case(name, f"COLUMNS={columns!r} LINES={lines!r}", typed[name][0], stdin=typed[name][1],
+                       env={"COLUMNS": columns, "LINES": lines}, fault="odd terminal size")
         elif kind == 1:
             encoding = rng.choice(["latin-1", "ascii", "cp1252", "cp437", "utf-16", "ascii:strict", "koi8-r"])
             yield Case(name, f"PYTHONIOENCODING={encoding}", commands[name], env={"PYTHONIOENCODING": encoding},
@@ -663,9 +700,17 @@ def kill_case(c: Campaign, rng: random.Random) -> Iterator[Case]:
             time.sleep(rng.uniform(0, 0.05))
     acknowledged = bytes(output).decode("utf-8", "replace")
     acknowledged_moves = sum(acknowledged.count(mark) for mark in marks)
+    sent = rng.choice([signal.SIGKILL] * 3 + [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+    fault = sent.name
     with contextlib.suppress(ProcessLookupError):
-        proc.send_signal(signal.SIGKILL)
-    proc.wait()
+        proc.send_signal(sent)
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        c.record(Case(game, f"{fault} during a game", argv, fault=fault), "HANG", f"still running 15 s after {fault}")
+        return
     reader.join(2)
     stderr = proc.stderr.read().decode("utf-8", "replace")
     leftovers = [p.name for p in folder.iterdir() if p.name.endswith(".tmp")]
@@ -682,7 +727,7 @@ def kill_case(c: Campaign, rng: random.Random) -> Iterator[Case]:
         except (ValueError, OSError) as error:
             return f"the record is not whole after the kill: {error}"
         moves = data.get("moves") if game == "patchwork" else [e for e in data["record"]["log"] if "action" in e]
-        if len(moves) < acknowledged_moves - (1 if game == "patchwork" else 0):
+        if len(moves) < acknowledged_moves:
             return f"{len(moves)} moves in the record, {acknowledged_moves} acknowledged before the kill"
         if result.returncode != 0:
             return f"the record does not resume: {result.stderr.decode('utf-8', 'replace')[-200:]}"
@@ -691,15 +736,15 @@ def kill_case(c: Campaign, rng: random.Random) -> Iterator[Case]:
     resume = (["patchwork", "play", "--plain", "--resume", str(target)] if game == "patchwork" else
               ["solo", "--plain", "--no-par", "--resume", "--save", str(target), "--scores", str(folder / "s.db")])
     if "Traceback" in stderr:
-        c.record(Case(game, "killed game", argv, fault="SIGKILL"), "TRACEBACK", stderr.strip().splitlines()[-1])
+        c.record(Case(game, f"{fault} during a game", argv, fault=fault), "TRACEBACK",
+                 stderr.strip().splitlines()[-1])
         return
     if not target.exists():
-        c.record(Case(game, "killed game", argv, check=check, fault="SIGKILL"),
-                 "LOST" if check(subprocess.CompletedProcess(argv, 0)) else "ok", check(subprocess.CompletedProcess(
-                     argv, 0)) or "")
+        lost = check(subprocess.CompletedProcess(argv, 0))
+        c.record(Case(game, f"{fault} during a game", argv, fault=fault), "LOST" if lost else "ok", lost or "")
         return
-    label = "killed game, then resumed" + (f" (leftover {', '.join(leftovers)})" if leftovers else "")
-    yield Case(game, label, resume, stdin=b"quit\n", check=check, fault="SIGKILL")
+    label = f"{fault} during a game, then resumed" + (f" (leftover {', '.join(leftovers)})" if leftovers else "")
+    yield Case(game, label, resume, stdin=b"quit\n", check=check, fault=fault)
 
 
 def iter_read(stream) -> Iterator[bytes]:  # type: ignore[no-untyped-def]
