@@ -30,6 +30,7 @@ import random
 import shutil
 import signal
 import sqlite3
+import stat
 import subprocess
 import sys
 import tempfile
@@ -91,6 +92,29 @@ class Campaign:
         self.env["DOODLE_SOLO_SAVE"] = str(work / "default-save.json")
         self.env["DOODLE_SCORES"] = str(work / "default-scores.db")
         self._n = 0
+        self.devices = private_devices(work)
+
+
+def private_devices(work: Path) -> list[str]:
+    """Copies of /dev/null, /dev/zero and /dev/full in the campaign's own folder, to write to and read from: a
+    command that wrongly replaces its target then damages the copy, not the machine's /dev (as one did)."""
+    if os.geteuid() != 0:
+        return []
+    devices = []
+    for name, minor in (("null", 3), ("zero", 5), ("full", 7)):
+        node = work / f"dev-{name}"
+        os.mknod(node, stat.S_IFCHR | 0o666, os.makedev(1, minor))
+        devices.append(str(node))
+    return devices
+
+
+def damaged_devices(c: Campaign) -> list[str]:
+    def is_device(path: str) -> bool:
+        try:
+            return stat.S_ISCHR(os.stat(path).st_mode)
+        except OSError:
+            return False
+    return [d for d in c.devices if not is_device(d)]
 
     def path(self, name: str) -> Path:
         self._n += 1
@@ -260,8 +284,8 @@ def hostile_paths(c: Campaign) -> list[str]:
         loop.symlink_to(loop)
     folder = c.path("folder")
     folder.mkdir()
-    return ["/dev/zero", "/dev/null", str(folder), str(c.path("missing")), str(loop), "", "-", "/proc/self/status",
-            str(c.path("no-folder") / "x"), "/dev/full"]
+    return [*c.devices, str(folder), str(c.path("missing")), str(loop), "", "-", "/proc/self/status",
+            str(c.path("no-folder") / "x")]
 
 
 def typed_lines(rng: random.Random, words: list[str], count: int) -> bytes:
@@ -808,17 +832,18 @@ def main() -> int:
     campaign = Campaign(args.seed, args.timeout, work)
     disk = FullDisk(work)
     started = time.monotonic()
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # clean up (unmount) when stopped
     try:
         run_surfaces(campaign, disk, surfaces, args)
     except KeyboardInterrupt:
         print("\ninterrupted: the summary covers what ran", file=sys.stderr)
     finally:
         disk.close()
+        report(campaign, disk, time.monotonic() - started, args)
         if args.keep:
             print(f"files kept in {work}", file=sys.stderr)
         else:
             shutil.rmtree(work, ignore_errors=True)
-    report(campaign, disk, time.monotonic() - started, args)
     return 1 if any(f.outcome != "ok" for f in campaign.findings) else 0
 
 
@@ -854,6 +879,9 @@ def report(c: Campaign, disk: FullDisk, seconds: float, args: argparse.Namespace
         faults = ", ".join(f"{k} {v}" for k, v in sorted(c.faults[surface].items())) or "-"
         print(f"| {surface} | {sum(n.values())} | {n['ok']} | {n['clear']} | {n['TRACEBACK']} | {n['SILENT']} | "
               f"{n['HANG']} | {n['LOST']} | {faults} |")
+    damaged = damaged_devices(c)
+    if damaged:
+        print(f"\nLOST: device files replaced by regular files: {', '.join(damaged)}")
     if c.findings:
         print("\nFindings:")
         seen = set()
