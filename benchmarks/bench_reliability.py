@@ -78,23 +78,6 @@ class Finding:
     detail: str
 
 
-class Campaign:
-    def __init__(self, seed: int, timeout: float, work: Path) -> None:
-        self.rng = random.Random(seed)
-        self.timeout = timeout
-        self.work = work
-        self.counts: dict[str, Counter] = defaultdict(Counter)
-        self.faults: dict[str, Counter] = defaultdict(Counter)
-        self.findings: list[Finding] = []
-        self.runs = 0
-        self.env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
-        self.env.pop("PYTHONIOENCODING", None)
-        self.env["DOODLE_SOLO_SAVE"] = str(work / "default-save.json")
-        self.env["DOODLE_SCORES"] = str(work / "default-scores.db")
-        self._n = 0
-        self.devices = private_devices(work)
-
-
 def private_devices(work: Path) -> list[str]:
     """Copies of /dev/null, /dev/zero and /dev/full in the campaign's own folder, to write to and read from: a
     command that wrongly replaces its target then damages the copy, not the machine's /dev (as one did)."""
@@ -115,6 +98,24 @@ def damaged_devices(c: Campaign) -> list[str]:
         except OSError:
             return False
     return [d for d in c.devices if not is_device(d)]
+
+
+class Campaign:
+    def __init__(self, seed: int, timeout: float, work: Path) -> None:
+        self.rng = random.Random(seed)
+        self.timeout = timeout
+        self.work = work
+        self.counts: dict[str, Counter] = defaultdict(Counter)
+        self.faults: dict[str, Counter] = defaultdict(Counter)
+        self.findings: list[Finding] = []
+        self.runs = 0
+        self.env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
+        self.env.pop("PYTHONIOENCODING", None)
+        self.env["DOODLE_SOLO_SAVE"] = str(work / "default-save.json")
+        self.env["DOODLE_SCORES"] = str(work / "default-scores.db")
+        self._n = 0
+        self.devices = private_devices(work)
+
 
     def path(self, name: str) -> Path:
         self._n += 1
