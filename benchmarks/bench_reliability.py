@@ -582,7 +582,7 @@ def fault_cases(c: Campaign, disk: FullDisk) -> Iterator[Case]:
                 "score": ["score", "--no-ask", str(QUILTS / "rulebook-4x5.txt")],
                 "solo": ["solo", "--bot", "greedy", "--seed", "3"],
                 "sheet": ["sheet", "-o", "-"],
-                "patchwork": ["patchwork", "selfplay", "--games", "1"],
+                "patchwork": ["patchwork", "selfplay", "--games", "1", "--bot", "greedy", "--opponent", "random"],
                 "deck": ["deck", "--check", str(DECK_TOML)]}
     typed = {"deal": (["deal", "Ann", "Bob"], b"\n" * 5), "patchwork": (["patchwork", "play", "--plain", "--vs",
              "random"], b"advance\n" * 5), "solo": (["solo", "--plain", "--no-par", "--save", str(c.path("s.json")),
@@ -671,7 +671,7 @@ def database_case(c: Campaign, disk: FullDisk, rng: random.Random) -> Iterator[C
                    fault="read-only database")
         disk.readonly(False)
     elif kind == "locked":
-        holder = sqlite3.connect(scores, timeout=0)
+        holder = sqlite3.connect(scores, timeout=0, check_same_thread=False)  # released by a timer thread
         holder.execute("begin exclusive")
         release = threading.Timer(rng.choice([1.0, 30.0]), holder.rollback)
         release.start()
