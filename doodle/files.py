@@ -20,13 +20,14 @@ def write_atomic(path: str | Path, data: str | bytes) -> None:
     The file gets the permissions an ordinary write would give it (the old file's, or 0666 less the umask), not
     the owner-only ones of a temporary file. A symbolic link is written through: the file it points to is
     replaced and the link stays a link. A read-only file (no write permission, even for root) raises
-    ReadOnlyFileError rather than being replaced, as an ordinary write would refuse it. What is not a file (a
-    device such as /dev/null or /dev/stdout's terminal, a named pipe) is written to as it is: a rename would
-    put a file in its place (as root, /dev/null itself)."""
+    ReadOnlyFileError rather than being replaced, as an ordinary write would refuse it. A character device or a
+    FIFO (`/dev/null`, `/dev/stdout`, a named pipe) is written into, as a shell redirection would, and never
+    replaced: a rename beside it would put a regular file in place of the machine's /dev/null. Any other kind
+    of file that is not a regular one (a block device, a socket) is refused."""
     payload = data.encode("utf-8") if isinstance(data, str) else data
     if _is_stream(path):  # before following links: /dev/stdout on a pipe resolves to no path at all
-        with open(path, "wb") as stream:
-            stream.write(payload)
+        with open(path, "wb") as handle:
+            handle.write(payload)
         return
     path = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
     _refuse_read_only(path)
@@ -45,11 +46,16 @@ def write_atomic(path: str | Path, data: str | bytes) -> None:
 
 
 def _is_stream(path: str | Path) -> bool:
+    """True for a character device or FIFO (after every link, /proc's too); raises for other non-regular files."""
     try:
-        mode = os.stat(path).st_mode  # through symbolic links: /dev/stdout is one
-    except OSError:
+        mode = os.stat(path).st_mode
+    except OSError:  # not there yet (or not reachable: the write says why)
         return False
-    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+    if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
+        return True
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):  # a directory: the rename says "is a directory"
+        return False
+    raise OSError(errno.EINVAL, "not a regular file (a device or socket): give a file name", str(path))
 
 
 def _refuse_read_only(path: Path) -> None:

@@ -123,3 +123,51 @@ def test_write_atomic_writes_into_what_is_not_a_file_and_leaves_it_in_place(tmp_
         os.close(reader)
     assert stat.S_ISFIFO(fifo.lstat().st_mode) and link.is_symlink()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "pipe"]
+
+
+def test_write_atomic_writes_into_a_fifo_and_leaves_it_a_fifo(tmp_path):
+    import stat
+    import threading
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    received = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    write_atomic(fifo, b"streamed")
+    reader.join(10)
+    assert received == [b"streamed"]
+    assert stat.S_ISFIFO(fifo.stat().st_mode)  # not replaced by a regular file
+
+
+def test_write_atomic_never_replaces_a_device_such_as_dev_null(tmp_path):
+    """`--record /dev/null`, `--save /dev/null`, `deck --export /dev/null --force`: the rename beside the target
+    replaced the machine's /dev/null with a regular file. A device is written into, as a shell redirection does."""
+    import stat
+
+    import pytest
+
+    if os.geteuid() != 0:
+        pytest.skip("making a device node needs root")
+    null = tmp_path / "null"
+    os.mknod(null, stat.S_IFCHR | 0o666, os.makedev(1, 3))  # a second /dev/null, in the test's own folder
+    link = tmp_path / "link"
+    link.symlink_to(null)
+    write_atomic(null, "gone")
+    write_atomic(link, "gone too")
+    assert stat.S_ISCHR(null.stat().st_mode) and null.read_bytes() == b""
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link", "null"]
+
+
+def test_write_atomic_refuses_a_block_device(tmp_path):
+    import stat
+
+    import pytest
+
+    if os.geteuid() != 0:
+        pytest.skip("making a device node needs root")
+    disk = tmp_path / "disk"
+    os.mknod(disk, stat.S_IFBLK | 0o600, os.makedev(7, 200))  # a loop device number nobody uses
+    with pytest.raises(OSError, match="not a regular file"):
+        write_atomic(disk, "a sheet")
+    assert stat.S_ISBLK(disk.stat().st_mode)
