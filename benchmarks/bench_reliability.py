@@ -505,15 +505,17 @@ Check = Callable[[subprocess.CompletedProcess], "str | None"]
 
 
 def game_kept(save: Path, scores: Path, before: int | None = None) -> Check:
-    """After a game played to its end: either its score is in the database or its save is still there."""
+    """After a game played to its end: its score is in the database, or its save is still there, or the game is
+    kept beside the save to be recorded on the next run (`<save>.finished-<id>.json`)."""
     def check(result: subprocess.CompletedProcess) -> str | None:
         out = result.stdout.decode("utf-8", "replace")
         if "High scores" not in out and "not recorded" not in out.lower() and "Final" not in out:
             return None  # the game did not reach its end
         games = finished_games(scores)
-        if save.exists() or (before is not None and games > before) or (before is None and games):
+        kept = save.exists() or any(save.parent.glob(f"{save.name}.finished-*.json"))
+        if kept or (before is not None and games > before) or (before is None and games):
             return None
-        return "the finished game is neither in the scores database nor kept in its save"
+        return "the finished game is neither in the scores database nor kept beside its save"
     return check
 
 
