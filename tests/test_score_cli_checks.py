@@ -162,6 +162,17 @@ def test_previous_names_every_cell_covered_before_and_read_empty_now(tmp_path):
     assert "cell a1 covered in the previous quilt" in run("--previous", str(previous), str(text)).output
 
 
+@pytest.mark.parametrize("text", ["9" * 5000 + "\n", '{"event": "setup", "seed": ' + "9" * 5000 + "}\n"])
+def test_a_record_with_a_number_too_long_to_read_is_refused_with_a_message(tmp_path, text):
+    record = tmp_path / "deal.jsonl"
+    record.write_text(text)
+    quilt = tmp_path / "q.txt"
+    quilt.write_text(FULL)
+    result = run("--record", str(record), "--round", "1", str(quilt))
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "neither JSON lines of `doodle deal --auto --json` nor a game record" in result.output
+
+
 def test_a_record_stands_for_the_cards_of_the_round(tmp_path):
     seed = 11
     quilts, crossed = play(seed, 5)

@@ -52,6 +52,8 @@ def test_a_failed_write_is_raised_by_the_next_save(tmp_path, monkeypatch):
     ('{"format": "doodle-solo-save/1"}', "not a doodle-table-save/1"),
     ('{"format": "doodle-table-save/1", "table": {"seats": []}}', "another deck"),
     (b"\xff\xfe\x00", "UTF"),
+    ('{"format": "doodle-table-save/1", "seed": ' + "9" * 5000 + "}", "a huge number or deep nesting"),
+    ("[" * 100_000 + "]" * 100_000, "a huge number or deep nesting"),
 ])
 def test_a_save_that_cannot_be_used_is_refused_with_a_reason(tmp_path, text, message):
     path = tmp_path / "table.json"

@@ -191,15 +191,15 @@ def _record_events(path: str) -> list[dict]:
     text = read_text_limited(path, MAX_RECORD_BYTES, path)
     try:
         first = json.loads(text)
-    except json.JSONDecodeError:
-        first = None
     except RecursionError:
         raise CardsError("it is nested too deeply to be a game record") from None
+    except ValueError:  # not one JSON document (JSON lines?), or a number too long for Python to read
+        first = None
     if isinstance(first, dict) and "seed" in first:
         return _dealt_again(first)
     try:
         events = [json.loads(line) for line in text.splitlines() if line.strip()]
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # ValueError: bad JSON, or a number thousands of digits long
         raise CardsError("it is neither JSON lines of `doodle deal --auto --json` nor a game record") from None
     if not all(isinstance(event, dict) for event in events):
         raise CardsError("its lines are not the events of `doodle deal --auto --json`")

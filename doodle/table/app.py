@@ -355,7 +355,7 @@ async def _limited_json(request: Request) -> dict[str, Any] | None:
             return None
     try:
         data = json.loads(body)
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except (ValueError, RecursionError):  # bad JSON or text, a number too long to read, deep nesting
         return None
     return data if isinstance(data, dict) else None
 
@@ -371,7 +371,7 @@ async def _hello(websocket: WebSocket, server: TableServer) -> Client | None:
     try:
         text = await asyncio.wait_for(_receive_text(websocket), HELLO_SECONDS)
         hello = json.loads(text) if len(text) <= MAX_MESSAGE else None
-    except (TimeoutError, WebSocketDisconnect, json.JSONDecodeError):
+    except (TimeoutError, WebSocketDisconnect, ValueError, RecursionError):
         hello = None
     found = server.authenticate(hello)
     if isinstance(found, str):
@@ -398,7 +398,7 @@ async def _handle(server: TableServer, client: Client, text: str) -> None:
         return
     try:
         message = json.loads(text)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):
         message = None
     if not isinstance(message, dict):
         await websocket.send_text(_error("a message is a JSON object with a type"))

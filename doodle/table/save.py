@@ -111,6 +111,8 @@ def read_save(path: Path, deck: Deck | None = None) -> TableSave | None:
         raise TableSaveError(str(error)) from None
     except json.JSONDecodeError as error:
         raise TableSaveError(f"table save {path} is not valid JSON ({error})") from None
+    except (ValueError, RecursionError):  # a number thousands of digits long, or nesting no save has
+        raise TableSaveError(f"table save {path} holds what no table writes (a huge number or deep nesting)") from None
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
         raise TableSaveError(f"{path} is not a {SAVE_FORMAT} save")
     deck_path = data.get("deck_path")
