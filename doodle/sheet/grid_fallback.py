@@ -7,6 +7,9 @@ is, so the same cell reader works; nothing outside the grid (special actions, ro
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
@@ -75,3 +78,102 @@ def find_grid_homography(image: np.ndarray) -> np.ndarray | None:
     g = layout.GRID_RECT
     grid_mm = np.float64([[g.x, g.y], [g.x2, g.y], [g.x2, g.y2], [g.x, g.y2]])
     return cv2.getPerspectiveTransform(grid_mm.astype(np.float32), (best[2] / scale).astype(np.float32))
+
+
+# --- which way up: the grid alone looks the same turned a quarter or mirrored ----------------------------------
+MARKER_TOLERANCE_MM = 10.0  # a found marker's corners within this (RMS, sheet mm) of where a way up puts them
+UNKNOWN_REASON = (
+    "which way up the sheet is could not be told (no corner marker or QR code of a doodle sheet was read, or they "
+    "disagree): the quilt may be read turned or mirrored; check it against your sheet"
+)
+MIRRORED_NOTE = (
+    "the photo is mirrored (a selfie camera, or the sheet seen through the paper): it was read flipped back"
+)
+
+
+@dataclass(frozen=True)
+class Facing:
+    """Which way up the grid found by `find_grid_homography` is, told by what our sheet prints around it."""
+
+    homography: np.ndarray  # sheet mm -> photo pixels, turned (and un-mirrored) the way the sheet is
+    known: bool  # False: nothing decisive (a sheet without our print) or the evidence disagrees
+    mirrored: bool
+    evidence: tuple[str, ...]  # what told it: "marker tl", "QR code"
+
+
+def _symmetries() -> tuple[tuple[bool, np.ndarray], ...]:
+    """The 8 turns and mirrors of the sheet frame about the grid's centre (which map the grid onto itself), each
+    with whether it mirrors; the identity first."""
+    cx, cy = layout.GRID_RECT.center
+    to_centre = np.array([[1, 0, -cx], [0, 1, -cy], [0, 0, 1]], np.float64)
+    back = np.linalg.inv(to_centre)
+    found = []
+    for mirror in (False, True):
+        flip = np.diag([-1.0, 1.0, 1.0]) if mirror else np.eye(3)
+        for quarter in range(4):
+            c, s = round(math.cos(quarter * math.pi / 2)), round(math.sin(quarter * math.pi / 2))
+            turn = np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]], np.float64)
+            found.append((mirror, back @ turn @ flip @ to_centre))
+    return tuple(found)
+
+
+def _marker_votes(
+    homographies: list[np.ndarray], markers: dict[int, np.ndarray]
+) -> tuple[list[tuple[int, layout.MarkerPlace]], int]:
+    """For each of our markers found in the photo, the way up (index) that puts its corners where it is printed
+    (any other way up puts them at least 22 mm away), with where the marker is printed; and how many fit no way up
+    (a marker of another sheet, or a mirrored marker that reads as another id)."""
+    votes, misfits = [], 0
+    for marker_id, quad in markers.items():
+        place = layout.locate_marker(marker_id)
+        if place is None:
+            continue
+        printed = np.array(layout.marker_corners_mm(marker_id), np.float64)
+        errors = []
+        for homography in homographies:
+            back = cv2.perspectiveTransform(quad.reshape(-1, 1, 2), np.linalg.inv(homography)).reshape(-1, 2)
+            errors.append(float(np.sqrt(((back - printed) ** 2).sum(axis=1).mean())))
+        best = int(np.argmin(errors))
+        if errors[best] <= MARKER_TOLERANCE_MM:
+            votes.append((best, place))
+        else:
+            misfits += 1
+    return votes, misfits
+
+
+def _qr_way(gray: np.ndarray, homographies: list[np.ndarray], ways: list[int]) -> int | None:
+    """The first of `ways` under which our QR code reads where a layout prints it: rectified that way, a turned
+    code is upright and a mirrored one un-mirrored, and the code is printed at one place only (the 8 ways up put
+    that place at least 60 mm apart)."""
+    from doodle.sheet.qr import read_sheet_code  # QR decoding is only needed here when markers are missing
+
+    for index in ways:
+        if any(read_sheet_code(gray, homographies[index], marks) is not None for marks in layout.LAYOUT_MARKS):
+            return index
+    return None
+
+
+def orient(gray: np.ndarray, homography: np.ndarray, markers: dict[int, np.ndarray]) -> Facing:
+    """Which way up the grid that `homography` (from `find_grid_homography`) maps is, from the corner markers found
+    (`markers`: id -> photo corners, as `markers.detect_markers` gives them; even one tells, its id saying which
+    corner) and the QR code. Known only when the evidence agrees on one way up, and no marker contradicts it.
+
+    A mirrored photo can show a marker read as another of our ids in a place that fits, so the QR code is looked
+    for at every way up, starting with the one the markers tell (where it confirms them at once; each way where
+    no code reads costs about 0.1 s), and a code that reads mirrored outweighs the markers."""
+    ways = _symmetries()
+    homographies = [homography @ symmetry for _, symmetry in ways]
+    votes, misfits = _marker_votes(homographies, markers)
+    told = {index for index, _ in votes}
+    evidence = tuple(f"marker {place.corner}" for _, place in votes)
+    first = sorted(told)
+    qr = _qr_way(gray, homographies, first + [index for index in range(len(ways)) if index not in told])
+    if qr is not None and ways[qr][0]:
+        return Facing(homographies[qr], True, True, ("QR code, mirrored",))  # mirrored markers are no evidence
+    if qr is not None:
+        told.add(qr)
+        evidence += ("QR code",)
+    if len(told) != 1 or misfits:
+        return Facing(homography, False, False, evidence)
+    (index,) = told
+    return Facing(homographies[index], True, ways[index][0], evidence)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
@@ -45,6 +45,9 @@ from doodle.sheet.scan_errors import (
     TooDarkError,
 )
 from doodle.sheet.shadows import EDGE_CHANGE, ShadowMap, find_shadows
+
+if TYPE_CHECKING:
+    from doodle.sheet.grid_fallback import Facing
 
 PX_PER_MM = 4.0
 """Resolution of the flattened sheet image: a 16 mm cell is 64 pixels, a bubble 18."""
@@ -113,6 +116,7 @@ UNCERTAIN_BELOW = 0.5
 TOO_DARK_MESSAGE = "the photo is too dark to read: take it in better light (or with the flash, avoiding glare)"
 TOO_DARK_LEVEL = 40.0  # paper darker than this (0-255) leaves too little contrast between pencil and paper
 GRID_CONFIDENCE_CAP = 0.8  # a markerless read is never reported as more certain than this
+UNKNOWN_WAY_UP_CONFIDENCE = 0.25  # a grid whose way up is not known: one of four turns is right
 GRID_RING_MM = 5.0  # without markers, paper is taken from this far around the grid
 GRID_NOTE = (
     "read without corner markers, from the grid lines alone: less certain than a doodle sheet, check the quilt; "
@@ -228,10 +232,14 @@ def read_photo(source: PhotoSource, name: str | None = None, checks: SheetChecks
     Raises a `ScanError` subclass whose message names the problem and what to do about it (and the file, by
     `name` when given).
     """
-    checks = checks or SheetChecks()
-    image = load_photo(source, name=name)
+    return _read_image(load_photo(source, name=name), checks or SheetChecks())
+
+
+def _read_image(image: np.ndarray, checks: SheetChecks, *, flipped: bool = False) -> ScanResult:
+    """`read_photo` of the decoded photo; `flipped`: it is a mirrored photo flipped back."""
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    search = fit_markers(detect_markers(gray))
+    markers = detect_markers(gray)
+    search = fit_markers(markers)
     if search.fit is not None:
         if search.slots_complete > 1:
             raise ScanError("the photo shows two sheets: photograph one sheet at a time")
@@ -240,7 +248,7 @@ def read_photo(source: PhotoSource, name: str | None = None, checks: SheetChecks
             raise SheetNotFoundError("part of the grid is outside the photo: photograph the whole sheet")
         return _identified(_read_sheet(sheet, inside, METHOD_MARKERS, search.found), gray, search.fit).checked(checks)
     _check_light_and_focus(gray)
-    from doodle.sheet.grid_fallback import find_grid_homography  # only needed without markers
+    from doodle.sheet.grid_fallback import MIRRORED_NOTE, find_grid_homography, orient  # only without markers
 
     homography = find_grid_homography(image)
     if homography is None:
@@ -253,8 +261,25 @@ def read_photo(source: PhotoSource, name: str | None = None, checks: SheetChecks
             "no score sheet found: no corner markers and no 9x9 grid are visible; photograph the whole sheet, "
             "flat, filling most of the picture"
         )
-    sheet, inside = _warp(image, homography)
-    return _read_sheet(sheet, inside, METHOD_GRID, search.found).checked(checks)
+    facing = orient(gray, homography, markers)  # the grid alone looks the same turned or mirrored
+    if facing.mirrored and not flipped:
+        # Read again un-mirrored, where the markers read as themselves (and with them the boxes and bubbles).
+        result = _read_image(cv2.flip(image, 1), checks, flipped=True)
+        return replace(result, notes=result.notes + (MIRRORED_NOTE,))
+    sheet, inside = _warp(image, facing.homography)
+    return _faced(_read_sheet(sheet, inside, METHOD_GRID, search.found), facing).checked(checks)
+
+
+def _faced(result: ScanResult, facing: Facing) -> ScanResult:
+    """A markerless reading, in doubt as a whole when which way up the sheet is could not be told (or a photo
+    flipped back still looks mirrored)."""
+    if facing.known and not facing.mirrored:
+        return result
+    every = frozenset((row, col) for row in range(SIZE) for col in range(SIZE))
+    from doodle.sheet.grid_fallback import UNKNOWN_REASON
+
+    return replace(result, uncertain=(Uncertain.of_quilt(every, UNKNOWN_REASON), *result.uncertain),
+                   confidence=min(result.confidence, UNKNOWN_WAY_UP_CONFIDENCE))
 
 
 def _identified(result: ScanResult, gray: np.ndarray, fit: MarkerFit) -> ScanResult:
