@@ -108,3 +108,13 @@ def test_a_mirrored_photo_without_markers_is_read_flipped_back():
     result = read_photo(recode(cv2.flip(turned(cover_markers(photo, ("tl", "tr", "br", "bl")), 90), 1)))
     assert result.method == METHOD_GRID and MIRRORED_NOTE in result.notes
     assert result.quilt == photo.truth.quilt and not whole_quilt_doubt(result)
+
+
+def test_a_player_who_confirms_the_quilt_settles_the_way_up_doubt():
+    from tests.test_scan import hand_ruled_grid
+
+    image, _ = hand_ruled_grid(1)
+    result = read_photo(image)
+    assert whole_quilt_doubt(result)
+    assert not whole_quilt_doubt(result.corrected(confirm=["quilt"]))
+    assert whole_quilt_doubt(result.corrected(confirm=["a1"]))

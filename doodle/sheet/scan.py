@@ -200,11 +200,12 @@ class ScanResult:
             crossed = (set(used) - set(specials)) | {name for name, on in specials.items() if on}
             used = tuple(name for name in layout.SPECIAL_NAMES if name in crossed)
         scores = tuple(rounds.get(number, score) for number, score in enumerate(self.round_scores, start=1))
+        confirm = frozenset(confirm)
         answered = {doubt for doubt in self.uncertain if doubt.cell in cells or doubt.special in specials
-                    or doubt.round in rounds}
+                    or doubt.round in rounds or (doubt.kind == "quilt" and doubt.name in confirm)}
         result = replace(self, quilt=quilt, specials_used=used, round_scores=scores,
                          uncertain=tuple(doubt for doubt in self.uncertain if doubt not in answered),
-                         confirmed=self.confirmed | frozenset(confirm))
+                         confirmed=self.confirmed | confirm)
         return result.checked(self.checks)
 
     def to_dict(self) -> dict[str, Any]:
