@@ -118,3 +118,11 @@ def test_a_player_who_confirms_the_quilt_settles_the_way_up_doubt():
     assert whole_quilt_doubt(result)
     assert not whole_quilt_doubt(result.corrected(confirm=["quilt"]))
     assert whole_quilt_doubt(result.corrected(confirm=["a1"]))
+
+
+@pytest.mark.parametrize("flip", [0, 1])
+def test_a_mirrored_photo_without_its_qr_code_is_never_read_with_confidence(flip):
+    # Markers 8 and 9 are mirror-symmetric: mirrored, they read as themselves in each other's place.
+    photo = make_photo(3, "mild", megapixels=SMALL)
+    result = read_photo(recode(cv2.flip(paint_over(photo, photo.image, L.QR_RECT.inset(-1.0)), flip)))
+    right_or_in_doubt(result, photo.truth)

@@ -119,11 +119,12 @@ def _symmetries() -> tuple[tuple[bool, np.ndarray], ...]:
 
 def _marker_votes(
     homographies: list[np.ndarray], markers: dict[int, np.ndarray]
-) -> tuple[list[tuple[int, layout.MarkerPlace]], int]:
+) -> tuple[list[tuple[int, layout.MarkerPlace]], list[layout.MarkerPlace]]:
     """For each of our markers found in the photo, the way up (index) that puts its corners where it is printed
-    (any other way up puts them at least 22 mm away), with where the marker is printed; and how many fit no way up
-    (a marker of another sheet, or a mirrored marker that reads as another id)."""
-    votes, misfits = [], 0
+    (any other way up puts them at least 22 mm away), with where the marker is printed; and the markers that fit
+    no way up (of another sheet in view, or mirrored markers that read as other ids)."""
+    votes: list[tuple[int, layout.MarkerPlace]] = []
+    misfits: list[layout.MarkerPlace] = []
     for marker_id, quad in markers.items():
         place = layout.locate_marker(marker_id)
         if place is None:
@@ -137,7 +138,7 @@ def _marker_votes(
         if errors[best] <= MARKER_TOLERANCE_MM:
             votes.append((best, place))
         else:
-            misfits += 1
+            misfits.append(place)
     return votes, misfits
 
 
@@ -156,7 +157,8 @@ def _qr_way(gray: np.ndarray, homographies: list[np.ndarray], ways: list[int]) -
 def orient(gray: np.ndarray, homography: np.ndarray, markers: dict[int, np.ndarray]) -> Facing:
     """Which way up the grid that `homography` (from `find_grid_homography`) maps is, from the corner markers found
     (`markers`: id -> photo corners, as `markers.detect_markers` gives them; even one tells, its id saying which
-    corner) and the QR code. Known only when the evidence agrees on one way up, and no marker contradicts it.
+    corner) and the QR code. Known only when the evidence agrees on one way up, and no marker of the same sheet
+    contradicts it.
 
     A mirrored photo can show a marker read as another of our ids in a place that fits, so the QR code is looked
     for at every way up, starting with the one the markers tell (where it confirms them at once; each way where
@@ -173,7 +175,9 @@ def orient(gray: np.ndarray, homography: np.ndarray, markers: dict[int, np.ndarr
     if qr is not None:
         told.add(qr)
         evidence += ("QR code",)
-    if len(told) != 1 or misfits:
+    # A marker of the same sheet as those that fit, fitting no way up itself: something is not as it seems.
+    sheets = {(place.marks, place.slot) for _, place in votes}
+    if len(told) != 1 or any((place.marks, place.slot) in sheets for place in misfits):
         return Facing(homography, False, False, evidence)
     (index,) = told
     return Facing(homographies[index], True, ways[index][0], evidence)
