@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cache
 
 import cv2
 import numpy as np
@@ -119,11 +120,11 @@ def _symmetries() -> tuple[tuple[bool, np.ndarray], ...]:
 
 def _marker_votes(
     homographies: list[np.ndarray], markers: dict[int, np.ndarray]
-) -> tuple[list[tuple[int, layout.MarkerPlace]], list[layout.MarkerPlace]]:
+) -> tuple[list[tuple[int, int, layout.MarkerPlace]], list[layout.MarkerPlace]]:
     """For each of our markers found in the photo, the way up (index) that puts its corners where it is printed
-    (any other way up puts them at least 22 mm away), with where the marker is printed; and the markers that fit
-    no way up (of another sheet in view, or mirrored markers that read as other ids)."""
-    votes: list[tuple[int, layout.MarkerPlace]] = []
+    (any other way up puts them at least 22 mm away), with the marker's id and where it is printed; and the
+    markers that fit no way up (of another sheet in view, or mirrored)."""
+    votes: list[tuple[int, int, layout.MarkerPlace]] = []
     misfits: list[layout.MarkerPlace] = []
     for marker_id, quad in markers.items():
         place = layout.locate_marker(marker_id)
@@ -136,10 +137,20 @@ def _marker_votes(
             errors.append(float(np.sqrt(((back - printed) ** 2).sum(axis=1).mean())))
         best = int(np.argmin(errors))
         if errors[best] <= MARKER_TOLERANCE_MM:
-            votes.append((best, place))
+            votes.append((best, marker_id, place))
         else:
             misfits.append(place)
     return votes, misfits
+
+
+@cache
+def _reads_mirrored(marker_id: int) -> bool:
+    """Whether the marker, seen in a mirror, still reads as one of our ids (8 and 9 do: as themselves)."""
+    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, layout.ARUCO_DICTIONARY_NAME))
+    white = 1 - np.array(layout.marker_bits(marker_id), np.uint8)[1:-1, 1:-1]  # the data bits, 1 = white
+    rate = cv2.aruco.DetectorParameters().errorCorrectionRate
+    ok, found, _ = dictionary.identify(np.ascontiguousarray(white[:, ::-1]), rate)
+    return bool(ok) and layout.locate_marker(int(found)) is not None
 
 
 def _qr_way(gray: np.ndarray, homographies: list[np.ndarray], ways: list[int]) -> int | None:
@@ -160,23 +171,25 @@ def orient(gray: np.ndarray, homography: np.ndarray, markers: dict[int, np.ndarr
     corner) and the QR code. Known only when the evidence agrees on one way up, and no marker of the same sheet
     contradicts it.
 
-    A mirrored photo can show a marker read as another of our ids in a place that fits, so the QR code is looked
-    for at every way up, starting with the one the markers tell (where it confirms them at once; each way where
-    no code reads costs about 0.1 s), and a code that reads mirrored outweighs the markers."""
+    Markers 8 and 9 read as themselves in a mirror, and mirrored, each fits a quarter turn in the other's place:
+    unless a marker that cannot be read mirrored tells the way up, the QR code is looked for at every way up
+    (starting with the one the markers tell; each way where no code reads costs 0.1-0.2 s), and a code that reads
+    mirrored outweighs the markers."""
     ways = _symmetries()
     homographies = [homography @ symmetry for _, symmetry in ways]
     votes, misfits = _marker_votes(homographies, markers)
-    told = {index for index, _ in votes}
-    evidence = tuple(f"marker {place.corner}" for _, place in votes)
-    first = sorted(told)
-    qr = _qr_way(gray, homographies, first + [index for index in range(len(ways)) if index not in told])
+    told = {index for index, _, _ in votes}
+    evidence = tuple(f"marker {place.corner}" for _, _, place in votes)
+    unmirrored = any(not _reads_mirrored(marker_id) for _, marker_id, _ in votes)
+    rest = [] if unmirrored else [index for index in range(len(ways)) if index not in told]
+    qr = _qr_way(gray, homographies, sorted(told) + rest)
     if qr is not None and ways[qr][0]:
         return Facing(homographies[qr], True, True, ("QR code, mirrored",))  # mirrored markers are no evidence
     if qr is not None:
         told.add(qr)
         evidence += ("QR code",)
     # A marker of the same sheet as those that fit, fitting no way up itself: something is not as it seems.
-    sheets = {(place.marks, place.slot) for _, place in votes}
+    sheets = {(place.marks, place.slot) for _, _, place in votes}
     if len(told) != 1 or any((place.marks, place.slot) in sheets for place in misfits):
         return Facing(homography, False, False, evidence)
     (index,) = told
