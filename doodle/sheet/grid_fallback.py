@@ -83,6 +83,9 @@ def find_grid_homography(image: np.ndarray) -> np.ndarray | None:
 
 # --- which way up: the grid alone looks the same turned a quarter or mirrored ----------------------------------
 MARKER_TOLERANCE_MM = 10.0  # a found marker's corners within this (RMS, sheet mm) of where a way up puts them
+CODE_CHECK_PX_PER_MM = 2.0  # the coarse look at where a QR code would be
+CODE_DARK_SHARE = 0.6  # darker than this share of the paper around: a dark module
+CODE_MIN_DARK = 0.2  # a code's square (white border included) is about 40% dark modules
 UNKNOWN_REASON = (
     "which way up the sheet is could not be told (no corner marker or QR code of a doodle sheet was read, or they "
     "disagree): the quilt may be read turned or mirrored; check it against your sheet"
@@ -160,9 +163,23 @@ def _qr_way(gray: np.ndarray, homographies: list[np.ndarray], ways: list[int]) -
     from doodle.sheet.qr import read_sheet_code  # QR decoding is only needed here when markers are missing
 
     for index in ways:
-        if any(read_sheet_code(gray, homographies[index], marks) is not None for marks in layout.LAYOUT_MARKS):
+        if any(_looks_like_a_code(gray, homographies[index], marks.qr)
+               and read_sheet_code(gray, homographies[index], marks) is not None for marks in layout.LAYOUT_MARKS):
             return index
     return None
+
+
+def _looks_like_a_code(gray: np.ndarray, sheet_to_photo: np.ndarray, qr: layout.Rect) -> bool:
+    """Whether the square where `qr` would be printed is dark enough to hold a code (about half its modules are
+    dark; paper, text and boxes much less), judged coarsely so that a decode is not tried where no code is: each
+    costs about 0.1 s."""
+    side = round(qr.w * CODE_CHECK_PX_PER_MM)
+    to_photo = sheet_to_photo @ np.array([[1 / CODE_CHECK_PX_PER_MM, 0, qr.x], [0, 1 / CODE_CHECK_PX_PER_MM, qr.y],
+                                          [0, 0, 1]])
+    square = cv2.warpPerspective(gray, to_photo, (side, side), flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
+                                 borderMode=cv2.BORDER_CONSTANT, borderValue=255).astype(np.float32)
+    paper = float(np.percentile(square, 90))
+    return float((square < CODE_DARK_SHARE * paper).mean()) >= CODE_MIN_DARK
 
 
 def orient(gray: np.ndarray, homography: np.ndarray, markers: dict[int, np.ndarray]) -> Facing:
