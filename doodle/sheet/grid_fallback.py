@@ -7,10 +7,16 @@ is, so the same cell reader works; nothing outside the grid (special actions, ro
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
 import cv2
 import numpy as np
 
 from doodle.sheet import layout
+from doodle.sheet.markers import Detection
 
 SEARCH_SIDE = 1000  # the grid is looked for in a copy of the photo this large
 CELL_PX = 40  # resolution of the candidate grid while checking its lines
@@ -75,3 +81,132 @@ def find_grid_homography(image: np.ndarray) -> np.ndarray | None:
     g = layout.GRID_RECT
     grid_mm = np.float64([[g.x, g.y], [g.x2, g.y], [g.x2, g.y2], [g.x, g.y2]])
     return cv2.getPerspectiveTransform(grid_mm.astype(np.float32), (best[2] / scale).astype(np.float32))
+
+
+# --- which way up: the grid alone looks the same turned a quarter or mirrored ----------------------------------
+MARKER_TOLERANCE_MM = 10.0  # a found marker's corners within this (RMS, sheet mm) of where a way up puts them
+CODE_CHECK_PX_PER_MM = 2.0  # the coarse look at where a QR code would be
+CODE_DARK_SHARE = 0.6  # darker than this share of the paper around: a dark module
+CODE_MIN_DARK = 0.2  # a code's square (white border included) is about 40% dark modules
+UNKNOWN_REASON = (
+    "which way up the sheet is could not be told (no corner marker or QR code of a doodle sheet was read, or they "
+    "disagree): the quilt may be read turned or mirrored; check it against your sheet"
+)
+
+
+@dataclass(frozen=True)
+class Facing:
+    """Which way up the grid found by `find_grid_homography` is, told by what our sheet prints around it."""
+
+    homography: np.ndarray  # sheet mm -> photo pixels, turned (and un-mirrored) the way the sheet is
+    known: bool  # False: nothing decisive (a sheet without our print) or the evidence disagrees
+    mirrored: bool
+    evidence: tuple[str, ...]  # what told it: "marker tl", "QR code"
+
+
+def _symmetries() -> tuple[tuple[bool, np.ndarray], ...]:
+    """The 8 turns and mirrors of the sheet frame about the grid's centre (which map the grid onto itself), each
+    with whether it mirrors; the identity first."""
+    cx, cy = layout.GRID_RECT.center
+    to_centre = np.array([[1, 0, -cx], [0, 1, -cy], [0, 0, 1]], np.float64)
+    back = np.linalg.inv(to_centre)
+    found = []
+    for mirror in (False, True):
+        flip = np.diag([-1.0, 1.0, 1.0]) if mirror else np.eye(3)
+        for quarter in range(4):
+            c, s = round(math.cos(quarter * math.pi / 2)), round(math.sin(quarter * math.pi / 2))
+            turn = np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]], np.float64)
+            found.append((mirror, back @ turn @ flip @ to_centre))
+    return tuple(found)
+
+
+def _marker_votes(
+    homographies: list[np.ndarray], markers: Sequence[Detection]
+) -> tuple[list[tuple[int, int, layout.MarkerPlace]], list[layout.MarkerPlace]]:
+    """For each of our markers found in the photo, the way up (index) that puts its corners where it is printed
+    (any other way up puts them at least 22 mm away), with the marker's id and where it is printed; and the
+    markers that fit no way up (of another sheet in view, or mirrored)."""
+    votes: list[tuple[int, int, layout.MarkerPlace]] = []
+    misfits: list[layout.MarkerPlace] = []
+    for marker_id, quad in markers:
+        place = layout.locate_marker(marker_id)
+        if place is None:
+            continue
+        printed = np.array(layout.marker_corners_mm(marker_id), np.float64)
+        errors = []
+        for homography in homographies:
+            back = cv2.perspectiveTransform(quad.reshape(-1, 1, 2), np.linalg.inv(homography)).reshape(-1, 2)
+            errors.append(float(np.sqrt(((back - printed) ** 2).sum(axis=1).mean())))
+        best = int(np.argmin(errors))
+        if errors[best] <= MARKER_TOLERANCE_MM:
+            votes.append((best, marker_id, place))
+        else:
+            misfits.append(place)
+    return votes, misfits
+
+
+@cache
+def _reads_mirrored(marker_id: int) -> bool:
+    """Whether the marker, seen in a mirror, still reads as one of our ids (8 and 9 do: as themselves)."""
+    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, layout.ARUCO_DICTIONARY_NAME))
+    white = 1 - np.array(layout.marker_bits(marker_id), np.uint8)[1:-1, 1:-1]  # the data bits, 1 = white
+    rate = cv2.aruco.DetectorParameters().errorCorrectionRate
+    ok, found, _ = dictionary.identify(np.ascontiguousarray(white[:, ::-1]), rate)
+    return bool(ok) and layout.locate_marker(int(found)) is not None
+
+
+def _qr_way(gray: np.ndarray, homographies: list[np.ndarray], ways: list[int]) -> int | None:
+    """The first of `ways` under which our QR code reads where a layout prints it: rectified that way, a turned
+    code is upright and a mirrored one un-mirrored, and the code is printed at one place only (the 8 ways up put
+    that place at least 60 mm apart)."""
+    from doodle.sheet.qr import read_sheet_code  # QR decoding is only needed here when markers are missing
+
+    for index in ways:
+        if any(_looks_like_a_code(gray, homographies[index], marks.qr)
+               and read_sheet_code(gray, homographies[index], marks) is not None for marks in layout.LAYOUT_MARKS):
+            return index
+    return None
+
+
+def _looks_like_a_code(gray: np.ndarray, sheet_to_photo: np.ndarray, qr: layout.Rect) -> bool:
+    """Whether the square where `qr` would be printed is dark enough to hold a code (about half its modules are
+    dark; paper, text and boxes much less), judged coarsely so that a decode is not tried where no code is: each
+    costs about 0.1 s."""
+    side = round(qr.w * CODE_CHECK_PX_PER_MM)
+    to_photo = sheet_to_photo @ np.array([[1 / CODE_CHECK_PX_PER_MM, 0, qr.x], [0, 1 / CODE_CHECK_PX_PER_MM, qr.y],
+                                          [0, 0, 1]])
+    square = cv2.warpPerspective(gray, to_photo, (side, side), flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
+                                 borderMode=cv2.BORDER_CONSTANT, borderValue=255).astype(np.float32)
+    paper = float(np.percentile(square, 90))
+    return float((square < CODE_DARK_SHARE * paper).mean()) >= CODE_MIN_DARK
+
+
+def orient(gray: np.ndarray, homography: np.ndarray, markers: Sequence[Detection]) -> Facing:
+    """Which way up the grid that `homography` (from `find_grid_homography`) maps is, from the corner markers found
+    (`markers`: (id, photo corners) pairs, as `markers.detect_markers` gives them; even one tells, its id saying which
+    corner) and the QR code. Known only when the evidence agrees on one way up, and no marker of the same sheet
+    contradicts it.
+
+    Markers 8 and 9 read as themselves in a mirror, and mirrored, each fits a quarter turn in the other's place:
+    unless a marker that cannot be read mirrored tells the way up, the QR code is looked for at every way up
+    (starting with the one the markers tell; each way where no code reads costs 0.1-0.2 s), and a code that reads
+    mirrored outweighs the markers."""
+    ways = _symmetries()
+    homographies = [homography @ symmetry for _, symmetry in ways]
+    votes, misfits = _marker_votes(homographies, markers)
+    told = {index for index, _, _ in votes}
+    evidence = tuple(f"marker {place.corner}" for _, _, place in votes)
+    unmirrored = any(not _reads_mirrored(marker_id) for _, marker_id, _ in votes)
+    rest = [] if unmirrored else [index for index in range(len(ways)) if index not in told]
+    qr = _qr_way(gray, homographies, sorted(told) + rest)
+    if qr is not None and ways[qr][0]:
+        return Facing(homographies[qr], True, True, ("QR code, mirrored",))  # mirrored markers are no evidence
+    if qr is not None:
+        told.add(qr)
+        evidence += ("QR code",)
+    # A marker of the same sheet as those that fit, fitting no way up itself: something is not as it seems.
+    sheets = {(place.marks, place.slot) for _, _, place in votes}
+    if len(told) != 1 or any((place.marks, place.slot) in sheets for place in misfits):
+        return Facing(homography, False, False, evidence)
+    (index,) = told
+    return Facing(homographies[index], True, ways[index][0], evidence)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
@@ -47,6 +47,9 @@ from doodle.sheet.scan_errors import (
 )
 from doodle.sheet.shadows import EDGE_CHANGE, ShadowMap, find_shadows
 from doodle.sheet.strokes import STROKE_MARK, StrokeMap, stain_cells
+
+if TYPE_CHECKING:
+    from doodle.sheet.grid_fallback import Facing
 
 PX_PER_MM = 4.0
 """Resolution of the flattened sheet image: a 16 mm cell is 64 pixels, a bubble 18."""
@@ -115,6 +118,7 @@ UNCERTAIN_BELOW = 0.5
 TOO_DARK_MESSAGE = "the photo is too dark to read: take it in better light (or with the flash, avoiding glare)"
 TOO_DARK_LEVEL = 40.0  # paper darker than this (0-255) leaves too little contrast between pencil and paper
 GRID_CONFIDENCE_CAP = 0.8  # a markerless read is never reported as more certain than this
+UNKNOWN_WAY_UP_CONFIDENCE = 0.25  # a grid whose way up is not known: one of four turns is right
 GRID_RING_MM = 5.0  # without markers, paper is taken from this far around the grid
 GRID_NOTE = (
     "read without corner markers, from the grid lines alone: less certain than a doodle sheet, check the quilt; "
@@ -220,11 +224,12 @@ class ScanResult:
             crossed = (set(used) - set(specials)) | {name for name, on in specials.items() if on}
             used = tuple(name for name in layout.SPECIAL_NAMES if name in crossed)
         scores = tuple(rounds.get(number, score) for number, score in enumerate(self.round_scores, start=1))
+        confirm = frozenset(confirm)
         answered = {doubt for doubt in self.uncertain if doubt.cell in cells or doubt.special in specials
-                    or doubt.round in rounds}
+                    or doubt.round in rounds or (doubt.kind == "quilt" and doubt.name in confirm)}
         result = replace(self, quilt=quilt, specials_used=used, round_scores=scores,
                          uncertain=tuple(doubt for doubt in self.uncertain if doubt not in answered),
-                         confirmed=self.confirmed | frozenset(confirm))
+                         confirmed=self.confirmed | confirm)
         return result.checked(self.checks)
 
     def to_dict(self) -> dict[str, Any]:
@@ -252,19 +257,25 @@ def read_photo(source: PhotoSource, name: str | None = None, checks: SheetChecks
     Raises a `ScanError` subclass whose message names the problem and what to do about it (and the file, by
     `name` when given).
     """
-    checks = checks or SheetChecks()
-    image = load_photo(source, name=name)
+    return _read_image(load_photo(source, name=name), checks or SheetChecks())
+
+
+def _read_image(image: np.ndarray, checks: SheetChecks, *, flipped: bool = False) -> ScanResult:
+    """`read_photo` of the decoded photo; `flipped`: it is a mirrored photo flipped back."""
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    search = fit_markers(detect_markers(gray), gray.shape)
+    markers = detect_markers(gray)
+    search = fit_markers(markers, gray.shape)
     notes: tuple[str, ...] = ()
-    if search.fit is None and not search.ambiguous:
+    if search.fit is None and not search.ambiguous and not flipped:
         # Mirrored markers are not ours: a mirrored photo shows them only once flipped back (then, with fewer
         # than 3 in view, the grid is looked for in the photo flipped back too).
-        flipped = cv2.flip(gray, 1)
-        unmirrored = fit_markers(detect_markers(flipped), gray.shape)
+        gray_back = cv2.flip(gray, 1)
+        markers_back = detect_markers(gray_back)
+        unmirrored = fit_markers(markers_back, gray.shape)
         found_flipped = unmirrored.found >= max(MIRROR_EVIDENCE, search.found + 1)
         if unmirrored.fit is not None or unmirrored.ambiguous or unmirrored.covered or found_flipped:
-            image, gray, search, notes = cv2.flip(image, 1), flipped, unmirrored, (MIRRORED_NOTE,)
+            image, gray, markers, search = cv2.flip(image, 1), gray_back, markers_back, unmirrored
+            notes, flipped = (MIRRORED_NOTE,), True
     if search.ambiguous:
         raise ScanError(TWO_SHEETS_MESSAGE)
     if search.covered:
@@ -280,7 +291,7 @@ def read_photo(source: PhotoSource, name: str | None = None, checks: SheetChecks
         result = _identified(_read_sheet(sheet, inside, METHOD_MARKERS, search.found), gray, search.fit)
         return replace(result, notes=notes + result.notes).checked(checks)
     _check_light_and_focus(gray)
-    from doodle.sheet.grid_fallback import find_grid_homography  # only needed without markers
+    from doodle.sheet.grid_fallback import find_grid_homography, orient  # only needed without markers
 
     homography = find_grid_homography(image)
     if homography is None:
@@ -293,9 +304,26 @@ def read_photo(source: PhotoSource, name: str | None = None, checks: SheetChecks
             "no score sheet found: no corner markers and no 9x9 grid are visible; photograph the whole sheet, "
             "flat, filling most of the picture"
         )
-    sheet, inside = _warp(image, homography)
+    facing = orient(gray, homography, markers)  # the grid alone looks the same turned or mirrored
+    if facing.mirrored and not flipped:
+        # Read again un-mirrored, where the markers read as themselves (and with them the boxes and bubbles).
+        result = _read_image(cv2.flip(image, 1), checks, flipped=True)
+        return replace(result, notes=result.notes + (MIRRORED_NOTE,))
+    sheet, inside = _warp(image, facing.homography)
     result = _read_sheet(sheet, inside, METHOD_GRID, search.found)
-    return replace(result, notes=notes + result.notes).checked(checks)
+    return _faced(replace(result, notes=notes + result.notes), facing).checked(checks)
+
+
+def _faced(result: ScanResult, facing: Facing) -> ScanResult:
+    """A markerless reading, in doubt as a whole when which way up the sheet is could not be told (or a photo
+    flipped back still looks mirrored)."""
+    if facing.known and not facing.mirrored:
+        return result
+    every = frozenset((row, col) for row in range(SIZE) for col in range(SIZE))
+    from doodle.sheet.grid_fallback import UNKNOWN_REASON
+
+    return replace(result, uncertain=(Uncertain.of_quilt(every, UNKNOWN_REASON), *result.uncertain),
+                   confidence=min(result.confidence, UNKNOWN_WAY_UP_CONFIDENCE))
 
 
 def _identified(result: ScanResult, gray: np.ndarray, fit: MarkerFit) -> ScanResult:
