@@ -10,8 +10,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from doodle.game.bots import get_bot, play_solo
-from doodle.game.solo_record import solo_record
+from doodle.game.bots import get_bot
+from doodle.game.game import DoodleGame
 from doodle.quilt import Quilt
 from doodle.sheet import layout as L
 from tests.photogen import CONDITIONS, RENDER_LEVELS, _degrade, _page, _PageDrawer, _photo_size, _project_page, _table
@@ -50,17 +50,17 @@ def sheet_photo(quilt: Quilt, specials: tuple[str, ...] = (), round_scores: tupl
     return encoded.tobytes()
 
 
-def solo_quilts(seed: int, bot: str = "expert") -> list[tuple[Quilt, tuple[str, ...], int]]:
-    """What a bot's solo game from `seed` (the cards a 1-seat table with that seed deals) shows at each scoring:
-    the quilt, the specials crossed off by then, the round's score."""
-    record = solo_record(play_solo(get_bot(bot), seed=seed), bot)
-    found = []
-    for scoring in record["scorings"]:
-        number = scoring["round"]
-        crossed: set[str] = set()
-        for step in (*record["turns"], *record["scorings"]):
-            if step["round"] <= number:
-                crossed.update(step.get("specials", ()))
-        found.append((Quilt.from_rows(scoring["quilt"]), tuple(n for n in L.SPECIAL_NAMES if n in crossed),
-                      scoring["score"]))
-    return found
+def table_game(players: int, seed: int, bot: str = "greedy") -> list[list[tuple[Quilt, tuple[str, ...], int]]]:
+    """A game of `players` bots dealt from `seed` (what a table with that many seats and that seed deals): for each
+    player, what the sheet shows at each scoring (the quilt, the specials crossed off by then, the round's score)."""
+    game = DoodleGame.new(players, seed, names=[f"{bot} {n}" for n in range(1, players + 1)])
+    bots = [get_bot(bot) for _ in range(players)]
+    seen: list[list[tuple[Quilt, tuple[str, ...], int]]] = [[] for _ in range(players)]
+    while not game.is_over():
+        for player in game.waiting_for():
+            for action in bots[player].act(game, player):
+                game.apply(player, action)
+        for player, sheet in enumerate(game.sheets):
+            if len(sheet.round_scores) > len(seen[player]):
+                seen[player].append((sheet.quilt, tuple(s.value for s in sheet.crossed_off()), sheet.round_scores[-1]))
+    return seen

@@ -18,11 +18,11 @@ from doodle.table import photos
 from doodle.table.app import TableServer, create_app
 from doodle.table.photos import HEIC_MESSAGE, MAX_UPLOAD_BYTES, NOT_IMAGE_MESSAGE
 from doodle.table.session import Stage, TableSession
-from tests.photogen_table import sheet_photo, solo_quilts
+from tests.photogen_table import sheet_photo, table_game
 from tests.test_table_app import HOST_KEY, hello_host, hello_seat, join, wait_state
 
-SEED = 3  # the expert bot's solo game from this seed is what a 1-seat table with it deals
-QUILTS = solo_quilts(SEED)
+SEED = 3
+(QUILTS,) = table_game(1, SEED)  # a bot's game dealt as a 1-seat table with this seed deals it
 
 
 def to_scoring(session, number):
