@@ -3,20 +3,26 @@ shown to its phone only, a wrong cell named and corrected by a tap, the confirme
 the uploads the table refuses (not an image, too large, HEIC, no sheet, another seat's)."""
 
 import contextlib
+import copy
 import io
+import json
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 from PIL import Image
 from starlette.testclient import TestClient
 
+from doodle.cli import main
 from doodle.game.deck import load_deck
 from doodle.quilt import Quilt, cell_name
 from doodle.table import photos
 from doodle.table.app import TableServer, create_app
 from doodle.table.photos import HEIC_MESSAGE, MAX_UPLOAD_BYTES, NOT_IMAGE_MESSAGE
+from doodle.table.recheck import record_findings
+from doodle.table.save import game_record
 from doodle.table.session import Stage, TableSession
 from tests.photogen_table import sheet_photo, table_game
 from tests.test_table_app import HOST_KEY, hello_host, hello_seat, join, wait_state
@@ -179,3 +185,48 @@ def test_phones_uploading_at_once_each_get_their_own_reading_read_once(table, mo
     assert len(reads) == 3 and len(set(reads)) == 3
     assert {seat: reading.result.quilt for seat, reading in server.photos.pending.items()} == dict(
         zip((1, 2, 3), quilts, strict=True))
+
+
+def photo_game(quilts=QUILTS):
+    """A 1-seat table played to the end, every score confirmed from a quilt as the table would."""
+    session = TableSession.new(load_deck(), players=0, seed=SEED)
+    session.join("Ann")
+    session.start()
+    for number, (quilt, _, _) in enumerate(quilts, start=1):
+        to_scoring(session, number)
+        session.set_photo_score(1, number, quilt, [])
+    session.advance(session.step)
+    assert session.stage == Stage.OVER
+    return session
+
+
+def test_the_record_holds_the_quilts_and_check_finds_what_does_not_hold(tmp_path):
+    record = game_record(photo_game())
+    assert record["quilts"] == [[quilt.rows() for quilt, _, _ in QUILTS]]
+    assert record["totals"] == [sum(score for _, _, score in QUILTS) - QUILTS[2][0].empty_count()]
+    good, bad = record_findings(record, load_deck())
+    assert bad == [] and len(good) == 3
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    result = CliRunner().invoke(main, ["table", "--check", str(path)])
+    assert result.exit_code == 0 and "Ann, round 2: " in result.output and "PROBLEM" not in result.output
+
+    lost = copy.deepcopy(record)  # round 2's quilt lost a cell of round 1's
+    first = min(QUILTS[0][0].cells)
+    lost["quilts"][0][1] = Quilt(QUILTS[1][0].bits & ~Quilt.from_cells([first]).bits).rows()
+    lost["round_scores"][0][1] = Quilt.from_rows(lost["quilts"][0][1]).score_rectangle()
+    path.write_text(json.dumps(lost))
+    result = CliRunner().invoke(main, ["table", "--check", str(path)])
+    assert result.exit_code == 3
+    assert f"PROBLEM  Ann, round 2: cell {cell_name(*first)} is covered in the previous quilt" in result.output
+
+    typed = copy.deepcopy(record)  # a score typed over the photo's reading
+    typed["round_scores"][0][0] += 1
+    typed["scored_by"][0][0] = "phone"
+    good, bad = record_findings(typed, load_deck())
+    assert bad == [f"Ann, round 1: typed over the photo's reading: {QUILTS[0][2] + 1} points, but the quilt's best "
+                   f"rectangle scores {QUILTS[0][2]}"]
+
+    path.write_text("{not json")
+    result = CliRunner().invoke(main, ["table", "--check", str(path)])
+    assert result.exit_code == 1 and "is not JSON" in result.output and "Traceback" not in result.output
