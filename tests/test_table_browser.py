@@ -265,6 +265,11 @@ def test_a_whole_game_with_a_host_and_three_phones(table_server, tmp_path):
                 expect(host.locator(".winners")).to_have_text(winners_line(totals))
                 expect(host.locator("tbody .total")).to_have_text([str(totals[name]) for name in NAMES])
                 expect(phones[1].locator(".winners")).to_have_text(winners_line(totals))
+                expect(host.locator(".quilt-figure figcaption")).to_have_text(  # each quilt as read, beside its total
+                    [f"{name} · {totals[name]} points" for name in NAMES])
+                for name in NAMES:
+                    on = host.locator(f".quilt-figure:has(strong:text-is('{name}')) rect.on")
+                    expect(on).to_have_count(81 - GAME[name][2][0].empty_count())
                 shoot(host, tmp_path, "host-end.png")
                 shoot(phones[1], tmp_path, "phone-end.png")
                 bob = phones[1]  # a correction after the end, from a phone: Bob says his round 1 scored 1 more

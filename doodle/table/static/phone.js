@@ -199,8 +199,9 @@
     for (const doubt of reading.doubts) for (const name of doubt.cells) marked[name] = doubt.problem ? "problem" : "doubt";
     const rect = reading.rectangle;
     const inRect = (r, c) => rect && r >= rect.row && r < rect.row + rect.height && c >= rect.col && c < rect.col + rect.width;
-    const cells = [];
+    const cells = [el("span", {class: "axis"}), [...COLUMNS].map((letter) => el("span", {class: "axis", text: letter}))];
     for (let r = 0; r < 9; r++) {
+      cells.push(el("span", {class: "axis", text: String(r + 1)}));
       for (let c = 0; c < 9; c++) {
         const name = cellName(r, c);
         const shaded = reading.quilt[r][c] === "#";
@@ -225,7 +226,7 @@
         last ? `, ${reading.empty} empty cells` : ""),
       reading.method === "grid" ? el("p", {class: "muted", text: `Read from the grid lines alone (no corner markers): check every cell (confidence ${Math.round(reading.confidence * 100)}%).`}) : null,
       readingGrid(reading),
-      el("p", {class: "muted", text: "Tap a cell that was read wrong to change it."}),
+      el("p", {class: "muted", text: "Tap a cell that was read wrong to change it. Blue: your best rectangle."}),
       problems.length ? el("div", {class: "problems", role: "alert"},
         el("p", {class: "error", text: "This does not fit the game:"}),
         el("ul", {}, problems.map((d) => el("li", {text: (d.cells.length && d.kind !== "quilt" ? d.cells.join(", ") + ": " : "") + d.reason})))) : null,
