@@ -6,7 +6,6 @@ import contextlib
 import copy
 import io
 import json
-import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -54,6 +53,7 @@ def table():
         def make(players=1, seed=SEED):
             session = TableSession.new(load_deck(), players=0, seed=seed)
             server = TableServer(session, HOST_KEY, "http://192.0.2.7:8765/#room=" + session.room_code)
+            stack.callback(server.photos.close)
             client = stack.enter_context(TestClient(create_app(server)))
             tokens = [join(client, server, name) for name in ("Ann", "Bob", "Cid")[:players]]
             session.start()
@@ -167,15 +167,13 @@ def test_phones_uploading_at_once_each_get_their_own_reading_read_once(table, mo
     client, server, tokens = table(players=3)
     to_scoring(server.session, 1)
     reads = []
-    lock = threading.Lock()
-    read = photos.read_upload
+    run = server.photos.run
 
-    def counted(data, checks):
-        with lock:
-            reads.append(data)
-        return read(data, checks)
+    async def counted(function, *args):
+        reads.append(args[0])
+        return await run(function, *args)
 
-    monkeypatch.setattr(photos, "read_upload", counted)
+    monkeypatch.setattr(server.photos, "run", counted)
     quilts = [Quilt.from_cells((0, col) for col in range(n)) for n in (3, 5, 7)]  # three different sheets
     with ThreadPoolExecutor(3) as pool:
         answers = list(pool.map(lambda args: upload(client, *args),

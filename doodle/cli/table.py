@@ -92,6 +92,7 @@ def table(names: tuple[str, ...], players: int | None, seed: int | None, deck_fi
         with contextlib.suppress(KeyboardInterrupt):  # uvicorn stops gracefully on Ctrl-C, then raises it again
             uvicorn.Server(config).run(sockets=[listener])
     finally:
+        server.photos.close()  # the photo readers' processes
         try:
             saver.close()
         except OSError as error:

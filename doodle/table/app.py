@@ -38,6 +38,7 @@ from doodle.table.photos import (
     PhotoDesk,
     Reading,
     UploadError,
+    check_pixels,
     image_kind,
     problem_words,
     table_checks,
@@ -155,6 +156,7 @@ class TableServer:
             raise UploadError("photos are read at a scoring: wait for the end of the round")
         number = session.round
         image_kind(data)
+        check_pixels(data)  # from the header: quick, and before a worker decodes anything
         checks = table_checks(session.events, session.deck, number, session.confirmed_quilt(seat.id, number - 1))
         await self.broadcast()  # the phone shows that its photo is being read
         try:
@@ -182,9 +184,8 @@ class TableServer:
         if kind == "photo_drop":
             self.photos.pending.pop(seat.id, None)
         elif kind == "photo_cell":
-            loop = asyncio.get_running_loop()  # the checks may search a while: never on the event loop
-            try:
-                changed = await loop.run_in_executor(None, tap, reading, message.get("cell"), message.get("shaded"))
+            try:  # the checks may search a while: in the readers' pool, never on the event loop
+                changed = await self.photos.run(tap, reading, message.get("cell"), message.get("shaded"))
             except UploadError as error:
                 raise TableError(str(error)) from None
             if self.photos.pending.get(seat.id) is reading:

@@ -2,10 +2,12 @@
 phone's reading until the player confirms it.
 
 An upload is bounded (bytes here, pixels before decoding) and its type is told by its first bytes before any
-decoder sees it. The project's reader (`doodle.sheet.read_photo`) runs in a small thread pool (OpenCV releases
-the GIL), once per upload, with the game's checks (`doodle.game.checks`): the round's cards from the table's
+decoder sees it. The project's reader (`doodle.sheet.read_photo`) runs in a pool of 2 worker processes, once per
+upload, with the game's checks (`doodle.game.checks`): the round's cards from the table's
 events and the quilt this player confirmed at the scoring before. A reading is held per seat, shown to that
-phone only, corrected by taps (`ScanResult.corrected`, which checks again) and confirmed into the score.
+phone only, corrected by taps (`ScanResult.corrected`, which checks again, in the pool too) and confirmed into
+the score. Processes, not threads: the checks' bounded search is pure Python (seconds on a round-1 quilt), and in a
+thread it would hold the GIL the server's event loop needs, so the table would stall while a photo is read.
 
 DECISION (HEIC): refused with a message saying how to send a JPEG. A file input with `capture` on an iPhone
 hands the page a JPEG, so HEIC only arrives when a player picks a stored photo; reading it would need
@@ -16,8 +18,9 @@ from __future__ import annotations
 
 import asyncio
 import io
+import multiprocessing
 import warnings
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,7 +33,7 @@ from doodle.sheet.scan_errors import ScanError
 
 MAX_UPLOAD_BYTES = 25 * 1024 * 1024  # a 50-megapixel phone JPEG is about 20 MB
 MAX_UPLOAD_PIXELS = 60_000_000  # the largest phone cameras' full resolution is 50 MP
-READERS = 2  # worker threads: the machine running the table is a laptop, the reader uses a core each
+READERS = 2  # worker processes: the machine running the table is a laptop, a reading takes a core
 HEIC_MESSAGE = ("this photo is in HEIC, an iPhone's High Efficiency format, which the table does not read: take "
                 "the photo with the \"Photograph my sheet\" button (the iPhone then sends a JPEG), or set Settings > "
                 "Camera > Formats > Most Compatible")
@@ -70,10 +73,10 @@ def check_pixels(data: bytes) -> None:
 
 
 def read_upload(data: bytes, checks: SheetChecks):
-    """The reader on one upload (run in a worker): the ScanResult, or UploadError with the reader's message."""
+    """The reader on one upload (run in a worker, after `image_kind` and `check_pixels`): the ScanResult, or
+    UploadError with the reader's message."""
     from doodle.sheet import read_photo  # loads OpenCV: only when a photo comes
 
-    check_pixels(data)
     try:
         return read_photo(data, name="the photo", checks=checks)
     except ScanError as error:
@@ -157,24 +160,28 @@ def tap(reading: Reading, cell: Any, shaded: Any) -> Reading:
 
 @dataclass
 class PhotoDesk:
-    """The readings under way and read, per seat; the worker pool that reads them."""
+    """The readings under way and read, per seat; the worker processes that read them (started at the first
+    photo: spawned, not forked, as the server runs threads)."""
 
     readers: int = READERS
     pending: dict[int, Reading] = field(default_factory=dict)  # seat id -> reading shown on that phone
     busy: set[int] = field(default_factory=set)  # seats whose photo is being read
     reads: int = 0  # readings run (each upload once)
-    _pool: ThreadPoolExecutor | None = None
+    _pool: ProcessPoolExecutor | None = None
+
+    async def run(self, function: Any, *args: Any) -> Any:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(self.readers, mp_context=multiprocessing.get_context("spawn"))
+        return await asyncio.get_running_loop().run_in_executor(self._pool, function, *args)
 
     async def read(self, seat_id: int, data: bytes, checks: SheetChecks):
         """Read one upload in the pool; one at a time per seat."""
         if seat_id in self.busy:
             raise UploadError("your previous photo is still being read: wait a moment")
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(self.readers, thread_name_prefix="doodle-reader")
         self.busy.add(seat_id)
         try:
             self.reads += 1
-            return await asyncio.get_running_loop().run_in_executor(self._pool, read_upload, data, checks)
+            return await self.run(read_upload, data, checks)
         finally:
             self.busy.discard(seat_id)
 
