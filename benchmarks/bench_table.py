@@ -195,12 +195,14 @@ def main() -> None:
     read_times: list[float] = []
     photos = make_photos() if args.photos else None
     peaks = []
+    workers: list[int] = []
     with tempfile.TemporaryDirectory() as folder:
         for _ in range(args.games):
             child, base, key, room = start_server(Path(folder) / "table.json", PHOTO_SEED if photos else None)
             try:
                 times += asyncio.run(play_game(base, key, room, photos, read_times))
                 peaks.append(memory_kib(child.pid))
+                workers.append(workers_memory_kib(child.pid))
             finally:
                 child.terminate()
                 child.wait(timeout=20)
@@ -219,9 +221,11 @@ def main() -> None:
         print(f"{len(read_times)} uploads of {PHOTO_MEGAPIXELS:.0f} MP photos, {PHONES} at once at each scoring: until "
               f"each phone has its reading: median {statistics.median(read_times):.2f} s, p95 {p95:.2f} s, "
               f"max {read_times[-1]:.2f} s")
-        own = reader_times([photo for round_photos in photos.values() for photo in round_photos])
-        print(f"the reader alone on the same photos, one at a time: median {statistics.median(own):.2f} s, "
-              f"max {max(own):.2f} s")
+        print(f"the photo readers (worker processes) after the game: {max(workers) / 1024:.1f} MiB resident")
+        alone, checked = reader_times(photos)
+        print(f"the reader alone on the same photos, one at a time: median {statistics.median(alone):.2f} s, "
+              f"max {max(alone):.2f} s; with the game's checks: median {statistics.median(checked):.2f} s, "
+              f"max {max(checked):.2f} s")
 
 
 def make_photos() -> dict[int, list[bytes]]:
@@ -234,16 +238,44 @@ def make_photos() -> dict[int, list[bytes]]:
                      for phone, sheets in enumerate(game)] for number in (1, 2, 3)}
 
 
-def reader_times(photos: list[bytes]) -> list[float]:
+def reader_times(photos: dict[int, list[bytes]]) -> tuple[list[float], list[float]]:
+    """The worker's job on each photo, one at a time in this process: the reader alone, and the reader with the
+    game's checks (the cards of the round, the quilt before) as the table runs it."""
+    from doodle.game.checks import dealt_events
+    from doodle.game.deck import load_deck
+    from doodle.quilt import Quilt
     from doodle.sheet import read_photo
+    from doodle.table.photos import read_upload, table_checks
 
-    read_photo(photos[0])  # loads OpenCV and warms its caches, as the server's first reading did
-    times = []
-    for photo in photos:
-        start = time.perf_counter()
-        read_photo(photo)
-        times.append(time.perf_counter() - start)
-    return times
+    deck = load_deck()
+    events = dealt_events(PHOTO_SEED, PHONES, deck)
+    read_photo(photos[1][0])  # loads OpenCV and warms its caches, as the server's first reading did
+    alone, checked = [], []
+    for phone in range(PHONES):
+        previous, earlier = Quilt(0), []
+        for number in (1, 2, 3):
+            photo = photos[number][phone]
+            start = time.perf_counter()
+            read_photo(photo)
+            alone.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            result, _ = read_upload(photo, table_checks(events, deck, number, previous), earlier)
+            checked.append(time.perf_counter() - start)
+            previous, earlier = result.quilt, [*earlier, result.quilt.score_rectangle()]
+    return alone, checked
+
+
+def workers_memory_kib(pid: int) -> int:
+    """The resident memory of a process's children (the photo readers), in KiB (Linux /proc)."""
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[1]) == pid:
+                total += memory_kib(int(stat.parent.name))[0]
+        except (OSError, IndexError, ValueError):
+            continue
+    return total
 
 
 if __name__ == "__main__":

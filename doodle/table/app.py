@@ -43,7 +43,6 @@ from doodle.table.photos import (
     problem_words,
     table_checks,
     tap,
-    with_table_rounds,
 )
 from doodle.table.save import game_record
 from doodle.table.session import Seat, Stage, TableError, TableSession
@@ -158,15 +157,14 @@ class TableServer:
         image_kind(data)
         check_pixels(data)  # from the header: quick, and before a worker decodes anything
         checks = table_checks(session.events, session.deck, number, session.confirmed_quilt(seat.id, number - 1))
+        earlier = [entry.points for entry in session.scores[seat.id][: number - 1]]
         await self.broadcast()  # the phone shows that its photo is being read
         try:
-            result = await self.photos.read(seat.id, data, checks)
+            result, filled = await self.photos.read(seat.id, data, checks, earlier)
         finally:
             await self.broadcast()
         if session.stage != Stage.SCORING or session.round != number:
             raise UploadError("the table moved on while your photo was read: type your score, or ask the host")
-        earlier = [entry.points for entry in session.scores[seat.id][: number - 1]]
-        result, filled = with_table_rounds(result, number, earlier)
         reading = Reading(number, result, filled)
         self.photos.pending[seat.id] = reading
         await self.broadcast()

@@ -72,15 +72,18 @@ def check_pixels(data: bytes) -> None:
                           f"{MAX_UPLOAD_PIXELS / 1e6:.0f} the table reads: take it with the phone's usual camera")
 
 
-def read_upload(data: bytes, checks: SheetChecks):
-    """The reader on one upload (run in a worker, after `image_kind` and `check_pixels`): the ScanResult, or
-    UploadError with the reader's message."""
+def read_upload(data: bytes, checks: SheetChecks, earlier: list[int | None]) -> tuple[Any, frozenset[int]]:
+    """The reader on one upload (run in a worker, after `image_kind` and `check_pixels`), the round scores the
+    sheet leaves blank filled in from the table (`with_table_rounds`), then the game's checks, run once: the
+    reading and the rounds filled in, or UploadError with the reader's message."""
     from doodle.sheet import read_photo  # loads OpenCV: only when a photo comes
 
     try:
-        return read_photo(data, name="the photo", checks=checks)
+        result = read_photo(data, name="the photo", checks=SheetChecks(scoring_round=checks.scoring_round))
     except ScanError as error:
         raise UploadError(str(error)) from None
+    result, filled = with_table_rounds(result, checks.scoring_round, earlier)
+    return result.checked(checks), filled
 
 
 @dataclass
@@ -152,9 +155,10 @@ def tap(reading: Reading, cell: Any, shaded: Any) -> Reading:
         where = parse_cell_name(cell)
     except ValueError as error:
         raise UploadError(str(error)) from None
-    result = reading.result.corrected(cells={where: shaded})
-    if reading.round in reading.filled:
-        result = result.corrected(rounds={reading.round: result.quilt.score_rectangle()})
+    one = Quilt.from_cells([where]).bits
+    quilt = Quilt(reading.result.quilt.bits | one if shaded else reading.result.quilt.bits & ~one)
+    rounds = {reading.round: quilt.score_rectangle()} if reading.round in reading.filled else None
+    result = reading.result.corrected(cells={where: shaded}, rounds=rounds)  # the checks run once
     return Reading(reading.round, result, reading.filled, reading.tapped | {cell_name(*where)})
 
 
@@ -174,14 +178,15 @@ class PhotoDesk:
             self._pool = ProcessPoolExecutor(self.readers, mp_context=multiprocessing.get_context("spawn"))
         return await asyncio.get_running_loop().run_in_executor(self._pool, function, *args)
 
-    async def read(self, seat_id: int, data: bytes, checks: SheetChecks):
-        """Read one upload in the pool; one at a time per seat."""
+    async def read(self, seat_id: int, data: bytes, checks: SheetChecks,
+                   earlier: list[int | None]) -> tuple[Any, frozenset[int]]:
+        """Read one upload in the pool (`read_upload`); one at a time per seat."""
         if seat_id in self.busy:
             raise UploadError("your previous photo is still being read: wait a moment")
         self.busy.add(seat_id)
         try:
             self.reads += 1
-            return await self.run(read_upload, data, checks)
+            return await self.run(read_upload, data, checks, earlier)
         finally:
             self.busy.discard(seat_id)
 
