@@ -2,10 +2,12 @@
 shown to its phone only, a wrong cell named and corrected by a tap, the confirmed quilt giving the score, and
 the uploads the table refuses (not an image, too large, HEIC, no sheet, another seat's)."""
 
+import asyncio
 import contextlib
 import copy
 import io
 import json
+import os
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -228,3 +230,17 @@ def test_the_record_holds_the_quilts_and_check_finds_what_does_not_hold(tmp_path
     path.write_text("{not json")
     result = CliRunner().invoke(main, ["table", "--check", str(path)])
     assert result.exit_code == 1 and "is not JSON" in result.output and "Traceback" not in result.output
+
+
+def test_a_reader_that_dies_is_replaced_and_the_phone_told_to_send_again():
+    desk = photos.PhotoDesk(readers=1)
+
+    async def both():
+        with pytest.raises(photos.UploadError, match="send the photo again"):
+            await desk.run(os._exit, 1)  # the worker process dies, as when killed for memory
+        return await desk.run(abs, -3)
+
+    try:
+        assert asyncio.run(both()) == 3
+    finally:
+        desk.close()

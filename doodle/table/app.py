@@ -379,6 +379,8 @@ def create_app(server: TableServer) -> Starlette:
         seat = server.session.seat_for_token(request.headers.get("authorization", "").removeprefix("Bearer "))
         if seat is None:
             return JSONResponse({"error": "unknown seat: join the table again"}, status_code=403)
+        if seat.id in server.photos.busy:  # refused before its bytes are taken in
+            return JSONResponse({"error": "your previous photo is still being read: wait a moment"}, status_code=409)
         declared = request.headers.get("content-length", "")
         if declared.isdigit() and int(declared) > MAX_UPLOAD_BYTES + 64 * 1024:
             return JSONResponse({"error": _too_large()}, status_code=413)
@@ -403,6 +405,10 @@ def create_app(server: TableServer) -> Starlette:
             reading = await server.read_photo(seat, data)
         except UploadError as error:
             return JSONResponse({"error": str(error)}, status_code=422)
+        except Exception:  # a bug must not stop the game: log it, tell the phone, go on
+            log.exception("reading a photo failed")
+            return JSONResponse({"error": "the table could not read this photo (an internal error, logged): type "
+                                          "your score"}, status_code=500)
         return JSONResponse({"reading": reading.view()})
 
     async def record(request: Request) -> Response:

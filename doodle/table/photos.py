@@ -21,6 +21,7 @@ import io
 import multiprocessing
 import warnings
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -176,7 +177,11 @@ class PhotoDesk:
     async def run(self, function: Any, *args: Any) -> Any:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(self.readers, mp_context=multiprocessing.get_context("spawn"))
-        return await asyncio.get_running_loop().run_in_executor(self._pool, function, *args)
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._pool, function, *args)
+        except BrokenProcessPool:  # a reader died (out of memory, killed): the next photo gets fresh ones
+            self._pool = None
+            raise UploadError("the photo reader stopped while reading: send the photo again") from None
 
     async def read(self, seat_id: int, data: bytes, checks: SheetChecks,
                    earlier: list[int | None]) -> tuple[Any, frozenset[int]]:
