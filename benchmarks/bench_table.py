@@ -3,6 +3,7 @@ figures go in the README).
 
     python3 benchmarks/bench_table.py              # 3 games: 6 phones and the host on localhost
     python3 benchmarks/bench_table.py --games 10
+    python3 benchmarks/bench_table.py --games 1 --photos  # and at every scoring 6 phones upload 12 MP photos at once
 
 It starts `doodle table` in its own process on 127.0.0.1 (auto-roll off, so the benchmark rolls), joins 6 phones
 over HTTP, connects them and one host page by WebSocket, and plays whole games: at each roll the host sends
@@ -10,6 +11,11 @@ over HTTP, connects them and one host page by WebSocket, and plays whole games: 
 say "done" and send their scores as people would between rolls (not timed). It reports the median and 95th
 percentile of the time to the last page, and the server's resident memory (now and at its peak) from /proc.
 The pages here are WebSocket clients, not browsers: a browser adds its own rendering (a few milliseconds) on top.
+
+With --photos, at each scoring the 6 phones upload a 12-megapixel photo of their sheet at the same moment (the
+quilts bots drew from the cards this table deals, drawn by tests/photogen_table.py) and the clock runs until each
+phone's page has its reading; then each confirms it. The reader's own time on the same photos, one at a time in
+the benchmark's process, is measured after the game, in the same run.
 """
 
 from __future__ import annotations
@@ -37,11 +43,16 @@ from benchmarks.bench_scan import machine  # noqa: E402
 PHONES = 6
 
 
-def start_server(save: Path) -> tuple[subprocess.Popen, str, str, str]:
+PHOTO_SEED = 12
+PHOTO_MEGAPIXELS = 12.0
+
+
+def start_server(save: Path, seed: int | None = None) -> tuple[subprocess.Popen, str, str, str]:
     """`doodle table` in a child process; its base address, host key and room code as it printed them."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+    seeded = ["--seed", str(seed)] if seed is not None else []
     child = subprocess.Popen([sys.executable, "-m", "doodle", "table", "--no-browser", "--host", "127.0.0.1",
-                              "--port", "0", "--new", "--save", str(save)],
+                              "--port", "0", "--new", "--save", str(save), *seeded],
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
     shown = ""
     while "big screen" not in shown:
@@ -75,6 +86,7 @@ class Page:
         self.socket = socket
         self.state: dict = {}
         self.arrived: dict[int, float] = {}
+        self.read_at: float | None = None  # when this phone's photo reading arrived
         self.changed = asyncio.Event()
 
     async def listen(self) -> None:
@@ -84,6 +96,8 @@ class Page:
                 now = time.perf_counter()
                 self.state = message["state"]
                 self.arrived.setdefault(self.state["step"], now)
+                if self.state.get("reading") and self.read_at is None:
+                    self.read_at = now
                 self.changed.set()
             elif message["type"] == "error":
                 raise RuntimeError(message["message"])
@@ -98,8 +112,33 @@ class Page:
         await self.socket.send(json.dumps(message))
 
 
-async def play_game(base: str, key: str, room: str) -> list[float]:
-    """One whole game; the seconds from each roll to the last page showing it."""
+def upload(base: str, token: str, photo: bytes) -> None:
+    import httpx
+
+    answer = httpx.post(f"{base}/api/photo", headers={"authorization": f"Bearer {token}"},
+                        files={"photo": ("sheet.jpg", photo, "image/jpeg")}, timeout=300)
+    if answer.status_code != 200:
+        raise RuntimeError(f"upload refused: {answer.text}")
+
+
+async def photos_at_once(base: str, tokens: list[str], phones: list[Page], photos: list[bytes]) -> list[float]:
+    """Every phone uploads at the same moment; the seconds until each phone's page has its reading."""
+    for phone in phones:
+        phone.read_at = None
+    sent = time.perf_counter()
+    await asyncio.gather(*(asyncio.to_thread(upload, base, token, photo)
+                           for token, photo in zip(tokens, photos, strict=True)))
+    for phone in phones:
+        await phone.until(lambda s: s.get("reading"))
+        await phone.send({"type": "photo_confirm", "anyway": True})
+    return [phone.read_at - sent for phone in phones]
+
+
+async def play_game(base: str, key: str, room: str, photos: dict[int, list[bytes]] | None = None,
+                    read_times: list[float] | None = None) -> list[float]:
+    """One whole game; the seconds from each roll to the last page showing it. With `photos` (per round, one per
+    phone) the phones upload them at each scoring, and the time until each phone has its reading is added to
+    `read_times`."""
     ws_url = base.replace("http://", "ws://") + "/ws"
     tokens = [join(base, room, f"Phone {n + 1}") for n in range(PHONES)]
     host = Page(await websockets.connect(ws_url))
@@ -121,6 +160,9 @@ async def play_game(base: str, key: str, room: str) -> list[float]:
         if stage in ("start", "turn", "final"):
             for phone in phones:  # every player done (the last "done" does not roll: auto-roll is off)
                 await phone.send({"type": "done", "step": step})
+            await host.until(lambda s, step=step: s["step"] == step and not s["waiting_for"])
+        elif stage == "scoring" and photos:
+            read_times += await photos_at_once(base, tokens, phones, photos[state["round"]])
             await host.until(lambda s, step=step: s["step"] == step and not s["waiting_for"])
         elif stage == "scoring":
             for phone in phones:
@@ -146,15 +188,21 @@ async def play_game(base: str, key: str, room: str) -> list[float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=3, help="whole games to play (17 rolls each)")
+    parser.add_argument("--photos", action="store_true",
+                        help=f"at every scoring, {PHONES} phones upload a {PHOTO_MEGAPIXELS:.0f} MP photo at once")
     args = parser.parse_args()
     times: list[float] = []
+    read_times: list[float] = []
+    photos = make_photos() if args.photos else None
     peaks = []
+    workers: list[int] = []
     with tempfile.TemporaryDirectory() as folder:
         for _ in range(args.games):
-            child, base, key, room = start_server(Path(folder) / "table.json")
+            child, base, key, room = start_server(Path(folder) / "table.json", PHOTO_SEED if photos else None)
             try:
-                times += asyncio.run(play_game(base, key, room))
+                times += asyncio.run(play_game(base, key, room, photos, read_times))
                 peaks.append(memory_kib(child.pid))
+                workers.append(workers_memory_kib(child.pid))
             finally:
                 child.terminate()
                 child.wait(timeout=20)
@@ -167,6 +215,67 @@ def main() -> None:
     now = max(rss for rss, _ in peaks)
     peak = max(hwm for _, hwm in peaks)
     print(f"server memory after a game: {now / 1024:.1f} MiB resident (peak {peak / 1024:.1f} MiB)")
+    if photos:
+        read_times.sort()
+        p95 = read_times[min(len(read_times) - 1, round(0.95 * (len(read_times) - 1)))]
+        print(f"{len(read_times)} uploads of {PHOTO_MEGAPIXELS:.0f} MP photos, {PHONES} at once at each scoring: until "
+              f"each phone has its reading: median {statistics.median(read_times):.2f} s, p95 {p95:.2f} s, "
+              f"max {read_times[-1]:.2f} s")
+        print(f"the photo readers (worker processes) after the game: {max(workers) / 1024:.1f} MiB resident")
+        alone, checked = reader_times(photos)
+        print(f"the reader alone on the same photos, one at a time: median {statistics.median(alone):.2f} s, "
+              f"max {max(alone):.2f} s; with the game's checks: median {statistics.median(checked):.2f} s, "
+              f"max {max(checked):.2f} s")
+
+
+def make_photos() -> dict[int, list[bytes]]:
+    """Per round, each phone's photo of its sheet: the quilts bots drew from the cards a table seeded with
+    PHOTO_SEED deals."""
+    from tests.photogen_table import sheet_photo, table_game
+
+    game = table_game(PHONES, PHOTO_SEED)
+    return {number: [sheet_photo(*sheets[number - 1][:2], seed=phone, megapixels=PHOTO_MEGAPIXELS)
+                     for phone, sheets in enumerate(game)] for number in (1, 2, 3)}
+
+
+def reader_times(photos: dict[int, list[bytes]]) -> tuple[list[float], list[float]]:
+    """The worker's job on each photo, one at a time in this process: the reader alone, and the reader with the
+    game's checks (the cards of the round, the quilt before) as the table runs it."""
+    from doodle.game.checks import dealt_events
+    from doodle.game.deck import load_deck
+    from doodle.quilt import Quilt
+    from doodle.sheet import read_photo
+    from doodle.table.photos import read_upload, table_checks
+
+    deck = load_deck()
+    events = dealt_events(PHOTO_SEED, PHONES, deck)
+    read_photo(photos[1][0])  # loads OpenCV and warms its caches, as the server's first reading did
+    alone, checked = [], []
+    for phone in range(PHONES):
+        previous, earlier = Quilt(0), []
+        for number in (1, 2, 3):
+            photo = photos[number][phone]
+            start = time.perf_counter()
+            read_photo(photo)
+            alone.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            result, _ = read_upload(photo, table_checks(events, deck, number, previous), earlier)
+            checked.append(time.perf_counter() - start)
+            previous, earlier = result.quilt, [*earlier, result.quilt.score_rectangle()]
+    return alone, checked
+
+
+def workers_memory_kib(pid: int) -> int:
+    """The resident memory of a process's children (the photo readers), in KiB (Linux /proc)."""
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[1]) == pid:
+                total += memory_kib(int(stat.parent.name))[0]
+        except (OSError, IndexError, ValueError):
+            continue
+    return total
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 """A whole 3-player game of `doodle table` in a real browser: Debian's Chromium driven by Playwright, one host page
 (1280x720) and three phone pages (phone viewport, each its own browser profile). The phones join by room code,
 every turn is done on each phone, one phone reloads mid-game and keeps its seat, and the host's view is checked
-against the engine's deal at every turn. Screenshots of the host and a phone are kept in the test's folder (and
+against the engine's deal at every turn. At every scoring each phone photographs its sheet (a synthetic photo of
+the quilt a bot drew from the cards dealt), one misread cell is corrected by a tap, and the final scoreboard is
+the engine's. Screenshots of the host and a phone are kept in the test's folder (and
 copied to $DOODLE_TABLE_SCREENSHOTS when set, which is how examples/screenshots/ was made)."""
 
 import os
@@ -18,9 +20,11 @@ import pytest
 from doodle.game.dealer import Dealer
 from doodle.game.deck import load_deck
 from doodle.game.table import table_events
+from doodle.quilt import Quilt, cell_name
 from doodle.table.app import TableServer, create_app
 from doodle.table.save import TableSave, read_save, write_save
 from doodle.table.session import TableSession
+from tests.photogen_table import sheet_photo, table_game
 
 CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists():
@@ -33,9 +37,10 @@ uvicorn = pytest.importorskip("uvicorn")
 SEED = 2026
 HOST_KEY = "browser-test-host-key"
 NAMES = ["Ann", "Bob", "<i>Cid</i>"]  # a name with markup must show as typed, never as markup
-SCORES = {"Ann": [10, 17, 26, 5], "Bob": [9, 16, 25, 5], "<i>Cid</i>": [12, 20, 29, 13]}  # rounds, then empty
+GAME = dict(zip(NAMES, table_game(len(NAMES), SEED), strict=True))  # each sheet at each scoring, as bots drew it
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+READ_MS = 60_000  # a photo's reading (the first loads OpenCV; the checks may search a while on a loaded machine)
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 
 
@@ -99,8 +104,24 @@ def fits(page, width, height):
     return wide <= width and (height is None or tall <= height)
 
 
+def winners_line(totals):
+    best = max(totals.values())
+    names = [name for name, total in totals.items() if total == best]
+    if len(names) == 1:
+        return f"{names[0]} wins with {best} points!"
+    return f"{', '.join(names[:-1])} and {names[-1]} share the victory with {best} points!"
+
+
 def test_a_whole_game_with_a_host_and_three_phones(table_server, tmp_path):
     served = table_server
+    photos = {}  # (name, round) -> the JPEG the phone sends; Ann's round-2 photo misses a cell of round 1's quilt
+    for name, sheets in GAME.items():
+        for number, (quilt, specials, _) in enumerate(sheets, start=1):
+            if (name, number) == ("Ann", 2):
+                missed = min(GAME["Ann"][0][0].cells)
+                quilt = Quilt(quilt.bits & ~Quilt.from_cells([missed]).bits)
+            photos[name, number] = sheet_photo(quilt, specials, seed=number, megapixels=2.0)
+    missed_name = cell_name(*missed)
     base, server = served.base, served.server
     expected = list(table_events(Dealer.new(len(NAMES), SEED, load_deck())))
     problems = []
@@ -213,34 +234,51 @@ def test_a_whole_game_with_a_host_and_three_phones(table_server, tmp_path):
                 round_number = event["round"]
                 expect(host.locator(".bar h1")).to_have_text(f"Scoring, round {round_number}")
                 for name, phone in zip(NAMES, phones, strict=True):
+                    quilt, _, score = GAME[name][round_number - 1]
                     expect(phone.locator("h2")).to_have_text(f"Scoring, round {round_number}")
-                    phone.fill("#points", str(SCORES[name][round_number - 1]))
-                    if round_number == 3:
-                        phone.fill("#empty", str(SCORES[name][3]))
-                    phone.click("#send-score")
-                    expect(phone.locator("#score-sent")).to_contain_text(str(SCORES[name][round_number - 1]))
+                    phone.set_input_files("#photo-input", files=[{"name": "sheet.jpg", "mimeType": "image/jpeg",
+                                                                   "buffer": photos[name, round_number]}])
+                    if (name, round_number) == ("Ann", 2):  # the cell read empty is named; a tap shades it
+                        expect(phone.locator(".problems")).to_contain_text(missed_name, timeout=READ_MS)
+                        expect(phone.locator(f".qcell.problem[data-cell='{missed_name}']")).to_have_count(1)
+                        shoot(phone, tmp_path, "phone-reading-problem.png")
+                        phone.click(f"[data-cell='{missed_name}']")
+                        expect(phone.locator(".problems")).to_have_count(0)
+                    expect(phone.locator("#reading-score")).to_contain_text(f": {score} points", timeout=READ_MS)
+                    if name == NAMES[0] and round_number == 1:
+                        shoot(phone, tmp_path, "phone-reading.png")
+                    phone.click("#confirm-reading")
+                    expect(phone.locator("#score-sent")).to_contain_text(f"Sent ✓ {score}")
                 for name in NAMES:
                     row = host.locator(f"tr[data-seat]:has(th:text-is('{name}'))")
                     expect(row.locator("input").nth(round_number - 1)).to_have_value(
-                        str(SCORES[name][round_number - 1]))
+                        str(GAME[name][round_number - 1][2]))
+                    if round_number == 3:
+                        expect(row.locator("input").nth(3)).to_have_value(str(GAME[name][2][0].empty_count()))
                 if round_number == 1:
                     shoot(host, tmp_path, "host-scoring.png")
                     shoot(phones[2], tmp_path, "phone-scoring.png")
                 host.click("#next")
             elif kind == "end":
-                shared = "Ann and <i>Cid</i> share the victory with 48 points!"
-                expect(host.locator(".winners")).to_have_text(shared)
-                expect(host.locator("tbody .total")).to_have_text(["48", "45", "48"])
-                expect(phones[1].locator(".winners")).to_have_text(shared)
+                totals = {name: sum(s[2] for s in sheets) - sheets[-1][0].empty_count()
+                          for name, sheets in GAME.items()}  # the engine's scores
+                expect(host.locator(".winners")).to_have_text(winners_line(totals))
+                expect(host.locator("tbody .total")).to_have_text([str(totals[name]) for name in NAMES])
+                expect(phones[1].locator(".winners")).to_have_text(winners_line(totals))
+                expect(host.locator(".quilt-figure figcaption")).to_have_text(  # each quilt as read, beside its total
+                    [f"{name} · {totals[name]} points" for name in NAMES])
+                for name in NAMES:
+                    on = host.locator(f".quilt-figure:has(strong:text-is('{name}')) rect.on")
+                    expect(on).to_have_count(81 - GAME[name][2][0].empty_count())
                 shoot(host, tmp_path, "host-end.png")
                 shoot(phones[1], tmp_path, "phone-end.png")
-                bob = phones[1]  # a correction after the end, from a phone: Bob's round 1 was 12, not 9
+                bob = phones[1]  # a correction after the end, from a phone: Bob says his round 1 scored 1 more
                 bob.click("#correct")
-                bob.fill("#fix-points-1", "12")
+                bob.fill("#fix-points-1", str(GAME["Bob"][0][2] + 1))
                 bob.click("text=Save")
-                everyone = "Ann, Bob and <i>Cid</i> share the victory with 48 points!"
-                expect(host.locator(".winners")).to_have_text(everyone)
-                expect(host.locator("tbody .total")).to_have_text(["48", "48", "48"])
+                totals["Bob"] += 1
+                expect(host.locator("tbody .total")).to_have_text([str(totals[name]) for name in NAMES])
+                expect(host.locator(".winners")).to_have_text(winners_line(totals))
         assert reloaded
         rolls = sum(1 for event in expected if event["event"] == "turn" and event["roll"] is not None)
         assert host.evaluate("window.tones") == 4 * rolls
@@ -248,4 +286,5 @@ def test_a_whole_game_with_a_host_and_three_phones(table_server, tmp_path):
 
     assert not problems, problems
     saved = read_save(served.save_path).session
-    assert saved.events == expected and saved.totals() == {1: 48, 2: 48, 3: 48}
+    assert saved.events == expected and list(saved.totals().values()) == list(totals.values())
+    assert [saved.scores[seat][0].quilt for seat in (1, 2, 3)] == [GAME[name][0][0].rows() for name in NAMES]

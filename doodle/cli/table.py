@@ -37,8 +37,12 @@ DEFAULT_PORT = 8765
 @click.option("--new", "discard", is_flag=True, help="Start a new game even though one is saved (replacing it).")
 @click.option("--save", "save_path", type=click.Path(path_type=Path, dir_okay=False), envvar=SAVE_ENV,
               help="The file the game is saved in after every step (default: in your data directory).")
+@click.option("--check", "check_file", type=click.Path(path_type=Path, dir_okay=False), metavar="RECORD",
+              help="Check a downloaded game record again instead of serving: the deal replayed, every quilt read "
+                   "from a photo checked against the cards and its scores (exit 3 when something does not hold).")
 def table(names: tuple[str, ...], players: int | None, seed: int | None, deck_file: Path | None, port: int,
-          bind_host: str, no_browser: bool, resume: bool, discard: bool, save_path: Path | None) -> None:
+          bind_host: str, no_browser: bool, resume: bool, discard: bool, save_path: Path | None,
+          check_file: Path | None) -> None:
     """Serve the table on the local network: the big screen deals, every player joins with a phone.
 
     NAMES (or --players N) lay seats before anyone joins: a phone that joins with a seat's name takes it, and a
@@ -47,6 +51,9 @@ def table(names: tuple[str, ...], players: int | None, seed: int | None, deck_fi
     Prints the address and a QR code for the phones, and opens the table's page (the host) in the browser.
     The game is saved after every step; `doodle table --resume` continues it after a crash or a closed laptop.
     """
+    if check_file is not None:
+        _check(check_file, deck_file)
+        return
     import uvicorn  # the server and the web app are imported only when serving (doodle --help stays quick)
 
     from doodle.table.address import base_url, join_url, lan_address
@@ -85,12 +92,43 @@ def table(names: tuple[str, ...], players: int | None, seed: int | None, deck_fi
         with contextlib.suppress(KeyboardInterrupt):  # uvicorn stops gracefully on Ctrl-C, then raises it again
             uvicorn.Server(config).run(sockets=[listener])
     finally:
+        server.photos.close()  # the photo readers' processes
         try:
             saver.close()
         except OSError as error:
             raise click.ClickException(f"the last step could not be saved in {save_path}: "
                                        f"{error.strerror or error}") from None
     click.echo(f"\nThe table is closed. The game is saved in {save_path}: `doodle table --resume` continues it.")
+
+
+RECORD_LIMIT = 4 * 1024 * 1024  # a whole game's record is under 100 KB
+
+
+def _check(path: Path, deck_file: Path | None) -> None:
+    """`--check RECORD`: what holds and what does not in a table's game record; exit 3 when something does not."""
+    import json
+
+    from doodle.files import InputFileError, read_text_limited
+    from doodle.table.recheck import record_findings
+
+    try:
+        deck = load_deck(deck_file) if deck_file is not None else load_deck()
+        record = json.loads(read_text_limited(path, RECORD_LIMIT, str(path)))
+        good, bad = record_findings(record, deck)
+    except (InputFileError, DeckError) as error:
+        raise click.ClickException(str(error)) from None
+    except json.JSONDecodeError as error:
+        raise click.ClickException(f"{path} is not JSON ({error.msg} at line {error.lineno}): give the record "
+                                   "the table's end screen downloads") from None
+    except ValueError as error:
+        raise click.ClickException(f"{path}: {error}") from None
+    click.echo(f"{path}: the deal replays through the engine")
+    for line in good:
+        click.echo(f"ok       {line}")
+    for line in bad:
+        click.echo(f"PROBLEM  {line}")
+    if bad:
+        raise SystemExit(3)
 
 
 def _open_table(names: tuple[str, ...], players: int | None, seed: int | None, deck_file: Path | None,

@@ -33,8 +33,19 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from doodle.table.address import qr_svg_data_uri
 from doodle.table.cards import card_svg, frame_cells
+from doodle.table.photos import (
+    MAX_UPLOAD_BYTES,
+    PhotoDesk,
+    Reading,
+    UploadError,
+    check_pixels,
+    image_kind,
+    problem_words,
+    table_checks,
+    tap,
+)
 from doodle.table.save import game_record
-from doodle.table.session import Seat, TableError, TableSession
+from doodle.table.session import Seat, Stage, TableError, TableSession
 
 log = logging.getLogger("doodle.table")
 
@@ -103,6 +114,7 @@ class TableServer:
         self.failed_joins: dict[str, list[float]] = {}
         self.frame = frame_cells(session.deck)
         self.cards = {card.id: card for card in session.deck.start_cards + session.deck.patch_cards}
+        self.photos = PhotoDesk()
 
     # ----- state -----
     def seat_of(self, client: Client) -> Seat | None:
@@ -123,7 +135,70 @@ class TableServer:
     def seat_state(self, seat: Seat) -> dict[str, Any]:
         view = self.session.seat_view(seat)
         view["online"] = self.online()
+        reading = self.reading_of(seat)
+        view["reading"] = reading.view() if reading else None  # this phone's photo, for its eyes only
+        view["reading_busy"] = seat.id in self.photos.busy
         return view
+
+    # ----- photos of the sheets -----
+    def reading_of(self, seat: Seat) -> Reading | None:
+        """The seat's reading, while the scoring it was taken at lasts."""
+        reading = self.photos.pending.get(seat.id)
+        if reading is None or self.session.stage != Stage.SCORING or reading.round != self.session.round:
+            return None
+        return reading
+
+    async def read_photo(self, seat: Seat, data: bytes) -> Reading:
+        """Read a seat's photo at the current scoring with the game's checks; the phone sees the reading."""
+        session = self.session
+        if session.stage != Stage.SCORING:
+            raise UploadError("photos are read at a scoring: wait for the end of the round")
+        number = session.round
+        image_kind(data)
+        check_pixels(data)  # from the header: quick, and before a worker decodes anything
+        checks = table_checks(session.events, session.deck, number, session.confirmed_quilt(seat.id, number - 1))
+        earlier = [entry.points for entry in session.scores[seat.id][: number - 1]]
+        await self.broadcast()  # the phone shows that its photo is being read
+        try:
+            result, filled = await self.photos.read(seat.id, data, checks, earlier)
+        finally:
+            await self.broadcast()
+        if session.stage != Stage.SCORING or session.round != number:
+            raise UploadError("the table moved on while your photo was read: type your score, or ask the host")
+        reading = Reading(number, result, filled)
+        self.photos.pending[seat.id] = reading
+        await self.broadcast()
+        return reading
+
+    async def photo_action(self, client: Client, message: dict[str, Any]) -> None:
+        """A phone corrects a cell of its reading, confirms it, or drops it to retake the photo."""
+        seat = self.seat_of(client)
+        if seat is None or client.role != "seat":
+            raise TableError("only a player's phone corrects its own photo")
+        reading = self.reading_of(seat)
+        if reading is None:
+            raise TableError("no photo of your sheet is waiting: take one")
+        kind = message.get("type")
+        if kind == "photo_drop":
+            self.photos.pending.pop(seat.id, None)
+        elif kind == "photo_cell":
+            try:  # the checks may search a while: in the readers' pool, never on the event loop
+                changed = await self.photos.run(tap, reading, message.get("cell"), message.get("shaded"))
+            except UploadError as error:
+                raise TableError(str(error)) from None
+            if self.photos.pending.get(seat.id) is reading:
+                self.photos.pending[seat.id] = changed
+        elif kind == "photo_confirm":
+            overruled = [problem_words(problem) for problem in reading.result.problems]
+            if overruled and message.get("anyway") is not True:
+                raise TableError(f"your sheet breaks a check of the game ({'; '.join(overruled)}): tap the cells "
+                                 "to correct them, or confirm anyway if your sheet really is so")
+            self.session.set_photo_score(seat.id, reading.round, reading.result.quilt, overruled)
+            self.photos.pending.pop(seat.id, None)
+            self.changed()
+        else:
+            raise TableError(f"a phone cannot ask for {_short(kind)}")
+        self.session.version += 1  # the phone's view changed (its reading is part of its state)
 
     def changed(self) -> None:
         """Save after every step; a failed save is shown on the host and the game goes on."""
@@ -300,6 +375,42 @@ def create_app(server: TableServer) -> Starlette:
         await server.broadcast()
         return JSONResponse({"seat": seat.id, "name": seat.name, "token": token})
 
+    async def photo(request: Request) -> Response:
+        seat = server.session.seat_for_token(request.headers.get("authorization", "").removeprefix("Bearer "))
+        if seat is None:
+            return JSONResponse({"error": "unknown seat: join the table again"}, status_code=403)
+        if seat.id in server.photos.busy:  # refused before its bytes are taken in
+            return JSONResponse({"error": "your previous photo is still being read: wait a moment"}, status_code=409)
+        declared = request.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > MAX_UPLOAD_BYTES + 64 * 1024:
+            return JSONResponse({"error": _too_large()}, status_code=413)
+        body = await _limited_body(request, MAX_UPLOAD_BYTES + 64 * 1024)  # the file and its multipart frame
+        if body is None:
+            return JSONResponse({"error": _too_large()}, status_code=413)
+
+        async def replay() -> Message:
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        try:
+            form = await Request(request.scope, replay).form(max_files=1, max_fields=2)
+            upload = form.get("photo")
+            data = await upload.read() if upload is not None and not isinstance(upload, str) else None
+        except Exception:  # a malformed multipart body: python-multipart's errors are many
+            data = None
+        if data is None:
+            return JSONResponse({"error": "send the photo as the form field 'photo'"}, status_code=400)
+        if len(data) > MAX_UPLOAD_BYTES:
+            return JSONResponse({"error": _too_large()}, status_code=413)
+        try:
+            reading = await server.read_photo(seat, data)
+        except UploadError as error:
+            return JSONResponse({"error": str(error)}, status_code=422)
+        except Exception:  # a bug must not stop the game: log it, tell the phone, go on
+            log.exception("reading a photo failed")
+            return JSONResponse({"error": "the table could not read this photo (an internal error, logged): type "
+                                          "your score"}, status_code=500)
+        return JSONResponse({"reading": reading.view()})
+
     async def record(request: Request) -> Response:
         key = request.headers.get("authorization", "").removeprefix("Bearer ")
         if not hmac.compare_digest(key.encode(), server.host_key.encode()):
@@ -339,6 +450,7 @@ def create_app(server: TableServer) -> Starlette:
         Route("/card/{card_id}.svg", card),
         Route("/api/join", join, methods=["POST"]),
         Route("/api/record", record),
+        Route("/api/photo", photo, methods=["POST"]),
         WebSocketRoute("/ws", socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ])
@@ -358,6 +470,22 @@ async def _limited_json(request: Request) -> dict[str, Any] | None:
     except (ValueError, RecursionError):  # bad JSON or text, a number too long to read, deep nesting
         return None
     return data if isinstance(data, dict) else None
+
+
+async def _limited_body(request: Request, limit: int) -> bytes | None:
+    """The request's body, or None as soon as it is longer than `limit` bytes (the rest is never read)."""
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _too_large() -> str:
+    return (f"the photo is larger than {MAX_UPLOAD_BYTES // (1024 * 1024)} MB: take it with the phone's usual "
+            "camera settings")
 
 
 async def _receive_text(websocket: WebSocket) -> str:
@@ -407,7 +535,10 @@ async def _handle(server: TableServer, client: Client, text: str) -> None:
         return
     before = server.session.version
     try:
-        server.act(client, message)
+        if str(message.get("type")).startswith("photo_"):
+            await server.photo_action(client, message)
+        else:
+            server.act(client, message)
     except TableError as error:
         await websocket.send_text(_error(str(error)))
         return

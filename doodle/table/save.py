@@ -147,6 +147,11 @@ def game_record(session: TableSession) -> dict[str, Any]:
         "round_scores": [[entry.points for entry in seat_entries] for seat_entries in entries],
         "empty": [seat_entries[-1].empty if seat_entries else None for seat_entries in entries],
         "totals": [totals.get(seat.id) for seat in session.seats],
+        "scored_by": [[entry.by for entry in seat_entries] for seat_entries in entries],
+        # the quilts the players confirmed from their photos (None: a score typed), and the checks of the game
+        # a player confirmed anyway; `doodle table --check RECORD` checks them again
+        "quilts": [[entry.quilt for entry in seat_entries] for seat_entries in entries],
+        "overruled": [[entry.overruled for entry in seat_entries] for seat_entries in entries],
         "over": session.stage == Stage.OVER,
     }
 

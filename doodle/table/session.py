@@ -26,7 +26,7 @@ from typing import Any
 from doodle.game.dealer import MAX_PLAYERS, ROUNDS, TURNS_PER_ROUND, Dealer, Phase
 from doodle.game.deck import Deck
 from doodle.game.table import Event, table_events
-from doodle.quilt import POSSIBLE_ROUND_SCORES, SIZE
+from doodle.quilt import POSSIBLE_ROUND_SCORES, SIZE, Quilt
 
 MAX_NAME = 24
 ROOM_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I or O: they read as 1 and 0
@@ -96,14 +96,20 @@ class Seat:
 @dataclass
 class ScoreEntry:
     """One player's scoring of one round: the rectangle's points (None until given) and who gave them. The empty
-    cells belong to the last round's entry. Issue 14's photo readings attach here."""
+    cells belong to the last round's entry. A score read from a photo keeps the quilt the player confirmed (its
+    rows) and the checks the player confirmed anyway (`overruled`: the player's explicit word)."""
 
     points: int | None = None
     empty: int | None = None
-    by: str | None = None  # "phone" or "host"
+    by: str | None = None  # "phone", "host" or "photo"
+    quilt: list[str] | None = None
+    overruled: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        return {"points": self.points, "empty": self.empty, "by": self.by}
+        data: dict[str, Any] = {"points": self.points, "empty": self.empty, "by": self.by}
+        if self.quilt is not None:
+            data.update(quilt=self.quilt, overruled=self.overruled)
+        return data
 
     @classmethod
     def from_json(cls, data: Any) -> ScoreEntry:
@@ -112,9 +118,16 @@ class ScoreEntry:
         points, empty, by = data.get("points"), data.get("empty"), data.get("by")
         check_points(points, allow_none=True)
         check_empty(empty, allow_none=True)
-        if by not in (None, "phone", "host"):
-            raise ValueError(f"a score entry's 'by' is phone or host, not {by!r}")
-        return cls(points, empty, by)
+        if by not in (None, "phone", "host", "photo"):
+            raise ValueError(f"a score entry's 'by' is phone, host or photo, not {by!r}")
+        quilt, overruled = data.get("quilt"), data.get("overruled", [])
+        if quilt is not None:
+            if not isinstance(quilt, list) or not all(isinstance(row, str) for row in quilt):
+                raise ValueError("a score entry's 'quilt' is a list of 9 rows like '##.......'")
+            quilt = Quilt.from_rows(quilt).rows()  # QuiltTextError (a ValueError) names what is wrong
+        if not isinstance(overruled, list) or not all(isinstance(o, str) for o in overruled):
+            raise ValueError("a score entry's 'overruled' is a list of the checks the player confirmed anyway")
+        return cls(points, empty, by, quilt, overruled)
 
 
 def check_points(points: Any, allow_none: bool = False) -> None:
@@ -344,6 +357,22 @@ class TableSession:
             entry.empty = empty
         entry.by = by
         self._changed()
+
+    def set_photo_score(self, seat_id: int, round_number: int, quilt: Quilt, overruled: list[str]) -> None:
+        """The player confirmed the quilt read from their photo at the scoring of `round_number`: it gives the
+        round's score (its best rectangle) and after the last round the empty cells."""
+        self.set_score(seat_id, round_number, quilt.score_rectangle(),
+                       quilt.empty_count() if round_number == ROUNDS else None, "photo")
+        entry = self.scores[self.seat(seat_id).id][round_number - 1]
+        entry.quilt, entry.overruled = quilt.rows(), list(overruled)
+
+    def confirmed_quilt(self, seat_id: int, round_number: int) -> Quilt | None:
+        """The quilt a player confirmed from a photo at the scoring of `round_number` (an empty one for round 0;
+        None when that score was typed)."""
+        if round_number == 0:
+            return Quilt(0)
+        rows = self.scores[seat_id][round_number - 1].quilt
+        return None if rows is None else Quilt.from_rows(rows)
 
     def set_auto_roll(self, auto_roll: Any) -> None:
         if not isinstance(auto_roll, bool):

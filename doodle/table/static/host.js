@@ -240,12 +240,43 @@
         over ? el("p", {class: "winners", text: winnersLine(state) || "Type the missing scores to see the winner."})
              : el("p", {class: "lead", text: "Each player scores one rectangle of shaded cells: the largest square inside it, +1 per further row or column (4x3 = 10, 4x5 = 17)." + (state.round === state.rounds ? " Then count the empty cells: -1 each." : "")}),
         board,
+        over ? quilts() : null,
         missing.length && !over ? el("p", {class: "muted", text: "Waiting for: " + missing.join(", ")}) : null,
         over ? el("p", {class: "muted", text: `Deal this game again: doodle deal --seed ${state.seed} --players ${state.seats.length}`}) : null,
         el("div", {class: "row"},
           over ? el("button", {type: "button", onclick: download, text: "Download the game record"}) : null,
           state.next ? el("button", {type: "button", class: "primary huge", id: "next",
                                      onclick: () => send({type: "advance", step: state.step}), text: state.next}) : null)));
+  }
+
+  /* The end screen: each player's last quilt as read from their photo, beside their total. */
+  function quilts() {
+    const shown = state.seats.map((seat) => {
+      const entries = state.scores[String(seat.id)] || [];
+      const last = [...entries].reverse().find((e) => e.quilt);
+      if (!last) return null;
+      const total = state.totals[String(seat.id)];
+      return el("figure", {class: "quilt-figure", dataset: {seat: seat.id}}, quiltSvg(last.quilt, `${seat.name}'s quilt as read`),
+        el("figcaption", {}, el("strong", {text: seat.name}), ` · ${total ?? "–"} points`,
+          last.overruled && last.overruled.length ? el("span", {class: "overruled", title: last.overruled.join("; "), text: " · confirmed against a check"}) : null));
+    }).filter(Boolean);
+    return shown.length ? el("div", {class: "quilts"}, shown) : null;
+  }
+
+  function quiltSvg(rows, label) {
+    const NS = "http://www.w3.org/2000/svg";
+    const svg = document.createElementNS(NS, "svg");
+    svg.setAttribute("viewBox", "0 0 9 9");
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", label);
+    svg.setAttribute("class", "quilt-svg");
+    const square = (x, y, cls) => {
+      const r = document.createElementNS(NS, "rect");
+      for (const [k, v] of Object.entries({x, y, width: 1, height: 1, class: cls})) r.setAttribute(k, v);
+      svg.append(r);
+    };
+    rows.forEach((row, y) => [...row].forEach((ch, x) => square(x, y, ch === "#" ? "on" : "off")));
+    return svg;
   }
 
   async function download() {

@@ -13,6 +13,8 @@
   let shownRollStep = null;
   let joinError = "";
   let correcting = false;  // the end screen's corrections are open
+  let photoError = "";  // why the last photo was not read (the reader's own words)
+  let uploading = false;
 
   const stored = () => { try { return JSON.parse(localStorage.getItem(STORE) || "null"); } catch (e) { return null; } };
 
@@ -163,11 +165,94 @@
       el("button", {type: "submit", class: "primary huge", text: "Save"}));
   }
 
+  const COLUMNS = "abcdefghi";
+  const cellName = (row, col) => COLUMNS[col] + (row + 1);
+
+  async function sendPhoto(file) {
+    if (!file) return;
+    uploading = true; photoError = ""; render();
+    const form = new FormData();
+    form.append("photo", file);
+    try {
+      const response = await fetch("/api/photo", {method: "POST", body: form,
+                                                  headers: {authorization: "Bearer " + (stored() || {}).token}});
+      const answer = await response.json().catch(() => ({error: `the table answered ${response.status}`}));
+      if (!response.ok) throw new Error(answer.error || "the table could not read it");
+    } catch (error) {
+      photoError = error.message === "Failed to fetch" ? "the photo did not reach the table: try again" : error.message;
+    } finally {
+      uploading = false; render();
+    }
+  }
+
+  /* The camera button: a file input with capture opens the rear camera on a phone, over plain HTTP too. */
+  function photoButton(label, primary) {
+    const input = el("input", {type: "file", accept: "image/jpeg,image/png,image/webp,image/*", capture: "environment",
+                               id: "photo-input", class: "visually-hidden",
+                               onchange: (e) => { sendPhoto(e.target.files[0]); e.target.value = ""; }});
+    return el("label", {class: "photo-button" + (primary ? " primary huge" : ""), for: "photo-input"}, input, label);
+  }
+
+  /* The reading as a grid the player taps: shaded cells dark, the best rectangle outlined, doubts marked. */
+  function readingGrid(reading) {
+    const marked = {};
+    for (const doubt of reading.doubts) for (const name of doubt.cells) marked[name] = doubt.problem ? "problem" : "doubt";
+    const rect = reading.rectangle;
+    const inRect = (r, c) => rect && r >= rect.row && r < rect.row + rect.height && c >= rect.col && c < rect.col + rect.width;
+    const cells = [el("span", {class: "axis"}), [...COLUMNS].map((letter) => el("span", {class: "axis", text: letter}))];
+    for (let r = 0; r < 9; r++) {
+      cells.push(el("span", {class: "axis", text: String(r + 1)}));
+      for (let c = 0; c < 9; c++) {
+        const name = cellName(r, c);
+        const shaded = reading.quilt[r][c] === "#";
+        const classes = ["qcell", shaded ? "shaded" : "", inRect(r, c) ? "in-rect" : "", marked[name] || "",
+                         reading.tapped.includes(name) ? "tapped" : ""].filter(Boolean).join(" ");
+        cells.push(el("button", {type: "button", class: classes, dataset: {cell: name},
+                                 "aria-label": `${name} ${shaded ? "shaded" : "empty"}${marked[name] ? ", check it" : ""}`,
+                                 onclick: () => table.send({type: "photo_cell", cell: name, shaded: !shaded})}));
+      }
+    }
+    return el("div", {class: "quilt-grid", role: "group", "aria-label": "your quilt as read: tap a cell to correct it"}, cells);
+  }
+
+  function readingPanel(reading) {
+    const problems = reading.doubts.filter((d) => d.problem);
+    const doubts = reading.doubts.filter((d) => !d.problem);
+    const rect = reading.rectangle;
+    const last = reading.round === state.rounds;
+    return el("div", {class: "reading", id: "reading"},
+      el("p", {class: "lead", id: "reading-score"},
+        rect ? `Best rectangle ${rect.width}×${rect.height}: ${reading.score} points` : "No shaded rectangle: 0 points",
+        last ? `, ${reading.empty} empty cells` : ""),
+      reading.method === "grid" ? el("p", {class: "muted", text: `Read from the grid lines alone (no corner markers): check every cell (confidence ${Math.round(reading.confidence * 100)}%).`}) : null,
+      readingGrid(reading),
+      el("p", {class: "muted", text: "Tap a cell that was read wrong to change it. Blue: your best rectangle."}),
+      problems.length ? el("div", {class: "problems", role: "alert"},
+        el("p", {class: "error", text: "This does not fit the game:"}),
+        el("ul", {}, problems.map((d) => el("li", {text: (d.cells.length && d.kind !== "quilt" ? d.cells.join(", ") + ": " : "") + d.reason})))) : null,
+      doubts.length ? el("div", {class: "doubts"},
+        el("p", {text: "Not sure about (outlined in amber):"}),
+        el("ul", {}, doubts.map((d) => el("li", {text: `${d.name}: ${d.reason}`})))) : null,
+      problems.length
+        ? el("button", {type: "button", id: "confirm-anyway", class: "huge",
+                        onclick: () => table.send({type: "photo_confirm", anyway: true}),
+                        text: "My sheet really is so: confirm anyway"})
+        : el("button", {type: "button", id: "confirm-reading", class: "primary huge",
+                        onclick: () => table.send({type: "photo_confirm"}), text: `Confirm ${reading.score} points`}),
+      el("div", {class: "reading-actions"}, photoButton("Retake the photo", false),
+        el("button", {type: "button", class: "quiet", onclick: () => table.send({type: "photo_drop"}),
+                      text: "Type my score instead"})));
+  }
+
   function scoring() {
     const seat = me();
     const entries = state.scores[String(seat.id)];
     const entry = entries[state.round - 1];
     const last = state.round === state.rounds;
+    if (state.reading) {
+      return el("section", {class: "panel"}, el("h2", {text: `Scoring, round ${state.round}: your sheet`}),
+        readingPanel(state.reading));
+    }
     const points = el("input", {type: "number", id: "points", inputmode: "numeric", min: 0, max: 81,
                                 value: entry.points ?? "", dataset: {keep: "points"}});
     const empty = last ? el("input", {type: "number", id: "empty", inputmode: "numeric", min: 0, max: 81,
@@ -182,14 +267,18 @@
       document.activeElement.blur();
     };
     const sent = entry.points !== null && (!last || entries[2].empty !== null);
+    const busy = uploading || state.reading_busy;
     return el("section", {class: "panel"},
       el("h2", {text: `Scoring, round ${state.round}`}),
-      el("p", {class: "muted", text: "Your best rectangle of shaded cells: the largest square inside it, +1 per further row or column (4x3 = 10, 4x5 = 17)."}),
+      busy ? el("p", {class: "lead", id: "reading-busy", role: "status", text: "Reading your photo…"})
+        : photoButton(sent && entry.by === "photo" ? "Photograph my sheet again" : "📷 Photograph my sheet", !sent),
+      photoError ? el("p", {class: "error", id: "photo-error", role: "alert", text: photoError}) : null,
+      el("p", {class: "muted", text: "Or type it: your best rectangle of shaded cells scores the largest square inside it, +1 per further row or column (4x3 = 10, 4x5 = 17)."}),
       el("form", {class: "score-form", onsubmit: submit},
         el("label", {for: "points", text: "Rectangle score"}), points,
         last ? el("label", {for: "empty", text: "Empty cells"}) : null, empty,
-        el("button", {type: "submit", class: "primary huge", id: "send-score", text: sent ? "Correct it" : "Send"})),
-      sent ? el("p", {class: "ok", id: "score-sent", text: `Sent ✓ ${entry.points}` + (last ? `, ${entries[2].empty} empty` : "")}) : null,
+        el("button", {type: "submit", class: "huge", id: "send-score", text: sent ? "Correct it" : "Send"})),
+      sent ? el("p", {class: "ok", id: "score-sent", text: `Sent ✓ ${entry.points}` + (last ? `, ${entries[2].empty} empty` : "") + (entry.by === "photo" ? " (from your photo)" : "")}) : null,
       scoreboard(state, () => false, sendScore));
   }
 
