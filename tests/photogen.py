@@ -620,29 +620,11 @@ def make_photo(seed: int, level: str | Conditions = "moderate", *, paper: str | 
     number = int(rng.integers(1, 5))  # a few sheet ids only, so that rendered pages are reused
     truth, drawn = random_truth(rng, cond, paper, number)
 
-    quarter = int(rng.integers(4)) if cond.quarter_turns else 0
-    rotation_deg = 90 * quarter + rng.uniform(-cond.max_small_rotation_deg, cond.max_small_rotation_deg)
-    photo_size = _photo_size(rng, cond, megapixels, sheet_upright=quarter % 2 == 0)
-    page_mm = L.page_size(paper)
-    photo_corners = _project_page(rng, cond, page_mm, photo_size, rotation_deg, details)
-    needed = max(np.linalg.norm(photo_corners[1] - photo_corners[0]) / page_mm[0],
-                 np.linalg.norm(photo_corners[3] - photo_corners[0]) / page_mm[1])
-    px_per_mm = next((level for level in RENDER_LEVELS if level >= needed * 1.2), RENDER_LEVELS[-1])
-
+    photo_size, photo_corners, px_per_mm = frame_page(rng, cond, paper, megapixels, details)
     page = _page(paper, number, px_per_mm).copy()
     slot = L.page_slots(paper)[0]
     draw_sheet(_PageDrawer(page, slot, px_per_mm, rng), rng, cond, truth, drawn)
-
-    # the camera
-    page_px = np.array([[0, 0], [page.shape[1], 0], [page.shape[1], page.shape[0]], [0, page.shape[0]]], np.float32)
-    page_to_photo = cv2.getPerspectiveTransform(page_px, photo_corners)
-    photo = _table(rng, photo_size)
-    page_bgr = cv2.cvtColor(page, cv2.COLOR_RGB2BGR)
-    cv2.warpPerspective(page_bgr, page_to_photo, photo_size, dst=photo, flags=cv2.INTER_LINEAR,
-                        borderMode=cv2.BORDER_TRANSPARENT)
-    sx, sy = page.shape[1] / page_mm[0], page.shape[0] / page_mm[1]  # the render's exact pixels per mm
-    sheet_to_page = np.array([[slot.scale * sx, 0, slot.x * sx], [0, slot.scale * sy, slot.y * sy], [0, 0, 1]])
-    sheet_to_photo = page_to_photo @ sheet_to_page
+    photo, sheet_to_photo = photograph_page(rng, page, paper, photo_size, photo_corners)
 
     if rng.random() < cond.occluded_marker_probability:
         _thumb(rng, photo, sheet_to_photo, details)
@@ -652,6 +634,37 @@ def make_photo(seed: int, level: str | Conditions = "moderate", *, paper: str | 
     ok, encoded = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, quality])
     assert ok
     return SyntheticPhoto(seed, cond, truth, encoded.tobytes(), sheet_to_photo / sheet_to_photo[2, 2], details)
+
+
+def frame_page(rng: np.random.Generator, cond: Conditions, paper: str, megapixels: float | None,
+               details: dict) -> tuple[tuple[int, int], np.ndarray, float]:
+    """Where the camera sees the page: the photo's size, the page's corners in it, and the pixels per mm the page
+    is rendered at (a cached level a little finer than the photo needs)."""
+    quarter = int(rng.integers(4)) if cond.quarter_turns else 0
+    rotation_deg = 90 * quarter + rng.uniform(-cond.max_small_rotation_deg, cond.max_small_rotation_deg)
+    photo_size = _photo_size(rng, cond, megapixels, sheet_upright=quarter % 2 == 0)
+    page_mm = L.page_size(paper)
+    photo_corners = _project_page(rng, cond, page_mm, photo_size, rotation_deg, details)
+    needed = max(np.linalg.norm(photo_corners[1] - photo_corners[0]) / page_mm[0],
+                 np.linalg.norm(photo_corners[3] - photo_corners[0]) / page_mm[1])
+    px_per_mm = next((level for level in RENDER_LEVELS if level >= needed * 1.2), RENDER_LEVELS[-1])
+    return photo_size, photo_corners, px_per_mm
+
+
+def photograph_page(rng: np.random.Generator, page: np.ndarray, paper: str, photo_size: tuple[int, int],
+                    photo_corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The camera: the drawn page laid on the table at `photo_corners`; the photo and the sheet-mm -> photo-pixel
+    homography of the page's first sheet."""
+    page_mm = L.page_size(paper)
+    slot = L.page_slots(paper)[0]
+    page_px = np.array([[0, 0], [page.shape[1], 0], [page.shape[1], page.shape[0]], [0, page.shape[0]]], np.float32)
+    page_to_photo = cv2.getPerspectiveTransform(page_px, photo_corners)
+    photo = _table(rng, photo_size)
+    cv2.warpPerspective(cv2.cvtColor(page, cv2.COLOR_RGB2BGR), page_to_photo, photo_size, dst=photo,
+                        flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT)
+    sx, sy = page.shape[1] / page_mm[0], page.shape[0] / page_mm[1]  # the render's exact pixels per mm
+    sheet_to_page = np.array([[slot.scale * sx, 0, slot.x * sx], [0, slot.scale * sy, slot.y * sy], [0, 0, 1]])
+    return photo, page_to_photo @ sheet_to_page
 
 
 THUMB_RADIUS_MM = 16.0

@@ -32,7 +32,6 @@ from doodle.sheet import layout as L
 from doodle.sheet.pdf import sheet_id
 from tests.photogen import (
     CONDITIONS,
-    RENDER_LEVELS,
     Cell,
     Conditions,
     SyntheticPhoto,
@@ -40,10 +39,9 @@ from tests.photogen import (
     _degrade,
     _page,
     _PageDrawer,
-    _photo_size,
-    _project_page,
-    _table,
     _thumb,
+    frame_page,
+    photograph_page,
 )
 
 SHADOWS: dict[str, tuple[tuple[float, float], ...]] = {
@@ -104,27 +102,11 @@ def photo_of_game(record: dict[str, Any], level: str | Conditions = "moderate", 
     truth = game_truth(record, paper, number)
     details: dict = {}
 
-    quarter = int(rng.integers(4)) if cond.quarter_turns else 0
-    rotation_deg = 90 * quarter + rng.uniform(-cond.max_small_rotation_deg, cond.max_small_rotation_deg)
-    photo_size = _photo_size(rng, cond, megapixels, sheet_upright=quarter % 2 == 0)
-    page_mm = L.page_size(paper)
-    photo_corners = _project_page(rng, cond, page_mm, photo_size, rotation_deg, details)
-    needed = max(np.linalg.norm(photo_corners[1] - photo_corners[0]) / page_mm[0],
-                 np.linalg.norm(photo_corners[3] - photo_corners[0]) / page_mm[1])
-    px_per_mm = next((k for k in RENDER_LEVELS if k >= needed * 1.2), RENDER_LEVELS[-1])
-
+    photo_size, photo_corners, px_per_mm = frame_page(rng, cond, paper, megapixels, details)
     page = _page(paper, number, px_per_mm).copy()
     slot = L.page_slots(paper)[0]
     truth = replace(truth, styles=_fill_in(_PageDrawer(page, slot, px_per_mm, rng), record, truth, cond, rng))
-
-    page_px = np.array([[0, 0], [page.shape[1], 0], [page.shape[1], page.shape[0]], [0, page.shape[0]]], np.float32)
-    page_to_photo = cv2.getPerspectiveTransform(page_px, photo_corners)
-    photo = _table(rng, photo_size)
-    cv2.warpPerspective(cv2.cvtColor(page, cv2.COLOR_RGB2BGR), page_to_photo, photo_size, dst=photo,
-                        flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT)
-    sx, sy = page.shape[1] / page_mm[0], page.shape[0] / page_mm[1]
-    sheet_to_page = np.array([[slot.scale * sx, 0, slot.x * sx], [0, slot.scale * sy, slot.y * sy], [0, 0, 1]])
-    sheet_to_photo = page_to_photo @ sheet_to_page
+    photo, sheet_to_photo = photograph_page(rng, page, paper, photo_size, photo_corners)
     if shadow is not None:
         _cast_shadow(photo, sheet_to_photo, SHADOWS[shadow], SHADOW_STRENGTH[shadow])
         details["shadow"] = f"{shadow} ({SHADOW_STRENGTH[shadow]})"
