@@ -625,12 +625,17 @@ def make_photo(seed: int, level: str | Conditions = "moderate", *, paper: str | 
     slot = L.page_slots(paper)[0]
     draw_sheet(_PageDrawer(page, slot, px_per_mm, rng), rng, cond, truth, drawn)
     photo, sheet_to_photo = photograph_page(rng, page, paper, photo_size, photo_corners)
+    return finish_photo(rng, cond, photo, sheet_to_photo, seed, truth, paper, details)
 
+
+def finish_photo(rng: np.random.Generator, cond: Conditions, photo: np.ndarray, sheet_to_photo: np.ndarray,
+                 seed: int, truth: Truth, paper: str, details: dict) -> SyntheticPhoto:
+    """What the phone does after the light: a thumb over a marker now and then, blur and noise, JPEG."""
     if rng.random() < cond.occluded_marker_probability:
         _thumb(rng, photo, sheet_to_photo, details)
     photo = _degrade(rng, cond, photo, details)
     quality = int(rng.integers(cond.jpeg_quality[0], cond.jpeg_quality[1] + 1))
-    details.update(jpeg_quality=quality, size=photo_size, paper=paper)
+    details.update(jpeg_quality=quality, size=(photo.shape[1], photo.shape[0]), paper=paper)
     ok, encoded = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, quality])
     assert ok
     return SyntheticPhoto(seed, cond, truth, encoded.tobytes(), sheet_to_photo / sheet_to_photo[2, 2], details)

@@ -36,10 +36,9 @@ from tests.photogen import (
     Conditions,
     SyntheticPhoto,
     Truth,
-    _degrade,
     _page,
     _PageDrawer,
-    _thumb,
+    finish_photo,
     frame_page,
     photograph_page,
 )
@@ -110,14 +109,7 @@ def photo_of_game(record: dict[str, Any], level: str | Conditions = "moderate", 
     if shadow is not None:
         _cast_shadow(photo, sheet_to_photo, SHADOWS[shadow], SHADOW_STRENGTH[shadow])
         details["shadow"] = f"{shadow} ({SHADOW_STRENGTH[shadow]})"
-    if rng.random() < cond.occluded_marker_probability:
-        _thumb(rng, photo, sheet_to_photo, details)
-    photo = _degrade(rng, cond, photo, details)
-    quality = int(rng.integers(cond.jpeg_quality[0], cond.jpeg_quality[1] + 1))
-    details.update(jpeg_quality=quality, size=photo_size, paper=paper)
-    ok, encoded = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, quality])
-    assert ok
-    return SyntheticPhoto(photo_seed, cond, truth, encoded.tobytes(), sheet_to_photo / sheet_to_photo[2, 2], details)
+    return finish_photo(rng, cond, photo, sheet_to_photo, photo_seed, truth, paper, details)
 
 
 def _fill_in(drawer: _PageDrawer, record: dict[str, Any], truth: Truth, cond: Conditions,
