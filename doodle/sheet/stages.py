@@ -46,7 +46,7 @@ Box = tuple[int, int, int, int]
 """A region of the sheet image in pixels: x0, y0, x1, y1."""
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)  # arrays: their repr says nothing
 class SheetRead:
     """What is known of a flattened sheet so far: the stages of `read_sheet` fill it in, in order.
 
