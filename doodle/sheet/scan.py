@@ -290,7 +290,8 @@ def _check_light_and_focus(gray: np.ndarray, t: ReaderTuning) -> None:
     bright = float(np.percentile(small, t.bright_percentile))
     if bright < t.too_dark_level:
         raise TooDarkError(TOO_DARK_MESSAGE)
-    spread = float(np.percentile(small, 99) - np.percentile(small, 1))
+    low, high = t.blur_spread_percentiles
+    spread = float(np.percentile(small, high) - np.percentile(small, low))
     edges = np.abs(cv2.Laplacian(small.astype(np.float32), cv2.CV_32F))
     sharpness = float(np.percentile(edges, t.blur_edge_percentile)) / max(spread, 1.0)
     if spread > t.blur_min_spread and sharpness < t.blur_max_sharpness:

@@ -177,7 +177,7 @@ def light_and_cells(read: SheetRead) -> None:
         values = _cell_values(field_, read.shadows.edge, t)
         threshold = largest_gap_threshold(values, t.cell_lowest, t.cell_highest)
         overbright = _overbright_cells(field_, t)
-        limit = min(t.paper_cell, threshold / 2)
+        limit = min(t.paper_cell, threshold * t.paper_cell_share)
         new = {i for i, value in enumerate(values) if i not in joined | overbright and value < limit}
         if not new:
             break
@@ -261,7 +261,7 @@ def decide_cells(read: SheetRead) -> None:
             doubtful.add(index)
         if index in read.stains:
             doubtful.add(index)  # a tint whose edge does not keep to the grid: a stain, a smudge?
-        margin = t.cell_log_margin * (2.0 if index in shadowed else 1.0)
+        margin = t.cell_log_margin * (t.shadow_margin_factor if index in shadowed else 1.0)
         conf = min(1.0, log_distance(float(value), threshold) / margin)
         if index in doubtful:
             conf = min(conf, t.shadow_doubt)
@@ -489,7 +489,7 @@ def uneven_around(sheet: np.ndarray, box: layout.Rect, t: ReaderTuning = TUNING)
     x0, y0, x1, y1 = box.inset(-t.check_ring_mm[1]).to_px(PX_PER_MM)
     x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)  # the ring may pass the sheet's edge
     bx0, by0, bx1, by1 = box.inset(-t.check_ring_mm[0]).to_px(PX_PER_MM)
-    bright = cv2.dilate(sheet[y0:y1, x0:x1].max(axis=2), np.ones((5, 5), np.uint8))  # thin print taken out
+    bright = cv2.dilate(sheet[y0:y1, x0:x1].max(axis=2), np.ones((t.thin_print_px,) * 2, np.uint8))
     ring = np.ones(bright.shape, bool)
     ring[max(by0 - y0, 0) : max(by1 - y0, 0), max(bx0 - x0, 0) : max(bx1 - x0, 0)] = False
     low, high = np.percentile(np.log(np.maximum(bright[ring], 1).astype(np.float32)), t.check_ring_percentiles)

@@ -38,7 +38,8 @@ class ReaderTuning:
     cell_highest: float = 0.22
     # Confidence 1 at this log distance (see measure.log_distance) from the threshold; uncertain below half of it.
     cell_log_margin: float = 0.8
-    paper_cell: float = 0.03  # a cell measuring less ink than this (and under half the threshold) is taken as paper
+    paper_cell: float = 0.03  # a cell measuring less ink than this (and under a share of the threshold) ...
+    paper_cell_share: float = 0.5  # ... of paper_cell_share is taken as paper
     max_passes: int = 5  # rounds of empty cells joining the paper and the light estimated again, at most
     uncertain_below: float = 0.5  # anything read with less confidence than this is listed as uncertain
 
@@ -48,7 +49,8 @@ class ReaderTuning:
     split_min_share: float = 0.3  # a cell crossed by a shadow's edge is measured away from it when this much is left
     cell_line_clearance_mm: float = 1.5  # a shadow's step is measured inside a cell this far from its printed lines
     shadow_edge: float = EDGE_CHANGE  # log gain changing this much between neighbouring pixels: a shadow's edge
-    shadow_near_mm: float = 3.0  # cells this close to such a shadow are read with doubt when grey
+    shadow_near_mm: float = 3.0  # cells this close to such a shadow are read with doubt when grey ...
+    shadow_margin_factor: float = 2.0  # ... and sure only this many times further from the threshold
     overbright: float = 1.06  # a cell's median brightness this far above the paper estimate: the estimate is wrong
     shadow_doubt: float = 0.3  # the confidence given to cells and bubbles where the light around them is in doubt
     shadow_window_mm: float = 24.0  # light changing by more than shadow_variation (log) within this: a hard edge
@@ -80,6 +82,7 @@ class ReaderTuning:
     check_ring_mm: tuple[float, float] = (1.5, 6.0)
     check_ring_percentiles: tuple[float, float] = (5, 95)
     check_ring_uneven: float = 0.2
+    thin_print_px: int = 5  # a max filter this wide (1.25 mm) takes printed text and lines out of the paper
     check_sure: float = 0.3
 
     # --- filled bubbles ---
@@ -101,10 +104,11 @@ class ReaderTuning:
     # --- the photo as a whole ---
     too_dark_level: float = 40.0  # paper darker than this (0-255) leaves too little contrast between pencil and paper
     # Without markers, the photo is judged on a copy this wide: too dark when its bright part (this percentile)
-    # is darker than too_dark_level; too blurred when it has contrast (its 1st to 99th percentile spread more
-    # than blur_min_spread) but its sharpest edges (this percentile of the Laplacian) are weak against it.
+    # is darker than too_dark_level; too blurred when it has contrast (its brightness between these percentiles
+    # spreads more than blur_min_spread) but its sharpest edges (this percentile of the Laplacian) are weak against it.
     focus_width_px: int = 640
     bright_percentile: float = 95
+    blur_spread_percentiles: tuple[float, float] = (1, 99)
     blur_min_spread: float = 40
     blur_edge_percentile: float = 99.5
     blur_max_sharpness: float = 0.06
