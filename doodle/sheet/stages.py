@@ -34,7 +34,7 @@ from doodle.sheet.measure import (
 )
 from doodle.sheet.scan_errors import TooDarkError
 from doodle.sheet.shadows import ShadowMap, find_shadows
-from doodle.sheet.strokes import STROKE_MARK, StrokeMap, stain_cells
+from doodle.sheet.strokes import StrokeMap, stain_cells
 from doodle.sheet.tuning import TUNING, ReaderTuning
 
 PX_PER_MM = 4.0
@@ -150,7 +150,7 @@ def take_out_shadows(read: SheetRead) -> None:
     _set(domain, grid.inset(-t.grid_domain_margin_mm), True)
     cells = _cell_interiors(height, width, t.cell_line_clearance_mm)
     read.shadows = find_shadows(sheet, near_columns, near_rows, domain, read.trusted, cells)
-    read.plain = flat_field(sheet, read.trusted)
+    read.plain = flat_field(sheet, read.trusted, t)
     if read.shadows.depth <= 0.0:
         read.unshadowed = sheet
     else:
@@ -167,7 +167,7 @@ def light_and_cells(read: SheetRead) -> None:
     the paper grows from the margins into the grid through the empty cells.
     """
     t, sheet = read.tuning, read.unshadowed
-    field_ = read.plain if sheet is read.sheet else flat_field(sheet, read.trusted)
+    field_ = read.plain if sheet is read.sheet else flat_field(sheet, read.trusted, t)
     if field_.paper_level < t.too_dark_level:
         raise TooDarkError(TOO_DARK_MESSAGE)
     trusted = read.trusted.copy()
@@ -175,7 +175,7 @@ def light_and_cells(read: SheetRead) -> None:
     joined: set[int] = set()
     for _ in range(t.max_passes):
         values = _cell_values(field_, read.shadows.edge, t)
-        threshold = largest_gap_threshold(values, t.cell_lowest, t.cell_highest)
+        threshold = largest_gap_threshold(values, t.cell_lowest, t.cell_highest, t)
         overbright = _overbright_cells(field_, t)
         limit = min(t.paper_cell, threshold * t.paper_cell_share)
         new = {i for i, value in enumerate(values) if i not in joined | overbright and value < limit}
@@ -185,10 +185,10 @@ def light_and_cells(read: SheetRead) -> None:
             x0, y0, x1, y1 = boxes[i]
             trusted[y0:y1, x0:x1] = True
         joined |= new
-        field_ = flat_field(sheet, trusted)
+        field_ = flat_field(sheet, trusted, t)
     else:
         values = _cell_values(field_, read.shadows.edge, t)
-        threshold = largest_gap_threshold(values, t.cell_lowest, t.cell_highest)
+        threshold = largest_gap_threshold(values, t.cell_lowest, t.cell_highest, t)
     read.light, read.values, read.threshold, read.paper_cells = field_, values, threshold, joined
     read.show("light", _light_picture)
     read.show("ink", _ink_picture)
@@ -199,7 +199,7 @@ def shadow_doubts(read: SheetRead) -> None:
     (a shadow was missed or misjudged somewhere, so every grey cell may be shadow, even one taken as paper: a
     misjudged shadow can brighten light pencil), cells brightened into paper by a shadow taken out."""
     t = read.tuning
-    read.variation = light_variation(read.light, round(t.shadow_window_mm * PX_PER_MM))
+    read.variation = light_variation(read.light, round(t.shadow_window_mm * PX_PER_MM), t)
     read.steep = float(read.variation[read.trusted].max(initial=0.0)) > t.shadow_variation
     read.shadowed = set(range(SIZE * SIZE)) if read.steep else _shadowed_cells(read.shadows, t)
     read.brightened = _brightened_cells(read)
@@ -208,9 +208,10 @@ def shadow_doubts(read: SheetRead) -> None:
 
 def find_strokes(read: SheetRead) -> None:
     """The strokes over the cells, and the shaded cells whose tint may be a stain (see `strokes`)."""
-    boxes = cell_boxes(read.tuning.cell_inset_mm)
-    read.strokes = StrokeMap(read.sheet, boxes, PX_PER_MM)
-    read.stains = stain_cells(read.light.ink, read.values, read.values > read.threshold, read.strokes, boxes)
+    t = read.tuning
+    boxes = cell_boxes(t.cell_inset_mm)
+    read.strokes = StrokeMap(read.sheet, boxes, PX_PER_MM, t)
+    read.stains = stain_cells(read.light.ink, read.values, read.values > read.threshold, read.strokes, boxes, t)
     read.show("strokes", _strokes_picture)
 
 
@@ -255,14 +256,14 @@ def decide_cells(read: SheetRead) -> None:
             # a shadow whose edge was placed a little off.
             shaded = False
             doubtful.add(index)
-        if not shaded and read.strokes.shares[index] >= STROKE_MARK:
+        if not shaded and read.strokes.shares[index] >= t.stroke_mark:
             # Little ink on average, but strokes: a deliberate mark (a slash, a loose scribble), or a stray line.
             shaded = True
             doubtful.add(index)
         if index in read.stains:
             doubtful.add(index)  # a tint whose edge does not keep to the grid: a stain, a smudge?
         margin = t.cell_log_margin * (t.shadow_margin_factor if index in shadowed else 1.0)
-        conf = min(1.0, log_distance(float(value), threshold) / margin)
+        conf = min(1.0, log_distance(float(value), threshold, t) / margin)
         if index in doubtful:
             conf = min(conf, t.shadow_doubt)
         read.confidences.append(conf)
@@ -284,10 +285,10 @@ def read_specials(read: SheetRead) -> None:
     seen: list[tuple[Box, np.ndarray, pictures.Colour]] = []  # each box's strokes, for the trace
     for special in layout.SPECIALS:
         box = special.check.inset(t.check_inset_mm).to_px(PX_PER_MM)
-        ink = local_ink(sheet, box, reach)
+        ink = local_ink(sheet, box, reach, t)
         value = float((ink > t.check_stroke_ink).mean())
         crossed = value > t.check_threshold
-        conf = min(1.0, log_distance(value, t.check_threshold) / t.check_log_margin)
+        conf = min(1.0, log_distance(value, t.check_threshold, t) / t.check_log_margin)
         if t.check_faint < value < t.check_sure and uneven_around(sheet, special.check, t):
             conf = min(conf, t.shadow_doubt)
         read.confidences.append(conf)
@@ -315,7 +316,7 @@ def read_rounds(read: SheetRead) -> None:
     # (the closing reaches no further than bubble_reach_mm), at a quarter of the cost of 60 overlapping ones.
     ax0, ay0 = min(b[0] for b in squares.values()), min(b[1] for b in squares.values())
     ax1, ay1 = max(b[2] for b in squares.values()), max(b[3] for b in squares.values())
-    ink = local_ink(read.sheet, (ax0, ay0, ax1, ay1), round(t.bubble_reach_mm * PX_PER_MM))
+    ink = local_ink(read.sheet, (ax0, ay0, ax1, ay1), round(t.bubble_reach_mm * PX_PER_MM), t)
     for block in layout.ROUNDS:
         digits: dict[str, int | None] = {}
         for place in layout.PLACES:
@@ -324,7 +325,7 @@ def read_rounds(read: SheetRead) -> None:
             for digit in range(10):
                 x0, y0, x1, y1 = squares[block.number, place, digit]
                 value = float(ink[y0 - ay0 : y1 - ay0, x0 - ax0 : x1 - ax0].mean())
-                conf = min(1.0, log_distance(value, t.bubble_local_threshold) / t.bubble_log_margin)
+                conf = min(1.0, log_distance(value, t.bubble_local_threshold, t) / t.bubble_log_margin)
                 center = layout.bubble_center(block.number, place, digit)
                 against_ring, doubtful = _bubble_value(read.plain, center, t)
                 if doubtful or (against_ring > t.bubble_threshold) != (value > t.bubble_local_threshold):

@@ -18,6 +18,18 @@ from doodle.sheet.shadows import EDGE_CHANGE
 class ReaderTuning:
     """Every threshold, margin and window the reader decides with (see the module's docstring)."""
 
+    # --- the light (measure.flat_field) ---
+    thin_print_px: int = 5  # a max filter this wide (1.25 mm) takes thin print and strokes out of the paper
+    light_coarse: int = 8  # the paper estimate is built at this fraction of the resolution (a 2 mm grid at 4 px/mm)
+    light_sigmas: tuple[float, ...] = (1.5, 4.0, 12.0, 36.0)  # its scales (coarse pixels), blended broad to fine
+    light_paper_share: float = 0.6  # a coarse pixel is paper when more than this share of it is known paper
+    light_min_paper: int = 4  # coarse pixels of paper at least, or the whole sheet is taken as paper
+    light_backing: float = 0.25  # a finer scale overrides a broader one fully where this much paper backs it
+    # Gaps and confidences are compared on a log scale offset by this much ink: empty paper measures about 0 with
+    # noise of a few hundredths, so 0.01 -> 0.08 is a wider gap than 0.15 -> 0.45 (light pencil against heavy).
+    ink_log_offset: float = 0.02
+    halo_px: int = 3  # bright lines narrower than this (0.75 mm) are a sharpened photo's halo, not the light
+
     # --- where marks are measured ---
     cell_inset_mm: float = 3.5  # measure a cell's interior only: away from printed lines and hand-drawn outlines
     check_inset_mm: float = 1.5
@@ -62,6 +74,19 @@ class ReaderTuning:
     paper_block_share: float = 0.3  # ... over this share of its interior: the cell is paper, darkened in part
     paper_block_ink: float = 0.05  # ink below this is bare paper
 
+    # --- strokes against tints (strokes.py) ---
+    stroke_reach_mm: float = 2.5  # ink narrower than this (a pencil line, 0.3-1 mm, blurred) is a stroke
+    stroke_ink: float = 0.15  # a pixel this much darker than the light around it is on a stroke
+    # A cell whose interior has strokes over this share holds a deliberate mark (a slash across a 9 mm interior
+    # covers 7-16% of it; over 360 synthetic photos empty cells never over 0.0005, cells crossed by a coffee ring's
+    # rim up to 0.3); under it, whatever darkens the cell is a tint.
+    stroke_mark: float = 0.05
+    tint_sure: float = 0.35  # a tint this dark is pencil pressed hard, never a stain or a smudge
+    uneven_blocks: int = 3  # a cell's interior split into this many blocks a side: does a tint cover it evenly?
+    uneven_share: float = 0.5  # blocks differing by this share of the tint's ink: the tint's edge runs through
+    uneven_least: float = 0.03  # ... and by at least this much ink (paper noise)
+    uneven_min_share: float = 0.3  # a block is judged on what lies between its strokes when that is this much of it
+
     # --- crossed special boxes ---
     # The share of the box's inside covered by pencil strokes (pixels of more than check_stroke_ink against the
     # local light: measure.local_ink, with a closing wider than the box), against a fixed threshold. Over 2400
@@ -82,7 +107,6 @@ class ReaderTuning:
     check_ring_mm: tuple[float, float] = (1.5, 6.0)
     check_ring_percentiles: tuple[float, float] = (5, 95)
     check_ring_uneven: float = 0.2
-    thin_print_px: int = 5  # a max filter this wide (1.25 mm) takes printed text and lines out of the paper
     check_sure: float = 0.3
 
     # --- filled bubbles ---
