@@ -149,7 +149,7 @@ def take_out_shadows(read: SheetRead) -> None:
     domain = read.trusted.copy()
     _set(domain, grid.inset(-t.grid_domain_margin_mm), True)
     cells = _cell_interiors(height, width, t.cell_line_clearance_mm)
-    read.shadows = find_shadows(sheet, near_columns, near_rows, domain, read.trusted, cells)
+    read.shadows = find_shadows(sheet, near_columns, near_rows, domain, read.trusted, cells, t)
     read.plain = flat_field(sheet, read.trusted, t)
     if read.shadows.depth <= 0.0:
         read.unshadowed = sheet

@@ -11,12 +11,49 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from doodle.sheet.shadows import EDGE_CHANGE
-
 
 @dataclass(frozen=True)
 class ReaderTuning:
     """Every threshold, margin and window the reader decides with (see the module's docstring)."""
+
+    # --- hard shadows (shadows.py; lengths in map pixels, 1 mm at 4 px/mm) ---
+    shadow_map_scale: int = 4  # the map is built at this fraction of the sheet image's resolution
+    shadow_log_blur: float = 0.8  # the map's log brightness is smoothed this much before its differences are taken
+    # A change of log brightness per map pixel above this is a step (a 15% shadow over 2 mm gives about 0.06; a
+    # light gradient across the whole sheet gives under 0.005 per pixel).
+    shadow_step_min: float = 0.035
+    shadow_step_max: float = 0.9  # steeper than any shadow: the edge of something printed in black
+    shadow_step_blur: float = 1.0  # a step shows over a few pixels: its differences are pooled over this blur ...
+    shadow_step_gain: float = 2.5  # ... and scaled back up by this (a blurred step's peak is lower)
+    shadow_coherence: float = 0.75  # how one-signed the differences around a step must be (1: all one way) ...
+    shadow_coherence_blur: float = 1.5  # ... over this neighbourhood
+    shadow_aligned_ratio: float = 6.0  # a gradient this much more across a grid line than along it runs along it
+    shadow_level_percentiles: tuple[float, float] = (1, 99)  # the integrated light's deepest and lit levels
+    shadow_min_depth: float = 0.08  # log: shadows lighter than this are left to the smooth flat-field
+    shadow_min_region: int = 100  # map pixels (1 mm each): a smaller dark region is not a shadow
+    shadow_edge_band_px: int = 5  # a region's edge: the band this wide across its outline
+    shadow_normal_blur: float = 1.0  # the integrated light is smoothed this much before the edge's direction
+    shadow_across: float = 3.0  # map pixels either side of an edge where the step is measured
+    shadow_min_edge: int = 20  # edge pixels (mm) needed to measure a region's step across its edge (2 cm of it)
+    shadow_max_tint: float = 0.5  # a shadow's step differs between colour channels by less than this share of it
+    # A shadow reaches the bare paper around the grid as well as the grid (over 400 synthetic photos with hard
+    # shadows, at least 23% of every shadow region found was bare paper); a dark region found almost only where
+    # the player draws is pencil whose edges happened to look like a shadow's.
+    shadow_min_bare_share: float = 0.1
+    shadow_min_shaded_paper: int = 20  # map pixels (mm²): paper shaded less than this shows no shadow
+    shadow_label_rounds: int = 4  # refits of the paper's light and its shaded / lit labels, at most
+    shadow_depth_rounds: int = 3  # the paper's labels settled with a depth fitted to them, at most ...
+    shadow_depth_settled: float = 0.1  # ... until the depth changes by less than this share
+    shadow_sample_block: int = 16  # map pixels (mm): the paper is sampled in blocks this wide ...
+    shadow_sample_min_points: int = 20  # ... that hold this many paper pixels at least
+    shadow_sample_size: int = 8  # blocks per sample (a smooth light has 6 coefficients)
+    shadow_sample_trials: int = 300
+    shadow_outlier_spreads: float = 4.0  # paper further off its fitted light than this many spreads is a mark
+    shadow_outline_smoothing: float = 4.0  # map pixels (mm): the blur that smooths a shadow's outline (cut at half)
+    shadow_paper_reach: int = 8  # map pixels (mm): the paper beside a shadow's part in the grid, in shadow too
+    shadow_gain_blur: float = 0.7  # the map's gain is softened this much (a real shadow's edge is not a cliff)
+    shadow_edge: float = 0.01  # log gain changing this much between neighbouring map pixels: a shadow's edge
+    shadow_edge_widen: int = 2  # map pixels (mm) either side of an edge where the light taken out may be off
 
     # --- the light (measure.flat_field) ---
     thin_print_px: int = 5  # a max filter this wide (1.25 mm) takes thin print and strokes out of the paper
@@ -60,7 +97,6 @@ class ReaderTuning:
     grid_domain_margin_mm: float = 1.0  # shadows' steps are believed this far outside the grid too
     split_min_share: float = 0.3  # a cell crossed by a shadow's edge is measured away from it when this much is left
     cell_line_clearance_mm: float = 1.5  # a shadow's step is measured inside a cell this far from its printed lines
-    shadow_edge: float = EDGE_CHANGE  # log gain changing this much between neighbouring pixels: a shadow's edge
     shadow_near_mm: float = 3.0  # cells this close to such a shadow are read with doubt when grey ...
     shadow_margin_factor: float = 2.0  # ... and sure only this many times further from the threshold
     overbright: float = 1.06  # a cell's median brightness this far above the paper estimate: the estimate is wrong
@@ -139,6 +175,11 @@ class ReaderTuning:
     grid_confidence_cap: float = 0.8  # a markerless read is never reported as more certain than this
     unknown_way_up_confidence: float = 0.25  # a grid whose way up is not known: one of four turns is right
     mirror_evidence: int = 2  # at least this many markers seen flipped back, more than unflipped: mirrored
+
+    @property
+    def shadow_label_noise(self) -> float:
+        """Log: paper further than this off its light (or its shadow's) fits neither."""
+        return self.shadow_min_depth / 2
 
     @property
     def check_faint(self) -> float:
