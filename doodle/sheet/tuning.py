@@ -16,6 +16,23 @@ from dataclasses import dataclass
 class ReaderTuning:
     """Every threshold, margin and window the reader decides with (see the module's docstring)."""
 
+    # --- the corner markers (markers.py) ---
+    # Markers are looked for in a copy of the photo no larger than this (they are big: 18-22 mm), which keeps
+    # detection fast on 12-megapixel photos (not when it would shrink the photo by less than marker_reduce_below);
+    # the full working image is tried when too few are found.
+    marker_detect_side: int = 1600
+    marker_reduce_below: float = 0.9
+    # A set of markers belongs to one sheet when one homography maps the sheet's marker corners onto all of them
+    # this well (RMS, sheet mm). Corners are found to a fraction of a pixel, so a real sheet fits within about 1 mm
+    # even tilted and blurred; markers of two sheets, which no single sheet can hold where they are, miss by far
+    # more.
+    marker_consistent_mm: float = 2.5
+    marker_max_copies: int = 4  # instances of one id tried (more is not a photo of a few sheets)
+    # Another sheet's marker, in the same plane, looks about the size of this sheet's there: from a two-up sheet's
+    # (0.69 of the size, half the area) to a bent or raised sheet's; a false detection in pencil or print is a speck.
+    other_marker_area: tuple[float, float] = (0.2, 4.0)
+    clear_area_ratio: float = 1.6  # of two whole sheets in view, one this much larger (nearer, filling the photo)
+
     # --- hard shadows (shadows.py; lengths in map pixels, 1 mm at 4 px/mm) ---
     shadow_map_scale: int = 4  # the map is built at this fraction of the sheet image's resolution
     shadow_log_blur: float = 0.8  # the map's log brightness is smoothed this much before its differences are taken
