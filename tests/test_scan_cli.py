@@ -200,6 +200,16 @@ def test_trace_of_a_text_quilt_draws_nothing_and_a_file_is_no_directory(tmp_path
     assert result.exit_code == 2 and "--trace" in result.output and "Traceback" not in result.output
 
 
+def test_trace_of_a_refused_photo_shows_as_far_as_the_reading_got(tmp_path):
+    dark = tmp_path / "dark.png"
+    cv2.imwrite(str(dark), (cv2.imread(str(SURE)).astype(np.float32) * 0.14).astype(np.uint8))
+    out = tmp_path / "trace"
+    result = run("--no-ask", "--trace", str(out), str(dark))
+    assert result.exit_code == 1 and "too dark" in result.output
+    assert sorted(path.name for path in out.iterdir()) == ["dark.01-sheet.png", "dark.02-paper.png",
+                                                            "dark.03-shadows.png"]
+
+
 def test_no_trace_draws_nothing(monkeypatch):
     """The trace costs nothing when off: no picture is drawn."""
     from doodle.sheet import pictures
