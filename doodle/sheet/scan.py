@@ -175,8 +175,8 @@ def read_photo(
     """Read a photo (a path, the file's bytes, a BGR array or a PIL image) of a doodle score sheet, and check the
     reading (`checks`: by default the round scores of a finished game; see `doodle.game.checks`). `tuning`: the
     values the reader decides with (a benchmark may try others). `trace`: a dict into which each stage of the
-reading puts a picture of what it found (BGR, the flattened sheet's size; see `stages`), by name in the order
-found, and kept as far as the reading got when it fails; none is drawn without it.
+    reading puts a picture of what it found (BGR, the flattened sheet's size; see `stages`), by name in the order
+    found, and kept as far as the reading got when it fails; none is drawn without it.
 
     Raises a `ScanError` subclass whose message names the problem and what to do about it (and the file, by
     `name` when given).
