@@ -247,7 +247,7 @@ def _read_all(files: tuple[str, ...], checks: SheetChecks, rounds: tuple[int, ..
 def _read_one(source: str, checks: SheetChecks, rounds: tuple[int, ...] | None,
               trace: dict[str, np.ndarray] | None = None) -> Reading:
     try:
-        return read_input(source, checks, rounds, trace)
+        return read_input(source, checks, rounds, trace=trace)
     except Exception as error:  # noqa: BLE001 - the reader failing on one file must not lose the others' scores
         return Reading(source, error=f"{source}: the reader failed on it ({type(error).__name__}: {error}); please "
                                      "report it with the photo")
