@@ -242,11 +242,11 @@ def test_ctrl_c_in_a_batch_shows_what_was_read(tmp_path, monkeypatch):
     real = score_cli.read_input
     calls = []
 
-    def interrupted(source, checks, rounds):
+    def interrupted(source, checks, rounds, trace=None):
         calls.append(source)
         if len(calls) == 2:
             raise KeyboardInterrupt
-        return real(source, checks, rounds)
+        return real(source, checks, rounds, trace=trace)
 
     monkeypatch.setattr(score_cli, "read_input", interrupted)
     result = run(str(good), str(good), str(good))
