@@ -162,6 +162,68 @@ def test_photos_of_the_same_sheet_in_one_batch_are_warned_about(tmp_path):
     assert "warning:" not in different.output
 
 
+TRACE_PICTURES = ("sheet", "paper", "shadows", "light", "ink", "light-variation", "strokes", "cells", "specials",
+                  "bubbles")
+
+
+def test_trace_writes_each_stage_picture_without_changing_the_reading(tmp_path):
+    out = tmp_path / "new" / "trace"  # made, parents and all
+    traced = run("--json", "--trace", str(out), str(UNSURE))
+    assert traced.exit_code == EXIT_UNCERTAIN, traced.output
+    assert traced.output == run("--json", str(UNSURE)).output
+    assert sorted(path.name for path in out.iterdir()) == [f"harsh-1.{number:02d}-{name}.png" for number, name
+                                                            in enumerate(TRACE_PICTURES, start=1)]
+    width, height = layout.canonical_size_px(4.0)
+    for name in TRACE_PICTURES:
+        image = cv2.imread(str(next(out.glob(f"*-{name}.png"))))
+        assert image.shape == (height, width, 3), name
+        assert int(image.max()) - int(image.min()) > 50, f"{name} is blank"
+    # what the pictures show: the shadow taken out washed blue with its edge red (far more of both than the photo
+    # itself shows), and the grid's empty cells that joined the paper framed green in the ink picture
+    def reddish_and_bluish(name: str) -> tuple[int, int]:
+        b, g, r = np.moveaxis(cv2.imread(str(out / f"harsh-1.{name}.png")).astype(int), 2, 0)
+        return int(((r > b + 80) & (r > g + 80)).sum()), int((b > r + 40).sum())
+
+    (red, blue), (red_before, blue_before) = reddish_and_bluish("03-shadows"), reddish_and_bluish("01-sheet")
+    assert red > 3 * red_before and blue > 10 * blue_before
+    ink = cv2.imread(str(out / "harsh-1.05-ink.png")).reshape(-1, 3)
+    assert np.any(np.all(ink == (40, 170, 40), axis=1))
+
+
+def test_trace_of_a_text_quilt_draws_nothing_and_a_file_is_no_directory(tmp_path):
+    text = tmp_path / "quilt.txt"
+    text.write_text("\n".join(["#########"] * 9) + "\n")
+    out = tmp_path / "trace"
+    assert run("--no-ask", "--trace", str(out), str(text)).exit_code in (0, EXIT_UNCERTAIN)  # read, not refused
+    assert list(out.iterdir()) == []
+    result = run("--no-ask", "--trace", str(text), str(SURE))
+    assert result.exit_code == 2 and "--trace" in result.output and "Traceback" not in result.output
+
+
+def test_trace_of_a_refused_photo_shows_as_far_as_the_reading_got(tmp_path):
+    dark = tmp_path / "dark.png"
+    cv2.imwrite(str(dark), (cv2.imread(str(SURE)).astype(np.float32) * 0.14).astype(np.uint8))
+    out = tmp_path / "trace"
+    result = run("--no-ask", "--trace", str(out), str(dark))
+    assert result.exit_code == 1 and "too dark" in result.output
+    assert sorted(path.name for path in out.iterdir()) == ["dark.01-sheet.png", "dark.02-paper.png",
+                                                            "dark.03-shadows.png"]
+
+
+def test_no_trace_draws_nothing(monkeypatch):
+    """The trace costs nothing when off: no picture is drawn."""
+    from doodle.sheet import pictures
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a trace picture was drawn without a trace")
+
+    for name in ("washed", "grey", "ink", "framed", "pasted"):
+        monkeypatch.setattr(pictures, name, refuse)
+    assert read_photo(SURE).quilt.bits
+    with pytest.raises(AssertionError, match="without a trace"):
+        read_photo(SURE, trace={})
+
+
 def test_annotate_several_photos_into_a_directory(tmp_path):
     result = run("--no-ask", "--annotate", str(tmp_path), str(SURE), str(EXAMPLES / "mild-2.jpg"))
     assert result.exit_code == EXIT_UNCERTAIN, result.output

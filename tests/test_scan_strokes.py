@@ -11,7 +11,8 @@ import pytest
 from doodle.quilt import SIZE
 from doodle.sheet.scan import read_photo
 from doodle.sheet.stages import PX_PER_MM, cell_boxes
-from doodle.sheet.strokes import STROKE_MARK, StrokeMap, stain_cells
+from doodle.sheet.strokes import StrokeMap, stain_cells
+from doodle.sheet.tuning import TUNING
 from tests.photogen_styles import styled_photo
 from tests.test_scan import wrong_items
 
@@ -38,8 +39,8 @@ def test_a_slash_is_strokes_and_a_smooth_tint_is_not():
     blob = cv2.GaussianBlur(blob, (0, 0), 6)
     sheet = (sheet * (1 - 0.15 * blob[..., None])).astype(np.uint8)
     shares = StrokeMap(sheet, cell_boxes(), PX_PER_MM).shares
-    assert shares[10] >= STROKE_MARK
-    assert shares[40] < STROKE_MARK and shares.max(initial=0, where=np.arange(81) != 10) < STROKE_MARK
+    assert shares[10] >= TUNING.stroke_mark
+    assert shares[40] < TUNING.stroke_mark and shares.max(initial=0, where=np.arange(81) != 10) < TUNING.stroke_mark
 
 
 def _ink_and_values(paint) -> tuple[np.ndarray, np.ndarray]:

@@ -220,10 +220,10 @@ def test_a_file_the_reader_fails_on_does_not_lose_the_batch(tmp_path, monkeypatc
     good.write_text(QUILT)
     real = score_cli.read_input
 
-    def failing(source, checks, rounds):
+    def failing(source, checks, rounds, trace=None):
         if source.endswith("bad.jpg"):
             raise RuntimeError("the reader broke")
-        return real(source, checks, rounds)
+        return real(source, checks, rounds, trace=trace)
 
     monkeypatch.setattr(score_cli, "read_input", failing)
     result = run(str(good), str(tmp_path / "bad.jpg"), str(good))
@@ -242,11 +242,11 @@ def test_ctrl_c_in_a_batch_shows_what_was_read(tmp_path, monkeypatch):
     real = score_cli.read_input
     calls = []
 
-    def interrupted(source, checks, rounds):
+    def interrupted(source, checks, rounds, trace=None):
         calls.append(source)
         if len(calls) == 2:
             raise KeyboardInterrupt
-        return real(source, checks, rounds)
+        return real(source, checks, rounds, trace=trace)
 
     monkeypatch.setattr(score_cli, "read_input", interrupted)
     result = run(str(good), str(good), str(good))

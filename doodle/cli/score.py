@@ -15,6 +15,8 @@ from doodle.quilt import MAX_ROUND_SCORE, Quilt, cell_name
 from doodle.render import draw_quilt
 
 if TYPE_CHECKING:  # the photo reader imports OpenCV, which is slow to load: only when a photo is read
+    import numpy as np
+
     from doodle.sheet.doubts import Uncertain
     from doodle.sheet.scan import ScanResult
 
@@ -184,25 +186,57 @@ def _annotate(readings: list[Reading], target: Path) -> None:
         click.echo("--annotate: nothing to draw (no photo was read; text quilts have no sheet to draw)", err=True)
         return
     for reading in photos:
-        stem = "stdin" if reading.source == STDIN else Path(reading.source).stem
+        stem = _stem(reading.source)
         path = target / f"{stem}.annotated.png" if len(readings) > 1 or target.is_dir() else target
-        try:
-            write_atomic(path, annotated_png(reading.scan))
-        except OSError as error:
-            raise click.ClickException(
-                f"cannot write {path} ({error.strerror or error}): choose a file in a folder you can write to"
-            ) from None
+        _write_png(path, annotated_png(reading.scan))
 
 
-def _read_all(files: tuple[str, ...], checks: SheetChecks, rounds: tuple[int, ...] | None) -> tuple[
-        list[Reading], int]:
+def _stem(source: str) -> str:
+    return "stdin" if source == STDIN else Path(source).stem
+
+
+def _write_png(path: Path, data: bytes) -> None:
+    try:
+        write_atomic(path, data)
+    except OSError as error:
+        raise click.ClickException(
+            f"cannot write {path} ({error.strerror or error}): choose a file in a folder you can write to"
+        ) from None
+
+
+def _trace_dir(target: Path) -> Path:
+    """The --trace directory, made if missing, before anything is read (a photo's trace is written as it is
+    read)."""
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise click.UsageError(f"--trace {target}: cannot make that directory ({error.strerror or error}); "
+                               "give a directory you can write to") from None
+    return target
+
+
+def _write_trace(trace: dict[str, np.ndarray], target: Path, stem: str) -> None:
+    """Each stage's picture as STEM.NN-NAME.png in `target`, numbered in the order the stages found them."""
+    import cv2
+
+    for number, (name, picture) in enumerate(trace.items(), start=1):
+        ok, data = cv2.imencode(".png", picture)
+        if ok:
+            _write_png(target / f"{stem}.{number:02d}-{name}.png", data.tobytes())
+
+
+def _read_all(files: tuple[str, ...], checks: SheetChecks, rounds: tuple[int, ...] | None,
+              trace_to: Path | None = None) -> tuple[list[Reading], int]:
     """Every input read in turn, each failure kept as that input's error; on Ctrl-C, what was read so far and
-    how many inputs were left."""
+    how many inputs were left. With `trace_to`, each photo's trace is written there as it is read."""
     readings: list[Reading] = []
     try:
         with click.progressbar(files, label="reading", file=sys.stderr, hidden=len(files) == 1) as bar:
             for source in bar:
-                readings.append(_read_one(source, checks, rounds))
+                trace: dict[str, np.ndarray] | None = None if trace_to is None else {}
+                readings.append(_read_one(source, checks, rounds, trace))
+                if trace_to is not None and trace:
+                    _write_trace(trace, trace_to, _stem(source))
     except KeyboardInterrupt:
         if len(files) == 1:
             raise
@@ -210,9 +244,10 @@ def _read_all(files: tuple[str, ...], checks: SheetChecks, rounds: tuple[int, ..
     return readings, 0
 
 
-def _read_one(source: str, checks: SheetChecks, rounds: tuple[int, ...] | None) -> Reading:
+def _read_one(source: str, checks: SheetChecks, rounds: tuple[int, ...] | None,
+              trace: dict[str, np.ndarray] | None = None) -> Reading:
     try:
-        return read_input(source, checks, rounds)
+        return read_input(source, checks, rounds, trace=trace)
     except Exception as error:  # noqa: BLE001 - the reader failing on one file must not lose the others' scores
         return Reading(source, error=f"{source}: the reader failed on it ({type(error).__name__}: {error}); please "
                                      "report it with the photo")
@@ -234,6 +269,10 @@ def _read_one(source: str, checks: SheetChecks, rounds: tuple[int, ...] | None) 
 @click.option("--annotate", "annotate_to", type=click.Path(path_type=Path), metavar="OUT.png",
               help="Write the flattened sheet with what was read drawn on it; to an existing directory, or with "
                    "several photos, as NAME.annotated.png in that directory (created if missing).")
+@click.option("--trace", "trace_to", type=click.Path(path_type=Path, file_okay=False), metavar="DIR",
+              help="Write a picture of what each stage of the photo reader found (the paper, the shadows, the light, "
+                   "the ink, the strokes, the cells, the boxes, the bubbles) as NAME.NN-STAGE.png in DIR (created if "
+                   "missing): to see why a photo was read as it was.")
 @click.option("--ask/--no-ask", default=None,
               help="Ask about uncertain marks (default: when run on a terminal and the input is not `-`).")
 @click.option("--color/--no-color", default=None, help="Colour the drawing (default: when on a terminal).")
@@ -245,6 +284,7 @@ def score(
     record: str | None,
     scoring_round: int | None,
     annotate_to: Path | None,
+    trace_to: Path | None,
     ask: bool | None,
     color: bool | None,
 ) -> None:
@@ -275,7 +315,9 @@ def score(
     many = len(files) > 1
     if annotate_to is not None and many and annotate_to.exists() and not annotate_to.is_dir():
         raise click.UsageError(f"--annotate {annotate_to}: with several files, give a directory")
-    readings, interrupted = _read_all(files, checks, rounds)
+    if trace_to is not None:
+        trace_to = _trace_dir(trace_to)
+    readings, interrupted = _read_all(files, checks, rounds, trace_to)
     if not many and readings[0].error is not None:
         raise click.ClickException(readings[0].error)
     if ask and not interrupted:

@@ -19,6 +19,8 @@ from doodle.game.deck import bundled_deck
 from doodle.quilt import Quilt, QuiltTextError
 
 if TYPE_CHECKING:  # the photo reader imports OpenCV, which is slow to load: only when a photo is read
+    import numpy as np
+
     from doodle.sheet.doubts import Uncertain
     from doodle.sheet.scan import ScanResult
 
@@ -56,8 +58,11 @@ class Reading:
         return self.scan.doubts if self.scan is not None else self.problems
 
 
-def read_input(source: str, checks: SheetChecks, rounds: tuple[int, ...] | None) -> Reading:
-    """One input (a file, or `-` for standard input), read as a text quilt or a photo and checked."""
+def read_input(
+    source: str, checks: SheetChecks, rounds: tuple[int, ...] | None, trace: dict[str, np.ndarray] | None = None
+) -> Reading:
+    """One input (a file, or `-` for standard input), read as a text quilt or a photo and checked; a photo's
+    reading puts each stage's picture in `trace` when given (see `doodle.sheet.stages`)."""
     reading = Reading(source)
     if not source:
         reading.error = "an empty file name was given: name a photo or a text quilt (or - for standard input)"
@@ -76,7 +81,7 @@ def read_input(source: str, checks: SheetChecks, rounds: tuple[int, ...] | None)
     from doodle.sheet.scan import ScanError, read_photo
 
     try:
-        scan = read_photo(data, name=reading.name, checks=checks)
+        scan = read_photo(data, name=reading.name, checks=checks, trace=trace)
     except ScanError as error:
         reading.error = str(error) if error.names_the_file else f"{reading.name}: {error}"
         return reading

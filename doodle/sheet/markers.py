@@ -17,19 +17,7 @@ import cv2
 import numpy as np
 
 from doodle.sheet import layout
-
-# Markers are looked for in a copy of the photo no larger than this (they are big: 18-22 mm), which keeps detection
-# fast on 12-megapixel photos; the full working image is tried when too few are found.
-DETECT_SIDE = 1600
-# A set of markers belongs to one sheet when one homography maps the sheet's marker corners onto all of them this
-# well (RMS, sheet mm). Corners are found to a fraction of a pixel, so a real sheet fits within about 1 mm even
-# tilted and blurred; markers of two sheets, which no single sheet can hold where they are, miss by far more.
-CONSISTENT_MM = 2.5
-MAX_COPIES = 4  # instances of one id tried (more is not a photo of a few sheets)
-# Another sheet's marker, in the same plane, looks about the size of this sheet's there: from a two-up sheet's
-# (0.69 of the size, half the area) to a bent or raised sheet's; a false detection in pencil or print is a speck.
-OTHER_MARKER_AREA = (0.2, 4.0)
-CLEAR_AREA_RATIO = 1.6  # of two whole sheets in view, one this much larger (nearer, filling the photo) is the one
+from doodle.sheet.tuning import TUNING, ReaderTuning
 
 
 @dataclass(frozen=True)
@@ -74,12 +62,12 @@ def _detect(gray: np.ndarray) -> list[Detection]:
             if layout.locate_marker(marker_id) is not None]
 
 
-def detect_markers(gray: np.ndarray) -> list[Detection]:
+def detect_markers(gray: np.ndarray, t: ReaderTuning = TUNING) -> list[Detection]:
     """Our markers in the photo (grayscale), trying a reduced copy first for speed and the full image after."""
     height, width = gray.shape
-    scale = DETECT_SIDE / max(height, width)
+    scale = t.marker_detect_side / max(height, width)
     found: list[Detection] = []
-    if scale < 0.9:
+    if scale < t.marker_reduce_below:
         small = cv2.resize(gray, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
         found = [(i, quad / scale) for i, quad in _detect(small)]
     if _best_count(found) < 4:
@@ -134,14 +122,14 @@ def _outline(homography: np.ndarray) -> np.ndarray:
     return cv2.perspectiveTransform(np.array([[(0, 0), (w, 0), (w, h), (0, h)]], np.float64), homography)[0]
 
 
-def _candidates(found: list[Detection]) -> list[_Candidate]:
+def _candidates(found: list[Detection], t: ReaderTuning) -> list[_Candidate]:
     """Every set of 3 or 4 markers of one sheet (one per corner) that one homography fits, largest sets only."""
     groups: dict[tuple[str, int], dict[str, list[int]]] = {}
     for k, (marker_id, _) in enumerate(found):
         place = _place(marker_id)
         corners = groups.setdefault((place.marks.version, place.slot), {})
         copies = corners.setdefault(place.corner, [])
-        if len(copies) < MAX_COPIES:
+        if len(copies) < t.marker_max_copies:
             copies.append(k)
     fitted: list[_Candidate] = []
     for corners in groups.values():
@@ -153,14 +141,14 @@ def _candidates(found: list[Detection]) -> list[_Candidate]:
             if len(used) < 3:
                 continue
             fit = _fit(found, used)
-            if fit is None or fit.error_mm > CONSISTENT_MM:
+            if fit is None or fit.error_mm > t.marker_consistent_mm:
                 continue
             quad = _outline(fit.homography)
             fitted.append(_Candidate(fit, frozenset(used), quad, abs(float(cv2.contourArea(quad.astype(np.float32))))))
     return [c for c in fitted if not any(c.used < other.used for other in fitted)]
 
 
-def _others(candidate: _Candidate, found: list[Detection]) -> list[np.ndarray]:
+def _others(candidate: _Candidate, found: list[Detection], t: ReaderTuning) -> list[np.ndarray]:
     """The markers seen that are not this sheet's and are the size a printed marker would be there, were it in the
     sheet's plane (a speck of pencil or print that decodes as one of our ids is far smaller)."""
     inverse = np.linalg.inv(candidate.fit.homography)
@@ -174,16 +162,16 @@ def _others(candidate: _Candidate, found: list[Detection]) -> list[np.ndarray]:
         expected = cv2.contourArea(cv2.perspectiveTransform(square.reshape(1, 4, 2), candidate.fit.homography)[0]
                                    .astype(np.float32))
         area = cv2.contourArea(quad.astype(np.float32))
-        if OTHER_MARKER_AREA[0] * expected <= area <= OTHER_MARKER_AREA[1] * expected:
+        if t.other_marker_area[0] * expected <= area <= t.other_marker_area[1] * expected:
             others.append(quad)
     return others
 
 
-def _covered(candidate: _Candidate, found: list[Detection]) -> bool:
+def _covered(candidate: _Candidate, found: list[Detection], t: ReaderTuning) -> bool:
     """Whether another sheet's marker shows inside this sheet's outline: that sheet lies over this one."""
     outline = candidate.quad.astype(np.float32).reshape(-1, 1, 2)
     return any(cv2.pointPolygonTest(outline, tuple(float(v) for v in quad.mean(axis=0)), False) > 0
-               for quad in _others(candidate, found))
+               for quad in _others(candidate, found, t))
 
 
 def _grid_in_view(candidate: _Candidate, shape: tuple[int, int] | None) -> bool:
@@ -196,31 +184,33 @@ def _grid_in_view(candidate: _Candidate, shape: tuple[int, int] | None) -> bool:
     return bool((grid >= 0).all() and (grid[:, 0] < width).all() and (grid[:, 1] < height).all())
 
 
-def _two_sheets_seen(found: list[Detection]) -> bool:
+def _two_sheets_seen(found: list[Detection], t: ReaderTuning) -> bool:
     """Whether the markers seen (specks aside) are of more than one sheet: an id twice, or two sheets' ids."""
     areas = [cv2.contourArea(quad.astype(np.float32)) for _, quad in found]
     typical = float(np.median(areas)) if areas else 0.0
     seen = [(_place(i).marks.version, _place(i).slot, _place(i).corner)
-            for (i, _), area in zip(found, areas, strict=True) if area >= OTHER_MARKER_AREA[0] * typical]
+            for (i, _), area in zip(found, areas, strict=True) if area >= t.other_marker_area[0] * typical]
     return len(set(seen)) < len(seen) or len({where[:2] for where in seen}) > 1
 
 
-def fit_markers(found: list[Detection], shape: tuple[int, int] | None = None) -> MarkerSearch:
+def fit_markers(
+    found: list[Detection], shape: tuple[int, int] | None = None, t: ReaderTuning = TUNING
+) -> MarkerSearch:
     """The homography of the one sheet to read among the markers found (3 or 4 of one sheet are needed), in a
     photo of `shape` (height, width) when given (a sheet whose grid is cut off by the photo's edge is then the
     lesser choice)."""
-    candidates = _candidates(found)
+    candidates = _candidates(found, t)
     if not candidates:
-        return MarkerSearch(None, _best_count(found), other_sheet=_two_sheets_seen(found))
-    on_top = [c for c in candidates if not _covered(c, found)]
+        return MarkerSearch(None, _best_count(found), other_sheet=_two_sheets_seen(found, t))
+    on_top = [c for c in candidates if not _covered(c, found, t)]
     if not on_top:  # another sheet (maybe not whole in view) lies over each sheet found
         return MarkerSearch(None, max(len(c.used) for c in candidates), other_sheet=True, covered=True)
     ranked = sorted(on_top, key=lambda c: (_grid_in_view(c, shape), len(c.used), c.area), reverse=True)
     best = ranked[0]
-    other = bool(_others(best, found))
+    other = bool(_others(best, found, t))
     if len(ranked) > 1:
         second = ranked[1]
         if (_grid_in_view(best, shape), len(best.used)) == (_grid_in_view(second, shape), len(second.used)) and \
-                best.area < CLEAR_AREA_RATIO * second.area:
+                best.area < t.clear_area_ratio * second.area:
             return MarkerSearch(None, len(best.used), other_sheet=True, ambiguous=True)
     return MarkerSearch(best.fit, len(best.used), other_sheet=other)

@@ -13,10 +13,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-# The paper estimate is built at this fraction of the sheet image's resolution (a 2 mm grid at 4 px/mm).
-COARSE = 8
-# Scales (in coarse pixels) of the paper estimate, blended from broad to fine where paper is hidden.
-SIGMAS = (1.5, 4.0, 12.0, 36.0)
+from doodle.sheet.tuning import TUNING, ReaderTuning
 
 
 @dataclass(frozen=True)
@@ -28,7 +25,7 @@ class FlatField:
     paper_level: float  # median paper brightness (0-255) before correction: how much light there was
 
 
-def paper_estimate(bgr: np.ndarray, trusted: np.ndarray) -> np.ndarray:
+def paper_estimate(bgr: np.ndarray, trusted: np.ndarray, t: ReaderTuning = TUNING) -> np.ndarray:
     """Per-channel paper brightness (float32, same size as `bgr`) interpolated from the `trusted` paper pixels.
 
     Thin dark strokes (printed text, lines, hatching) are removed by a small max filter first; where a large area
@@ -36,34 +33,33 @@ def paper_estimate(bgr: np.ndarray, trusted: np.ndarray) -> np.ndarray:
     hard shadow edge stays sharp where paper shows and a big shaded patch is never mistaken for paper.
     """
     height, width = bgr.shape[:2]
-    opened = cv2.dilate(bgr, cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5)))
-    coarse_size = (max(1, width // COARSE), max(1, height // COARSE))
+    opened = cv2.dilate(bgr, cv2.getStructuringElement(cv2.MORPH_RECT, (t.thin_print_px,) * 2))
+    coarse_size = (max(1, width // t.light_coarse), max(1, height // t.light_coarse))
     values = cv2.resize(opened, coarse_size, interpolation=cv2.INTER_AREA).astype(np.float32)
     # A coarse pixel counts as paper when most of it is trusted paper (the max filter has already widened the
     # paper over thin printed lines; thin strips of paper between printed things still count).
-    weight = (cv2.resize(trusted.astype(np.float32), coarse_size, interpolation=cv2.INTER_AREA) > 0.6).astype(
-        np.float32
-    )
-    if weight.sum() < 4:
+    weight = (cv2.resize(trusted.astype(np.float32), coarse_size, interpolation=cv2.INTER_AREA)
+              > t.light_paper_share).astype(np.float32)
+    if weight.sum() < t.light_min_paper:
         weight = np.ones_like(weight)
     # From the broadest scale to the finest, each scale overrides the broader estimate in proportion to how much
     # trusted paper backs it: a smooth blend, with no seams where one scale takes over from another.
     estimate = None
-    for sigma in sorted(SIGMAS, reverse=True):
+    for sigma in sorted(t.light_sigmas, reverse=True):
         w = cv2.GaussianBlur(weight, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
         v = cv2.GaussianBlur(values * weight[..., None], (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
         local = v / np.maximum(w, 1e-6)[..., None]
         if estimate is None:
             estimate = local
             continue
-        alpha = np.clip(w / 0.25, 0.0, 1.0)[..., None]
+        alpha = np.clip(w / t.light_backing, 0.0, 1.0)[..., None]
         estimate = alpha * local + (1 - alpha) * estimate
     return cv2.resize(estimate, (width, height), interpolation=cv2.INTER_LINEAR)
 
 
-def flat_field(bgr: np.ndarray, trusted: np.ndarray) -> FlatField:
+def flat_field(bgr: np.ndarray, trusted: np.ndarray, t: ReaderTuning = TUNING) -> FlatField:
     """Divide by the paper estimate and turn the result into ink (0 paper .. 1 black)."""
-    paper = paper_estimate(bgr, trusted)
+    paper = paper_estimate(bgr, trusted, t)
     normalised = cv2.divide(bgr.astype(np.float32), np.maximum(paper, 1.0))
     b, g, r = cv2.split(normalised)
     ink = 1.0 - np.clip(cv2.min(cv2.min(b, g), r), 0.0, 1.0)
@@ -74,24 +70,24 @@ def flat_field(bgr: np.ndarray, trusted: np.ndarray) -> FlatField:
     return FlatField(ink=ink, brightness=brightness, normalised=normalised, paper=brightest, paper_level=level)
 
 
-def light_variation(field: FlatField, window_px: int) -> np.ndarray:
+def light_variation(field: FlatField, window_px: int, t: ReaderTuning = TUNING) -> np.ndarray:
     """How much the light changes within `window_px` of each pixel, as max - min of log paper brightness.
 
     Smooth lighting changes little over a few centimetres; a hard shadow edge changes a lot, and where the
     estimate had to bridge such an edge from afar, the cells there cannot be read with confidence.
     """
-    small = cv2.resize(field.paper, None, fx=1 / COARSE, fy=1 / COARSE, interpolation=cv2.INTER_AREA)
+    coarse = t.light_coarse
+    small = cv2.resize(field.paper, None, fx=1 / coarse, fy=1 / coarse, interpolation=cv2.INTER_AREA)
     log = np.log(np.maximum(small, 1.0))
-    k = max(3, (window_px // COARSE) | 1)
+    k = max(3, (window_px // coarse) | 1)
     kernel = np.ones((k, k), np.uint8)
     spread = cv2.dilate(log, kernel) - cv2.erode(log, kernel)
     return cv2.resize(spread, (field.paper.shape[1], field.paper.shape[0]), interpolation=cv2.INTER_NEAREST)
 
 
-HALO_PX = 3  # (sheet-image pixels: 0.75 mm)
-
-
-def local_ink(bgr: np.ndarray, box: tuple[int, int, int, int], reach_px: int) -> np.ndarray:
+def local_ink(
+    bgr: np.ndarray, box: tuple[int, int, int, int], reach_px: int, t: ReaderTuning = TUNING
+) -> np.ndarray:
     """The ink (0 paper .. 1 black) of each pixel inside `box` = (x0, y0, x1, y1), against the light around it.
 
     The reference is a morphological closing of the photo with a square of side `reach_px`, wider than the mark
@@ -106,9 +102,9 @@ def local_ink(bgr: np.ndarray, box: tuple[int, int, int, int], reach_px: int) ->
     cx1, cy1 = min(x1 + reach_px, width), min(y1 + reach_px, height)
     around = bgr[cy0:cy1, cx0:cx1].astype(np.float32)
     square = cv2.getStructuringElement(cv2.MORPH_RECT, (reach_px | 1, reach_px | 1))
-    # Bright lines narrower than HALO_PX first taken out: a sharpened photo rings brighter than paper beside every
+    # Bright lines narrower than halo_px first taken out: a sharpened photo rings brighter than paper beside every
     # printed line, and the closing would take that halo for the light (every box's paper then reads as ink).
-    lit = cv2.morphologyEx(around, cv2.MORPH_OPEN, np.ones((HALO_PX, HALO_PX), np.uint8),
+    lit = cv2.morphologyEx(around, cv2.MORPH_OPEN, np.ones((t.halo_px, t.halo_px), np.uint8),
                            borderType=cv2.BORDER_REPLICATE)
     light = cv2.morphologyEx(lit, cv2.MORPH_CLOSE, square, borderType=cv2.BORDER_REPLICATE)
     share = (around / np.maximum(light, 1.0)).min(axis=2)
@@ -123,16 +119,13 @@ def region_ink(ink: np.ndarray, box: tuple[int, int, int, int]) -> float:
     return float(patch.mean()) if patch.size else 0.0
 
 
-# Gaps are compared on a log scale offset by this much ink: empty paper measures about 0 with noise of a few
-# hundredths, so 0.01 -> 0.08 is a wider gap than 0.15 -> 0.45 (light pencil against heavy pencil).
-LOG_OFFSET = 0.02
+def log_distance(a: float, b: float, t: ReaderTuning = TUNING) -> float:
+    """How far apart two amounts of ink are, on a log scale offset by `t.ink_log_offset`."""
+    offset = t.ink_log_offset
+    return abs(float(np.log((b + offset) / (a + offset))))
 
 
-def log_distance(a: float, b: float) -> float:
-    return abs(float(np.log((b + LOG_OFFSET) / (a + LOG_OFFSET))))
-
-
-def largest_gap_threshold(values: np.ndarray, lowest: float, highest: float) -> float:
+def largest_gap_threshold(values: np.ndarray, lowest: float, highest: float, t: ReaderTuning = TUNING) -> float:
     """The per-sheet threshold: the middle of the largest gap in the sorted values (OMRChecker's idea).
 
     Gaps are measured on a log scale and only the part of each gap inside the window [`lowest`, `highest`]
@@ -146,7 +139,8 @@ def largest_gap_threshold(values: np.ndarray, lowest: float, highest: float) -> 
         lo, hi = max(a, lowest), min(b, highest)
         if hi <= lo:
             continue
-        size = log_distance(lo, hi)
+        size = log_distance(lo, hi, t)
         if size > best_size:
-            best, best_size = float(np.sqrt((lo + LOG_OFFSET) * (hi + LOG_OFFSET)) - LOG_OFFSET), size
+            offset = t.ink_log_offset
+            best, best_size = float(np.sqrt((lo + offset) * (hi + offset)) - offset), size
     return best

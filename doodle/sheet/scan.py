@@ -170,30 +170,35 @@ class ScanResult:
 
 def read_photo(
     source: PhotoSource, name: str | None = None, checks: SheetChecks | None = None, *,
-    tuning: ReaderTuning = TUNING,
+    tuning: ReaderTuning = TUNING, trace: dict[str, np.ndarray] | None = None,
 ) -> ScanResult:
     """Read a photo (a path, the file's bytes, a BGR array or a PIL image) of a doodle score sheet, and check the
     reading (`checks`: by default the round scores of a finished game; see `doodle.game.checks`). `tuning`: the
-    values the reader decides with (a benchmark may try others).
+    values the reader decides with (a benchmark may try others). `trace`: a dict into which each stage of the
+    reading puts a picture of what it found (BGR, the flattened sheet's size; see `stages`), by name in the order
+    found, and kept as far as the reading got when it fails; none is drawn without it.
 
     Raises a `ScanError` subclass whose message names the problem and what to do about it (and the file, by
     `name` when given).
     """
-    return _read_image(load_photo(source, name=name), checks or SheetChecks(), tuning)
+    return _read_image(load_photo(source, name=name), checks or SheetChecks(), tuning, trace)
 
 
-def _read_image(image: np.ndarray, checks: SheetChecks, tuning: ReaderTuning, *, flipped: bool = False) -> ScanResult:
+def _read_image(
+    image: np.ndarray, checks: SheetChecks, tuning: ReaderTuning, trace: dict[str, np.ndarray] | None, *,
+    flipped: bool = False,
+) -> ScanResult:
     """`read_photo` of the decoded photo; `flipped`: it is a mirrored photo flipped back."""
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    markers = detect_markers(gray)
-    search = fit_markers(markers, gray.shape)
+    markers = detect_markers(gray, tuning)
+    search = fit_markers(markers, gray.shape, tuning)
     notes: tuple[str, ...] = ()
     if search.fit is None and not search.ambiguous and not flipped:
         # Mirrored markers are not ours: a mirrored photo shows them only once flipped back (then, with fewer
         # than 3 in view, the grid is looked for in the photo flipped back too).
         gray_back = cv2.flip(gray, 1)
-        markers_back = detect_markers(gray_back)
-        unmirrored = fit_markers(markers_back, gray.shape)
+        markers_back = detect_markers(gray_back, tuning)
+        unmirrored = fit_markers(markers_back, gray.shape, tuning)
         found_flipped = unmirrored.found >= max(tuning.mirror_evidence, search.found + 1)
         if unmirrored.fit is not None or unmirrored.ambiguous or unmirrored.covered or found_flipped:
             image, gray, markers, search = cv2.flip(image, 1), gray_back, markers_back, unmirrored
@@ -210,7 +215,7 @@ def _read_image(image: np.ndarray, checks: SheetChecks, tuning: ReaderTuning, *,
         sheet, inside = _warp(image, search.fit.homography)
         if not inside[_grid_box_px()].all():
             raise SheetNotFoundError("part of the grid is outside the photo: photograph the whole sheet")
-        result = _identified(_read_sheet(sheet, inside, METHOD_MARKERS, search.found, tuning), gray, search.fit)
+        result = _identified(_read_sheet(sheet, inside, METHOD_MARKERS, search.found, tuning, trace), gray, search.fit)
         return replace(result, notes=notes + result.notes).checked(checks)
     _check_light_and_focus(gray, tuning)
     from doodle.sheet.grid_fallback import find_grid_homography, orient  # only needed without markers
@@ -229,10 +234,10 @@ def _read_image(image: np.ndarray, checks: SheetChecks, tuning: ReaderTuning, *,
     facing = orient(gray, homography, markers)  # the grid alone looks the same turned or mirrored
     if facing.mirrored and not flipped:
         # Read again un-mirrored, where the markers read as themselves (and with them the boxes and bubbles).
-        result = _read_image(cv2.flip(image, 1), checks, tuning, flipped=True)
+        result = _read_image(cv2.flip(image, 1), checks, tuning, trace, flipped=True)
         return replace(result, notes=result.notes + (MIRRORED_NOTE,))
     sheet, inside = _warp(image, facing.homography)
-    result = _read_sheet(sheet, inside, METHOD_GRID, search.found, tuning)
+    result = _read_sheet(sheet, inside, METHOD_GRID, search.found, tuning, trace)
     return _faced(replace(result, notes=notes + result.notes), facing, tuning).checked(checks)
 
 
@@ -285,7 +290,8 @@ def _check_light_and_focus(gray: np.ndarray, t: ReaderTuning) -> None:
     bright = float(np.percentile(small, t.bright_percentile))
     if bright < t.too_dark_level:
         raise TooDarkError(TOO_DARK_MESSAGE)
-    spread = float(np.percentile(small, 99) - np.percentile(small, 1))
+    low, high = t.blur_spread_percentiles
+    spread = float(np.percentile(small, high) - np.percentile(small, low))
     edges = np.abs(cv2.Laplacian(small.astype(np.float32), cv2.CV_32F))
     sharpness = float(np.percentile(edges, t.blur_edge_percentile)) / max(spread, 1.0)
     if spread > t.blur_min_spread and sharpness < t.blur_max_sharpness:
@@ -293,11 +299,11 @@ def _check_light_and_focus(gray: np.ndarray, t: ReaderTuning) -> None:
 
 
 def _read_sheet(
-    sheet: np.ndarray, inside: np.ndarray, method: str, markers_found: int, tuning: ReaderTuning
+    sheet: np.ndarray, inside: np.ndarray, method: str, markers_found: int, tuning: ReaderTuning,
+    trace: dict[str, np.ndarray] | None,
 ) -> ScanResult:
     """The flattened sheet read (see `stages`), as a result."""
-    marks = method == METHOD_MARKERS
-    read = read_sheet(sheet, inside, marks, tuning)
+    read = read_sheet(sheet, inside, method == METHOD_MARKERS, tuning, trace)
     return _result(read, method, markers_found)
 
 

@@ -21,35 +21,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-STEP_SCALE = 4  # the map is built at this fraction of the sheet image's resolution (1 mm at 4 px/mm)
-# A change of log brightness per map pixel above this is a step (a 15% shadow over 2 mm gives about 0.06; a
-# light gradient across the whole sheet gives under 0.005 per pixel).
-STEP_MIN = 0.035
-STEP_MAX = 0.9  # steeper than any shadow: the edge of something printed in black
-COHERENCE = 0.75  # how one-signed the differences around a step must be (1: all one way)
-MIN_DEPTH = 0.08  # log: shadows lighter than this are left to the smooth flat-field
-MIN_REGION = 100  # map pixels (1 mm each): a smaller dark region is not a shadow
-MIN_EDGE = 20  # edge pixels (mm) needed to measure a region's step across its edge (2 cm of it seen)
-MAX_TINT = 0.5  # a shadow's step differs between colour channels by less than this share of its depth
-# A shadow reaches the bare paper around the grid as well as the grid (over 400 synthetic photos with hard
-# shadows, at least 23% of every shadow region found was bare paper); a dark region found almost only where
-# the player draws is pencil whose edges happened to look like a shadow's.
-MIN_BARE_SHARE = 0.1
-MIN_SHADED_PAPER = 20  # map pixels (mm²): paper shaded less than this shows no shadow
-EDGE_CHANGE = 0.01  # log gain changing this much between neighbouring map pixels: a shadow's edge
-EDGE_WIDEN = 2  # map pixels (mm) either side of an edge where the light taken out may not match the light
-ACROSS = 3.0  # map pixels either side of an edge where the step is measured
-LABEL_ROUNDS = 4  # refits of the paper's light and its shaded / lit labels, at most
-DEPTH_ROUNDS = 3  # the paper's labels settled with a depth fitted to them, at most
-DEPTH_SETTLED = 0.1  # ... until the depth changes by less than this share
-LABEL_NOISE = MIN_DEPTH / 2  # log: paper further than this off its light (or its shadow's) fits neither
-SAMPLE_BLOCK = 16  # map pixels (mm): the paper is sampled in blocks this wide ...
-SAMPLE_MIN_POINTS = 20  # ... that hold this many paper pixels at least
-SAMPLE_SIZE = 8  # blocks per sample (a smooth light has 6 coefficients)
-SAMPLE_TRIALS = 300
-OUTLINE_SMOOTHING = 4.0  # map pixels (mm): the blur that smooths a shadow's outline (cut at half)
-PAPER_REACH = 8  # map pixels (mm): the paper beside a shadow's part in the grid that must be in shadow too
-ALIGNED_RATIO = 6.0  # a gradient this much more across a grid line than along it runs along it
+from doodle.sheet.tuning import TUNING, ReaderTuning
 
 
 @dataclass(frozen=True)
@@ -61,7 +33,7 @@ class ShadowMap:
 
 def find_shadows(
     bgr: np.ndarray, near_columns: np.ndarray, near_rows: np.ndarray, domain: np.ndarray, paper: np.ndarray,
-    cells: np.ndarray | None = None,
+    cells: np.ndarray | None = None, t: ReaderTuning = TUNING,
 ) -> ShadowMap:
     """The shadows on the sheet image `bgr`.
 
@@ -74,20 +46,21 @@ def find_shadows(
     mostly fills a cell evenly and changes at its lines (a false one is caught by the paper, which shows none).
     """
     height, width = bgr.shape[:2]
-    small = (max(2, width // STEP_SCALE), max(2, height // STEP_SCALE))
-    opened = cv2.dilate(bgr, cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5)))  # thin dark strokes away
+    small = (max(2, width // t.shadow_map_scale), max(2, height // t.shadow_map_scale))
+    # thin dark strokes taken out
+    opened = cv2.dilate(bgr, cv2.getStructuringElement(cv2.MORPH_RECT, (t.thin_print_px,) * 2))
     channels = cv2.resize(opened, small, interpolation=cv2.INTER_AREA).astype(np.float32)
     b, g, r = cv2.split(channels)
     log = np.log(np.maximum(cv2.max(cv2.max(b, g), r), 1.0))
     channel_logs = np.log(np.maximum(channels, 1.0))
-    log = cv2.GaussianBlur(log, (0, 0), 0.8)
+    log = cv2.GaussianBlur(log, (0, 0), t.shadow_log_blur)
     gx = np.zeros_like(log)
     gy = np.zeros_like(log)
     gx[:, :-1] = log[:, 1:] - log[:, :-1]
     gy[:-1, :] = log[1:, :] - log[:-1, :]
     # A step shows over a few pixels: keep a difference where the neighbourhood's step is strong.
-    sx = cv2.GaussianBlur(np.abs(gx), (0, 0), 1.0) * 2.5
-    sy = cv2.GaussianBlur(np.abs(gy), (0, 0), 1.0) * 2.5
+    sx = cv2.GaussianBlur(np.abs(gx), (0, 0), t.shadow_step_blur) * t.shadow_step_gain
+    sy = cv2.GaussianBlur(np.abs(gy), (0, 0), t.shadow_step_blur) * t.shadow_step_gain
     strength = np.sqrt(sx * sx + sy * sy)
 
     def shrink(mask: np.ndarray) -> np.ndarray:
@@ -98,52 +71,55 @@ def find_shadows(
         cell_ids = np.zeros(log.shape, np.int32)
     else:
         cell_ids = cv2.resize(cells.astype(np.int32, copy=False), small, interpolation=cv2.INTER_NEAREST)
-    aligned = (cols & (sx > ALIGNED_RATIO * sy)) | (rows & (sy > ALIGNED_RATIO * sx)) | (cols & rows)
+    ratio = t.shadow_aligned_ratio
+    aligned = (cols & (sx > ratio * sy)) | (rows & (sy > ratio * sx)) | (cols & rows)
     # A shadow's edge is one step, all its differences of one sign; pencil strokes and grain go up and down.
-    coherent = np.hypot(cv2.GaussianBlur(gx, (0, 0), 1.5), cv2.GaussianBlur(gy, (0, 0), 1.5)) > COHERENCE * (
-        cv2.GaussianBlur(np.hypot(gx, gy), (0, 0), 1.5))
-    keep = (strength > STEP_MIN) & (strength < STEP_MAX) & ~aligned & inside & coherent
+    blur = t.shadow_coherence_blur
+    coherent = np.hypot(cv2.GaussianBlur(gx, (0, 0), blur), cv2.GaussianBlur(gy, (0, 0), blur)) > (
+        t.shadow_coherence * cv2.GaussianBlur(np.hypot(gx, gy), (0, 0), blur))
+    keep = (strength > t.shadow_step_min) & (strength < t.shadow_step_max) & ~aligned & inside & coherent
     keep = cv2.erode(inside.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool) & keep
     kx = np.where(keep, gx, 0.0).astype(np.float32)
     ky = np.where(keep, gy, 0.0).astype(np.float32)
     shadow = _integrate(kx, ky)
-    top = float(np.percentile(shadow[inside], 99)) if inside.any() else float(shadow.max())
+    lowest, highest = t.shadow_level_percentiles
+    top = float(np.percentile(shadow[inside], highest)) if inside.any() else float(shadow.max())
     shadow = np.minimum(shadow - top, 0.0)
-    deepest = float(-np.percentile(shadow[inside], 1)) if inside.any() else 0.0
+    deepest = float(-np.percentile(shadow[inside], lowest)) if inside.any() else 0.0
     log_gain = np.zeros_like(shadow)
-    if deepest > MIN_DEPTH:
-        log_gain = _regions(shadow < -deepest / 2, keep, log, channel_logs, shadow, bare, cell_ids)
+    if deepest > t.shadow_min_depth:
+        log_gain = _regions(shadow < -deepest / 2, keep, log, channel_logs, shadow, bare, cell_ids, t)
         if log_gain.min() < 0:
-            log_gain = _as_the_paper_shows(log_gain, log, bare, inside & ~bare)
-    log_gain = cv2.GaussianBlur(log_gain, (0, 0), 0.7)
+            log_gain = _as_the_paper_shows(log_gain, log, bare, inside & ~bare, t)
+    log_gain = cv2.GaussianBlur(log_gain, (0, 0), t.shadow_gain_blur)
     depth = float(1.0 - np.exp(log_gain.min()))
     gain = cv2.resize(np.exp(log_gain), (width, height), interpolation=cv2.INTER_LINEAR)
     k = np.ones((3, 3), np.uint8)
-    changing = ((cv2.dilate(log_gain, k) - cv2.erode(log_gain, k)) > EDGE_CHANGE).astype(np.uint8)
-    changing = cv2.dilate(changing, np.ones((2 * EDGE_WIDEN + 1, 2 * EDGE_WIDEN + 1), np.uint8))
+    changing = ((cv2.dilate(log_gain, k) - cv2.erode(log_gain, k)) > t.shadow_edge).astype(np.uint8)
+    changing = cv2.dilate(changing, np.ones((2 * t.shadow_edge_widen + 1,) * 2, np.uint8))
     edge = cv2.resize(changing, (width, height), interpolation=cv2.INTER_NEAREST) > 0
     return ShadowMap(gain=gain, edge=edge, depth=depth)
 
 
 def _regions(
     mask: np.ndarray, keep: np.ndarray, log: np.ndarray, channel_logs: np.ndarray, shadow: np.ndarray,
-    bare: np.ndarray, cell_ids: np.ndarray
+    bare: np.ndarray, cell_ids: np.ndarray, t: ReaderTuning
 ) -> np.ndarray:
     """Piecewise-flat log gain: each shadow region gets the median step measured across its detected edges
     (the integral alone underestimates a step whose edge was only partly seen)."""
     count, labels = cv2.connectedComponents(mask.astype(np.uint8), connectivity=8)
     height, width = mask.shape
-    gy, gx = np.gradient(cv2.GaussianBlur(shadow, (0, 0), 1.0))
+    gy, gx = np.gradient(cv2.GaussianBlur(shadow, (0, 0), t.shadow_normal_blur))
     log_gain = np.zeros_like(log)
-    edge = keep & (cv2.dilate(mask.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0) & (
-        cv2.erode(mask.astype(np.uint8), np.ones((5, 5), np.uint8)) == 0)
+    band = np.ones((t.shadow_edge_band_px,) * 2, np.uint8)
+    edge = keep & (cv2.dilate(mask.astype(np.uint8), band) > 0) & (cv2.erode(mask.astype(np.uint8), band) == 0)
     ys, xs = np.nonzero(edge)
     norm = np.hypot(gx[ys, xs], gy[ys, xs]) + 1e-9
     nx, ny = gx[ys, xs] / norm, gy[ys, xs] / norm  # towards the light
-    ox = np.clip(np.round(xs + ACROSS * nx).astype(int), 0, width - 1)
-    oy = np.clip(np.round(ys + ACROSS * ny).astype(int), 0, height - 1)
-    ix = np.clip(np.round(xs - ACROSS * nx).astype(int), 0, width - 1)
-    iy = np.clip(np.round(ys - ACROSS * ny).astype(int), 0, height - 1)
+    ox = np.clip(np.round(xs + t.shadow_across * nx).astype(int), 0, width - 1)
+    oy = np.clip(np.round(ys + t.shadow_across * ny).astype(int), 0, height - 1)
+    ix = np.clip(np.round(xs - t.shadow_across * nx).astype(int), 0, width - 1)
+    iy = np.clip(np.round(ys - t.shadow_across * ny).astype(int), 0, height - 1)
     steps = log[iy, ix] - log[oy, ox]  # negative: darker inside
     channel_steps = channel_logs[iy, ix] - channel_logs[oy, ox]  # (points, 3)
     tint = channel_steps.max(axis=1) - channel_steps.min(axis=1)
@@ -153,7 +129,7 @@ def _regions(
     for label in range(1, count):
         region = labels == label
         area = int(region.sum())
-        if area < MIN_REGION or (region & bare).sum() < MIN_BARE_SHARE * area:
+        if area < t.shadow_min_region or (region & bare).sum() < t.shadow_min_bare_share * area:
             continue
         # The step is measured where the edge crosses bare paper. Where too little of the edge crosses paper (it
         # runs along the printed boxes, say), also where it crosses the inside of a cell, away from its lines:
@@ -162,20 +138,22 @@ def _regions(
         # not a shadow.
         ours = (owner == label) & (steps < 0)
         measured = ours & on_paper
-        if np.count_nonzero(measured) < MIN_EDGE:
+        if np.count_nonzero(measured) < t.shadow_min_edge:
             measured = ours & (on_paper | in_one_cell)
         mine = steps[measured]
-        if mine.size < MIN_EDGE:
+        if mine.size < t.shadow_min_edge:
             continue
         depth = float(np.median(mine))
         # A shadow dims every colour alike; a thumb or a coloured object over the paper does not. A region whose
         # step is shallow is left to the smooth flat-field, like a shallow shadow.
-        if depth < -MIN_DEPTH and float(np.median(tint[measured])) < MAX_TINT * -depth:
+        if depth < -t.shadow_min_depth and float(np.median(tint[measured])) < t.shadow_max_tint * -depth:
             log_gain[region] = depth
     return log_gain
 
 
-def _as_the_paper_shows(log_gain: np.ndarray, log: np.ndarray, bare: np.ndarray, drawn: np.ndarray) -> np.ndarray:
+def _as_the_paper_shows(
+    log_gain: np.ndarray, log: np.ndarray, bare: np.ndarray, drawn: np.ndarray, t: ReaderTuning = TUNING
+) -> np.ndarray:
     """The traced shadows corrected by what the bare paper shows, which is plain: paper in shadow is darker than
     the smooth light by the shadow's depth.
 
@@ -184,11 +162,11 @@ def _as_the_paper_shows(log_gain: np.ndarray, log: np.ndarray, bare: np.ndarray,
     drawing area, so a part of it there is kept only where the paper beside it is in shadow too.
     """
     traced = log_gain < 0
-    shaded, depth = _shadow_on_paper(log, bare, traced, np.unique(-log_gain[traced]))
-    if np.count_nonzero(shaded) < MIN_SHADED_PAPER:  # a shadow falls on the paper: none does, so none was traced
+    shaded, depth = _shadow_on_paper(log, bare, traced, np.unique(-log_gain[traced]), t)
+    if np.count_nonzero(shaded) < t.shadow_min_shaded_paper:  # a shadow falls on the paper: none does, none traced
         return np.zeros_like(log_gain)
     result = np.where(bare, shaded, traced)
-    reach = np.ones((2 * PAPER_REACH + 1,) * 2, np.uint8)
+    reach = np.ones((2 * t.shadow_paper_reach + 1,) * 2, np.uint8)
     # Each part of the grid the trace put in shadow, or left in the light, is so only where the paper beside it is.
     # A lit part with no paper beside it is a hole in what surrounds it: silhouettes have no holes.
     for in_shadow in (True, False):
@@ -205,15 +183,15 @@ def _as_the_paper_shows(log_gain: np.ndarray, log: np.ndarray, bare: np.ndarray,
                 ring = (cv2.dilate(part.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0) & ~part
                 result[part] = bool(ring.any() and float(result[ring].mean()) > 0.5)
     # A silhouette's outline is smooth: in the grid, spurs and bumps narrower than about 5 mm (1.35
-    # OUTLINE_SMOOTHING), where the trace followed pencil edges on from the shadow's, are taken off. (The paper
-    # shows where the shadow is, to the millimetre, even in a narrow margin: it is kept as it is.)
-    smoothed = cv2.GaussianBlur(result.astype(np.float32), (0, 0), OUTLINE_SMOOTHING) > 0.5
+    # shadow_outline_smoothing), where the trace followed pencil edges on from the shadow's, are taken off. (The
+    # paper shows where the shadow is, to the millimetre, even in a narrow margin: it is kept as it is.)
+    smoothed = cv2.GaussianBlur(result.astype(np.float32), (0, 0), t.shadow_outline_smoothing) > 0.5
     result = np.where(drawn, smoothed, result)
     return np.where(result, -depth, 0.0).astype(np.float32)
 
 
 def _shadow_on_paper(
-    log: np.ndarray, bare: np.ndarray, traced: np.ndarray, depths: np.ndarray
+    log: np.ndarray, bare: np.ndarray, traced: np.ndarray, depths: np.ndarray, t: ReaderTuning
 ) -> tuple[np.ndarray, float]:
     """Where the bare paper is in shadow, and how deep the shadow is.
 
@@ -222,7 +200,7 @@ def _shadow_on_paper(
     until the labels settle. They can settle far from the truth (a trace that leaked far stays where it started;
     from no shadow at all, the smooth light bends into a large shadow), so they are settled from three starts:
     the traced shadow, no shadow, and the best of many lights fitted to samples of the paper. The depth is then
-    fitted to the paper so labelled, and the labels settled again with it (up to DEPTH_ROUNDS times). Each traced
+    fitted to the paper so labelled, and the labels settled again with it (up to shadow_depth_rounds times). Each traced
     region's depth is tried as the start (one traced from pencil or print has a false one): the labels and depth
     the paper fits best are kept. With no paper at all, nothing is in shadow.
     """
@@ -235,18 +213,18 @@ def _shadow_on_paper(
     smooth = np.column_stack([np.ones_like(u), u, v, u * u, u * v, v * v])
     paper_log = log[ys, xs]
     traced_labels = traced[ys, xs]
-    samples = _PaperSamples.of(xs, ys, paper_log, smooth)
+    samples = _PaperSamples.of(xs, ys, paper_log, smooth, t)
     best: tuple[float, np.ndarray, float] = (np.inf, np.zeros_like(traced), 0.0)
     for depth in map(float, depths):
-        for _ in range(DEPTH_ROUNDS):
+        for _ in range(t.shadow_depth_rounds):
             starts = (traced_labels, None, samples.labels(depth))
-            labels, cost = min((_settled_labels(smooth, paper_log, start, depth) for start in starts),
+            labels, cost = min((_settled_labels(smooth, paper_log, start, depth, t) for start in starts),
                                key=lambda found: found[1])
             shaded = np.zeros_like(traced)
             shaded[ys, xs] = labels
             shaded = cv2.morphologyEx(shaded.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
-            fitted = _paper_depth(paper_log, shaded, smooth, ys, xs, depth)
-            settled = abs(fitted - depth) <= DEPTH_SETTLED * depth
+            fitted = _paper_depth(paper_log, shaded, smooth, ys, xs, depth, t)
+            settled = abs(fitted - depth) <= t.shadow_depth_settled * depth
             depth = fitted
             if settled:
                 break
@@ -256,21 +234,22 @@ def _shadow_on_paper(
 
 
 def _paper_depth(
-    paper_log: np.ndarray, shaded: np.ndarray, smooth: np.ndarray, ys: np.ndarray, xs: np.ndarray, depth: float
+    paper_log: np.ndarray, shaded: np.ndarray, smooth: np.ndarray, ys: np.ndarray, xs: np.ndarray, depth: float,
+    t: ReaderTuning,
 ) -> float:
     """The shadow's depth fitted to all the paper (`paper_log`, at `ys`, `xs`) at once: the smooth light and one
     step where it is labelled in shadow, away from the shadow's blurred edge. Steadier than the steps measured
     across the edge, which a blurred photo makes shallower. `depth` as it was when the paper shows too little of
     the shadow or of the light to tell, or no step."""
-    k = np.ones((2 * EDGE_WIDEN + 1,) * 2, np.uint8)
+    k = np.ones((2 * t.shadow_edge_widen + 1,) * 2, np.uint8)
     edge = cv2.dilate(shaded.astype(np.uint8), k) != cv2.erode(shaded.astype(np.uint8), k)
     clear = ~edge[ys, xs]
     in_shadow = shaded[ys, xs]
-    if min(np.count_nonzero(clear & in_shadow), np.count_nonzero(clear & ~in_shadow)) < MIN_REGION:
+    if min(np.count_nonzero(clear & in_shadow), np.count_nonzero(clear & ~in_shadow)) < t.shadow_min_region:
         return depth
     design = np.column_stack([smooth, -in_shadow.astype(np.float64)])[clear]
-    fitted = float(_robust_least_squares(design, paper_log[clear])[-1])
-    return fitted if fitted > MIN_DEPTH else depth
+    fitted = float(_robust_least_squares(design, paper_log[clear], t)[-1])
+    return fitted if fitted > t.shadow_min_depth else depth
 
 
 @dataclass(frozen=True)
@@ -286,24 +265,27 @@ class _PaperSamples:
     weight: np.ndarray
     lights: np.ndarray  # (trials, coefficients): the light fitted to each sample
     refit: np.ndarray  # weighted least squares over all usable blocks, the same for every sample
+    t: ReaderTuning
 
     @classmethod
-    def of(cls, xs: np.ndarray, ys: np.ndarray, paper_log: np.ndarray, smooth: np.ndarray) -> _PaperSamples:
-        blocks_across = int(xs.max()) // SAMPLE_BLOCK + 1
-        block = (ys // SAMPLE_BLOCK) * blocks_across + xs // SAMPLE_BLOCK
+    def of(
+        cls, xs: np.ndarray, ys: np.ndarray, paper_log: np.ndarray, smooth: np.ndarray, t: ReaderTuning
+    ) -> _PaperSamples:
+        blocks_across = int(xs.max()) // t.shadow_sample_block + 1
+        block = (ys // t.shadow_sample_block) * blocks_across + xs // t.shadow_sample_block
         _, owner, counts = np.unique(block, return_inverse=True, return_counts=True)
         groups = np.split(np.argsort(owner, kind="stable"), np.cumsum(counts)[:-1])
-        usable = np.array([k for k, group in enumerate(groups) if group.size >= SAMPLE_MIN_POINTS], int)
+        usable = np.array([k for k, group in enumerate(groups) if group.size >= t.shadow_sample_min_points], int)
         level = np.array([np.median(paper_log[groups[k]]) for k in usable])
         where = np.array([smooth[groups[k]].mean(axis=0) for k in usable]).reshape(len(usable), smooth.shape[1])
         weight = np.sqrt(counts[usable]).astype(np.float64)
         lights = refit = np.zeros((0, smooth.shape[1]))
-        if len(usable) >= 2 * SAMPLE_SIZE:
+        if len(usable) >= 2 * t.shadow_sample_size:
             rng = np.random.default_rng(0)
-            picks = np.argsort(rng.random((SAMPLE_TRIALS, len(usable))), axis=1)[:, :SAMPLE_SIZE]
+            picks = np.argsort(rng.random((t.shadow_sample_trials, len(usable))), axis=1)[:, : t.shadow_sample_size]
             lights = np.einsum("tij,tj->ti", np.linalg.pinv(where[picks]), level[picks])
             refit = np.linalg.pinv(where * weight[:, None])
-        return cls(owner, usable, level, where, weight, lights, refit)
+        return cls(owner, usable, level, where, weight, lights, refit, t)
 
     def labels(self, depth: float) -> np.ndarray:
         """Shaded / lit labels of the paper points, from the sampled light that fits the paper best at `depth`
@@ -311,44 +293,46 @@ class _PaperSamples:
         in_shadow = np.zeros(int(self.owner.max()) + 1, bool)
         if len(self.lights):
             lights, level, where, weight = self.lights, self.level, self.where, self.weight
-            for _ in range(LABEL_ROUNDS):
+            for _ in range(self.t.shadow_label_rounds):
                 shaded = level - lights @ where.T < -depth / 2
                 lights = ((level + depth * shaded) * weight) @ self.refit.T
             residual = level + depth * shaded - lights @ where.T
-            in_shadow[self.usable] = shaded[int(np.argmin((weight * _misfit(residual)).sum(axis=1)))]
+            in_shadow[self.usable] = shaded[int(np.argmin((weight * _misfit(residual, self.t)).sum(axis=1)))]
         return in_shadow[self.owner]
 
 
 def _settled_labels(
-    smooth: np.ndarray, paper_log: np.ndarray, start: np.ndarray | None, depth: float
+    smooth: np.ndarray, paper_log: np.ndarray, start: np.ndarray | None, depth: float, t: ReaderTuning
 ) -> tuple[np.ndarray, float]:
     """Shaded / lit labels of the paper points refitted from `start` (None: all lit) until they settle, and how
     badly the paper fits them (the mean `_misfit`)."""
     labels = np.zeros(paper_log.shape, bool) if start is None else start
-    for _ in range(LABEL_ROUNDS):
-        light = _robust_least_squares(smooth, paper_log + depth * labels)
+    for _ in range(t.shadow_label_rounds):
+        light = _robust_least_squares(smooth, paper_log + depth * labels, t)
         new_labels = paper_log - smooth @ light < -depth / 2
         if np.array_equal(new_labels, labels):
             break  # `light` is the fit of the labels kept
         labels = new_labels
     else:
-        light = _robust_least_squares(smooth, paper_log + depth * labels)
+        light = _robust_least_squares(smooth, paper_log + depth * labels, t)
     residual = paper_log + depth * labels - smooth @ light
-    return labels, float(np.mean(_misfit(residual)))
+    return labels, float(np.mean(_misfit(residual, t)))
 
 
-def _misfit(residual: np.ndarray) -> np.ndarray:
+def _misfit(residual: np.ndarray, t: ReaderTuning) -> np.ndarray:
     """How badly paper fits its light, point by point: capped, so a point that fits neither level (a stray mark)
     costs the same however far off it is, whatever the depth."""
-    return np.minimum(np.abs(residual), LABEL_NOISE)
+    return np.minimum(np.abs(residual), t.shadow_label_noise)
 
 
-def _robust_least_squares(design: np.ndarray, target: np.ndarray) -> np.ndarray:
-    """Least squares, refitted once without the points far off the first fit (handwriting, a stray mark)."""
+def _robust_least_squares(design: np.ndarray, target: np.ndarray, t: ReaderTuning) -> np.ndarray:
+    """Least squares, refitted once without the points far off the first fit (handwriting, a stray mark), when
+    enough points are left (4 per coefficient)."""
     coefficients = _least_squares(design, target)
     residual = target - design @ coefficients
+    # the median absolute deviation, scaled to a normal distribution's standard deviation
     spread = 1.4826 * float(np.median(np.abs(residual - np.median(residual)))) + 1e-6
-    keep = np.abs(residual) < 4 * spread
+    keep = np.abs(residual) < t.shadow_outlier_spreads * spread
     if keep.sum() > design.shape[1] * 4:
         coefficients = _least_squares(design[keep], target[keep])
     return coefficients

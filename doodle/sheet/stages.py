@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from doodle.quilt import MAX_ROUND_SCORE, SIZE, Quilt, mask_of
-from doodle.sheet import layout
+from doodle.sheet import layout, pictures
 from doodle.sheet.doubts import Uncertain
 from doodle.sheet.measure import (
     FlatField,
@@ -34,7 +34,7 @@ from doodle.sheet.measure import (
 )
 from doodle.sheet.scan_errors import TooDarkError
 from doodle.sheet.shadows import ShadowMap, find_shadows
-from doodle.sheet.strokes import STROKE_MARK, StrokeMap, stain_cells
+from doodle.sheet.strokes import StrokeMap, stain_cells
 from doodle.sheet.tuning import TUNING, ReaderTuning
 
 PX_PER_MM = 4.0
@@ -51,12 +51,14 @@ class SheetRead:
     """What is known of a flattened sheet so far: the stages of `read_sheet` fill it in, in order.
 
     The sheet image and the mask of its pixels that were inside the photo come first; `marks` says whether the
-    sheet has our layout (corner markers found: its boxes and bubbles are read too) or only a grid."""
+    sheet has our layout (corner markers found: its boxes and bubbles are read too) or only a grid. With a `trace`
+    (a dict), each stage puts a picture of what it found in it, by name, in the order found (see `show`)."""
 
     sheet: np.ndarray  # BGR, the sheet frame at PX_PER_MM
     inside: np.ndarray  # bool: the pixels that were inside the photo
     marks: bool
     tuning: ReaderTuning = TUNING
+    trace: dict[str, np.ndarray] | None = None  # BGR pictures of the sheet's size, by name: see `show`
     # find_paper
     trusted: np.ndarray = field(init=False)  # bool: the paper known before anything is read
     # take_out_shadows
@@ -83,6 +85,12 @@ class SheetRead:
     uncertain: list[Uncertain] = field(init=False, default_factory=list)
     confidences: list[float] = field(init=False, default_factory=list)  # the cells' first, row by row
 
+    def show(self, name: str, draw: Callable[[SheetRead], np.ndarray]) -> None:
+        """Keep `draw(self)` (BGR, the sheet's size) in the trace as `name`, when there is a trace: drawn only
+        then."""
+        if self.trace is not None:
+            self.trace[name] = draw(self)
+
     @property
     def shadow(self) -> bool:
         """Whether a hard shadow was found near the cells (or the light is too steep to tell)."""
@@ -103,6 +111,7 @@ def find_paper(read: SheetRead) -> None:
         _set(ring, layout.GRID_RECT.inset(-t.grid_ring_mm), True)
         _set(ring, layout.GRID_RECT.inset(-t.grid_ring_inner_mm), False)
         read.trusted = ring & read.inside
+        read.show("paper", _paper_picture)
         return
     trusted = read.inside.copy()
     margin = -t.paper_margin_mm
@@ -120,6 +129,7 @@ def find_paper(read: SheetRead) -> None:
             for digit in range(10):
                 _set(trusted, layout.bubble_rect(block.number, place, digit).inset(-t.paper_bubble_margin_mm), False)
     read.trusted = trusted
+    read.show("paper", _paper_picture)
 
 
 def take_out_shadows(read: SheetRead) -> None:
@@ -139,12 +149,13 @@ def take_out_shadows(read: SheetRead) -> None:
     domain = read.trusted.copy()
     _set(domain, grid.inset(-t.grid_domain_margin_mm), True)
     cells = _cell_interiors(height, width, t.cell_line_clearance_mm)
-    read.shadows = find_shadows(sheet, near_columns, near_rows, domain, read.trusted, cells)
-    read.plain = flat_field(sheet, read.trusted)
+    read.shadows = find_shadows(sheet, near_columns, near_rows, domain, read.trusted, cells, t)
+    read.plain = flat_field(sheet, read.trusted, t)
     if read.shadows.depth <= 0.0:
         read.unshadowed = sheet
     else:
         read.unshadowed = np.clip(sheet.astype(np.float32) / read.shadows.gain[..., None], 0, 255).astype(np.uint8)
+    read.show("shadows", _shadows_picture)
 
 
 def light_and_cells(read: SheetRead) -> None:
@@ -156,7 +167,7 @@ def light_and_cells(read: SheetRead) -> None:
     the paper grows from the margins into the grid through the empty cells.
     """
     t, sheet = read.tuning, read.unshadowed
-    field_ = read.plain if sheet is read.sheet else flat_field(sheet, read.trusted)
+    field_ = read.plain if sheet is read.sheet else flat_field(sheet, read.trusted, t)
     if field_.paper_level < t.too_dark_level:
         raise TooDarkError(TOO_DARK_MESSAGE)
     trusted = read.trusted.copy()
@@ -164,9 +175,9 @@ def light_and_cells(read: SheetRead) -> None:
     joined: set[int] = set()
     for _ in range(t.max_passes):
         values = _cell_values(field_, read.shadows.edge, t)
-        threshold = largest_gap_threshold(values, t.cell_lowest, t.cell_highest)
+        threshold = largest_gap_threshold(values, t.cell_lowest, t.cell_highest, t)
         overbright = _overbright_cells(field_, t)
-        limit = min(t.paper_cell, threshold / 2)
+        limit = min(t.paper_cell, threshold * t.paper_cell_share)
         new = {i for i, value in enumerate(values) if i not in joined | overbright and value < limit}
         if not new:
             break
@@ -174,11 +185,13 @@ def light_and_cells(read: SheetRead) -> None:
             x0, y0, x1, y1 = boxes[i]
             trusted[y0:y1, x0:x1] = True
         joined |= new
-        field_ = flat_field(sheet, trusted)
+        field_ = flat_field(sheet, trusted, t)
     else:
         values = _cell_values(field_, read.shadows.edge, t)
-        threshold = largest_gap_threshold(values, t.cell_lowest, t.cell_highest)
+        threshold = largest_gap_threshold(values, t.cell_lowest, t.cell_highest, t)
     read.light, read.values, read.threshold, read.paper_cells = field_, values, threshold, joined
+    read.show("light", _light_picture)
+    read.show("ink", _ink_picture)
 
 
 def shadow_doubts(read: SheetRead) -> None:
@@ -186,17 +199,20 @@ def shadow_doubts(read: SheetRead) -> None:
     (a shadow was missed or misjudged somewhere, so every grey cell may be shadow, even one taken as paper: a
     misjudged shadow can brighten light pencil), cells brightened into paper by a shadow taken out."""
     t = read.tuning
-    read.variation = light_variation(read.light, round(t.shadow_window_mm * PX_PER_MM))
+    read.variation = light_variation(read.light, round(t.shadow_window_mm * PX_PER_MM), t)
     read.steep = float(read.variation[read.trusted].max(initial=0.0)) > t.shadow_variation
     read.shadowed = set(range(SIZE * SIZE)) if read.steep else _shadowed_cells(read.shadows, t)
     read.brightened = _brightened_cells(read)
+    read.show("light-variation", _variation_picture)
 
 
 def find_strokes(read: SheetRead) -> None:
     """The strokes over the cells, and the shaded cells whose tint may be a stain (see `strokes`)."""
-    boxes = cell_boxes(read.tuning.cell_inset_mm)
-    read.strokes = StrokeMap(read.sheet, boxes, PX_PER_MM)
-    read.stains = stain_cells(read.light.ink, read.values, read.values > read.threshold, read.strokes, boxes)
+    t = read.tuning
+    boxes = cell_boxes(t.cell_inset_mm)
+    read.strokes = StrokeMap(read.sheet, boxes, PX_PER_MM, t)
+    read.stains = stain_cells(read.light.ink, read.values, read.values > read.threshold, read.strokes, boxes, t)
+    read.show("strokes", _strokes_picture)
 
 
 def decide_cells(read: SheetRead) -> None:
@@ -240,14 +256,14 @@ def decide_cells(read: SheetRead) -> None:
             # a shadow whose edge was placed a little off.
             shaded = False
             doubtful.add(index)
-        if not shaded and read.strokes.shares[index] >= STROKE_MARK:
+        if not shaded and read.strokes.shares[index] >= t.stroke_mark:
             # Little ink on average, but strokes: a deliberate mark (a slash, a loose scribble), or a stray line.
             shaded = True
             doubtful.add(index)
         if index in read.stains:
             doubtful.add(index)  # a tint whose edge does not keep to the grid: a stain, a smudge?
-        margin = t.cell_log_margin * (2.0 if index in shadowed else 1.0)
-        conf = min(1.0, log_distance(float(value), threshold) / margin)
+        margin = t.cell_log_margin * (t.shadow_margin_factor if index in shadowed else 1.0)
+        conf = min(1.0, log_distance(float(value), threshold, t) / margin)
         if index in doubtful:
             conf = min(conf, t.shadow_doubt)
         read.confidences.append(conf)
@@ -256,6 +272,7 @@ def decide_cells(read: SheetRead) -> None:
         if conf < t.uncertain_below:
             read.uncertain.append(Uncertain.of_cell((row, col), shaded, conf))
     read.quilt = Quilt(mask_of(shaded_cells))
+    read.show("cells", _cells_picture)
 
 
 def read_specials(read: SheetRead) -> None:
@@ -265,11 +282,13 @@ def read_specials(read: SheetRead) -> None:
     t, sheet = read.tuning, read.sheet
     specials = []
     reach = round(t.check_reach_mm * PX_PER_MM)
+    seen: list[tuple[Box, np.ndarray, pictures.Colour]] = []  # each box's strokes, for the trace
     for special in layout.SPECIALS:
-        ink = local_ink(sheet, special.check.inset(t.check_inset_mm).to_px(PX_PER_MM), reach)
+        box = special.check.inset(t.check_inset_mm).to_px(PX_PER_MM)
+        ink = local_ink(sheet, box, reach, t)
         value = float((ink > t.check_stroke_ink).mean())
         crossed = value > t.check_threshold
-        conf = min(1.0, log_distance(value, t.check_threshold) / t.check_log_margin)
+        conf = min(1.0, log_distance(value, t.check_threshold, t) / t.check_log_margin)
         if t.check_faint < value < t.check_sure and uneven_around(sheet, special.check, t):
             conf = min(conf, t.shadow_doubt)
         read.confidences.append(conf)
@@ -277,7 +296,12 @@ def read_specials(read: SheetRead) -> None:
             specials.append(special.name)
         if conf < t.uncertain_below:
             read.uncertain.append(Uncertain.of_special(special.name, crossed, conf))
+        if read.trace is not None:
+            seen.append((box, ink > t.check_stroke_ink, _verdict(conf, crossed, t)))
     read.specials = tuple(specials)
+    read.show("specials", lambda read: pictures.framed(
+        pictures.pasted(read.sheet.shape, [(box, pictures.ink(strokes)) for box, strokes, _ in seen]),
+        [(box, colour, "") for box, _, colour in seen]))
 
 
 def read_rounds(read: SheetRead) -> None:
@@ -292,7 +316,7 @@ def read_rounds(read: SheetRead) -> None:
     # (the closing reaches no further than bubble_reach_mm), at a quarter of the cost of 60 overlapping ones.
     ax0, ay0 = min(b[0] for b in squares.values()), min(b[1] for b in squares.values())
     ax1, ay1 = max(b[2] for b in squares.values()), max(b[3] for b in squares.values())
-    ink = local_ink(read.sheet, (ax0, ay0, ax1, ay1), round(t.bubble_reach_mm * PX_PER_MM))
+    ink = local_ink(read.sheet, (ax0, ay0, ax1, ay1), round(t.bubble_reach_mm * PX_PER_MM), t)
     for block in layout.ROUNDS:
         digits: dict[str, int | None] = {}
         for place in layout.PLACES:
@@ -301,7 +325,7 @@ def read_rounds(read: SheetRead) -> None:
             for digit in range(10):
                 x0, y0, x1, y1 = squares[block.number, place, digit]
                 value = float(ink[y0 - ay0 : y1 - ay0, x0 - ax0 : x1 - ax0].mean())
-                conf = min(1.0, log_distance(value, t.bubble_local_threshold) / t.bubble_log_margin)
+                conf = min(1.0, log_distance(value, t.bubble_local_threshold, t) / t.bubble_log_margin)
                 center = layout.bubble_center(block.number, place, digit)
                 against_ring, doubtful = _bubble_value(read.plain, center, t)
                 if doubtful or (against_ring > t.bubble_threshold) != (value > t.bubble_local_threshold):
@@ -329,6 +353,11 @@ def read_rounds(read: SheetRead) -> None:
             read.confidences.append(0.0)
         rounds.append(score)
     read.rounds = tuple(rounds)
+    read.show("bubbles", lambda read: pictures.framed(
+        pictures.pasted(read.sheet.shape, [((ax0, ay0, ax1, ay1), pictures.ink(ink))]),
+        [(squares[block.number, place, digit], pictures.PAPER, "")
+         for block, score in zip(layout.ROUNDS, read.rounds, strict=True) if score is not None
+         for place, digit in (("tens", score // 10), ("units", score % 10))]))
 
 
 STAGES: tuple[Stage, ...] = (
@@ -343,10 +372,14 @@ STAGES: tuple[Stage, ...] = (
 )
 
 
-def read_sheet(sheet: np.ndarray, inside: np.ndarray, marks: bool, tuning: ReaderTuning = TUNING) -> SheetRead:
-    """The flattened sheet read by each of `STAGES` in turn. Raises `TooDarkError` when there was too little
-    light to tell pencil from paper."""
-    read = SheetRead(sheet, inside, marks, tuning)
+def read_sheet(
+    sheet: np.ndarray, inside: np.ndarray, marks: bool, tuning: ReaderTuning = TUNING,
+    trace: dict[str, np.ndarray] | None = None,
+) -> SheetRead:
+    """The flattened sheet read by each of `STAGES` in turn (into `trace`, when given, each stage's picture).
+    Raises `TooDarkError` when there was too little light to tell pencil from paper."""
+    read = SheetRead(sheet, inside, marks, tuning, trace)
+    read.show("sheet", lambda read: read.sheet.copy())
     for stage in STAGES:
         stage(read)
     return read
@@ -457,7 +490,7 @@ def uneven_around(sheet: np.ndarray, box: layout.Rect, t: ReaderTuning = TUNING)
     x0, y0, x1, y1 = box.inset(-t.check_ring_mm[1]).to_px(PX_PER_MM)
     x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)  # the ring may pass the sheet's edge
     bx0, by0, bx1, by1 = box.inset(-t.check_ring_mm[0]).to_px(PX_PER_MM)
-    bright = cv2.dilate(sheet[y0:y1, x0:x1].max(axis=2), np.ones((5, 5), np.uint8))  # thin print taken out
+    bright = cv2.dilate(sheet[y0:y1, x0:x1].max(axis=2), np.ones((t.thin_print_px,) * 2, np.uint8))
     ring = np.ones(bright.shape, bool)
     ring[max(by0 - y0, 0) : max(by1 - y0, 0), max(bx0 - x0, 0) : max(bx1 - x0, 0)] = False
     low, high = np.percentile(np.log(np.maximum(bright[ring], 1).astype(np.float32)), t.check_ring_percentiles)
@@ -522,3 +555,63 @@ def _round_score(tens: int | None, units: int | None) -> int | None:
     if tens is None and units is None:
         return None
     return (tens or 0) * 10 + (units or 0)
+
+
+# --- the trace's pictures (SheetRead.show) -------------------------------------------------------------------
+def _paper_picture(read: SheetRead) -> np.ndarray:
+    """The sheet, washed over where it is not taken as paper."""
+    return pictures.washed(read.sheet, ~read.trusted, pictures.NOT_PAPER)
+
+
+def _shadows_picture(read: SheetRead) -> np.ndarray:
+    """The sheet with the shadows taken out: where they were washed in blue, their edge in red."""
+    inside = pictures.washed(read.unshadowed, read.shadows.gain < 1.0, pictures.SHADOW, 0.3)
+    return pictures.washed(inside, read.shadows.edge, pictures.EDGE)
+
+
+def _light_picture(read: SheetRead) -> np.ndarray:
+    """The light the cells are read in: the paper's brightness as estimated everywhere, against its median (grey;
+    black half as bright, white half as bright again)."""
+    return pictures.grey(read.light.paper / max(read.light.paper_level, 1.0), 0.5, 1.5)
+
+
+def _ink_picture(read: SheetRead) -> np.ndarray:
+    """The ink in that light, with the cells that joined the paper framed in green."""
+    boxes = cell_boxes(read.tuning.cell_inset_mm)
+    return pictures.framed(pictures.ink(read.light.ink),
+                           [(boxes[i], pictures.PAPER, "") for i in sorted(read.paper_cells)])
+
+
+def _variation_picture(read: SheetRead) -> np.ndarray:
+    """How steeply the light changes (white: twice the steepness that is a hard shadow's edge), with the cells
+    read as near a shadow framed in red."""
+    boxes = cell_boxes(read.tuning.cell_inset_mm)
+    return pictures.framed(pictures.grey(read.variation, 0.0, 2 * read.tuning.shadow_variation),
+                           [(boxes[i], pictures.EDGE, "") for i in sorted(read.shadowed | read.brightened)])
+
+
+def _strokes_picture(read: SheetRead) -> np.ndarray:
+    """The strokes over the grid, with the cells that may be stained framed in orange."""
+    boxes = cell_boxes(read.tuning.cell_inset_mm)
+    mask, x0, y0 = read.strokes.mask, read.strokes.x0, read.strokes.y0
+    strokes = pictures.pasted(read.sheet.shape, [((x0, y0, x0 + mask.shape[1], y0 + mask.shape[0]),
+                                                  pictures.ink(mask))])
+    return pictures.framed(strokes, [(boxes[i], pictures.DOUBT, "stain") for i in sorted(read.stains)])
+
+
+def _cells_picture(read: SheetRead) -> np.ndarray:
+    """The ink, each cell's interior framed by what was decided (blue shaded, grey empty, orange in doubt) with
+    the ink measured in it."""
+    boxes = cell_boxes(read.tuning.cell_inset_mm)
+    return pictures.framed(pictures.ink(read.light.ink), [
+        (boxes[i], _verdict(read.confidences[i], read.quilt.is_covered(*divmod(i, SIZE)), read.tuning,
+                            pictures.SHADED), f"{read.values[i]:.2f}")
+        for i in range(SIZE * SIZE)])
+
+
+def _verdict(confidence: float, marked: bool, t: ReaderTuning, colour: pictures.Colour = pictures.PAPER
+             ) -> pictures.Colour:
+    """The colour of a mark read: in doubt, marked (`colour`) or not."""
+    if confidence < t.uncertain_below:
+        return pictures.DOUBT
+    return colour if marked else pictures.EMPTY

@@ -11,12 +11,78 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from doodle.sheet.shadows import EDGE_CHANGE
-
 
 @dataclass(frozen=True)
 class ReaderTuning:
     """Every threshold, margin and window the reader decides with (see the module's docstring)."""
+
+    # --- the corner markers (markers.py) ---
+    # Markers are looked for in a copy of the photo no larger than this (they are big: 18-22 mm), which keeps
+    # detection fast on 12-megapixel photos (not when it would shrink the photo by less than marker_reduce_below);
+    # the full working image is tried when too few are found.
+    marker_detect_side: int = 1600
+    marker_reduce_below: float = 0.9
+    # A set of markers belongs to one sheet when one homography maps the sheet's marker corners onto all of them
+    # this well (RMS, sheet mm). Corners are found to a fraction of a pixel, so a real sheet fits within about 1 mm
+    # even tilted and blurred; markers of two sheets, which no single sheet can hold where they are, miss by far
+    # more.
+    marker_consistent_mm: float = 2.5
+    marker_max_copies: int = 4  # instances of one id tried (more is not a photo of a few sheets)
+    # Another sheet's marker, in the same plane, looks about the size of this sheet's there: from a two-up sheet's
+    # (0.69 of the size, half the area) to a bent or raised sheet's; a false detection in pencil or print is a speck.
+    other_marker_area: tuple[float, float] = (0.2, 4.0)
+    clear_area_ratio: float = 1.6  # of two whole sheets in view, one this much larger (nearer, filling the photo)
+
+    # --- hard shadows (shadows.py; lengths in map pixels, 1 mm at 4 px/mm) ---
+    shadow_map_scale: int = 4  # the map is built at this fraction of the sheet image's resolution
+    shadow_log_blur: float = 0.8  # the map's log brightness is smoothed this much before its differences are taken
+    # A change of log brightness per map pixel above this is a step (a 15% shadow over 2 mm gives about 0.06; a
+    # light gradient across the whole sheet gives under 0.005 per pixel).
+    shadow_step_min: float = 0.035
+    shadow_step_max: float = 0.9  # steeper than any shadow: the edge of something printed in black
+    shadow_step_blur: float = 1.0  # a step shows over a few pixels: its differences are pooled over this blur ...
+    shadow_step_gain: float = 2.5  # ... and scaled back up by this (a blurred step's peak is lower)
+    shadow_coherence: float = 0.75  # how one-signed the differences around a step must be (1: all one way) ...
+    shadow_coherence_blur: float = 1.5  # ... over this neighbourhood
+    shadow_aligned_ratio: float = 6.0  # a gradient this much more across a grid line than along it runs along it
+    shadow_level_percentiles: tuple[float, float] = (1, 99)  # the integrated light's deepest and lit levels
+    shadow_min_depth: float = 0.08  # log: shadows lighter than this are left to the smooth flat-field
+    shadow_min_region: int = 100  # map pixels (1 mm each): a smaller dark region is not a shadow
+    shadow_edge_band_px: int = 5  # a region's edge: the band this wide across its outline
+    shadow_normal_blur: float = 1.0  # the integrated light is smoothed this much before the edge's direction
+    shadow_across: float = 3.0  # map pixels either side of an edge where the step is measured
+    shadow_min_edge: int = 20  # edge pixels (mm) needed to measure a region's step across its edge (2 cm of it)
+    shadow_max_tint: float = 0.5  # a shadow's step differs between colour channels by less than this share of it
+    # A shadow reaches the bare paper around the grid as well as the grid (over 400 synthetic photos with hard
+    # shadows, at least 23% of every shadow region found was bare paper); a dark region found almost only where
+    # the player draws is pencil whose edges happened to look like a shadow's.
+    shadow_min_bare_share: float = 0.1
+    shadow_min_shaded_paper: int = 20  # map pixels (mm²): paper shaded less than this shows no shadow
+    shadow_label_rounds: int = 4  # refits of the paper's light and its shaded / lit labels, at most
+    shadow_depth_rounds: int = 3  # the paper's labels settled with a depth fitted to them, at most ...
+    shadow_depth_settled: float = 0.1  # ... until the depth changes by less than this share
+    shadow_sample_block: int = 16  # map pixels (mm): the paper is sampled in blocks this wide ...
+    shadow_sample_min_points: int = 20  # ... that hold this many paper pixels at least
+    shadow_sample_size: int = 8  # blocks per sample (a smooth light has 6 coefficients)
+    shadow_sample_trials: int = 300
+    shadow_outlier_spreads: float = 4.0  # paper further off its fitted light than this many spreads is a mark
+    shadow_outline_smoothing: float = 4.0  # map pixels (mm): the blur that smooths a shadow's outline (cut at half)
+    shadow_paper_reach: int = 8  # map pixels (mm): the paper beside a shadow's part in the grid, in shadow too
+    shadow_gain_blur: float = 0.7  # the map's gain is softened this much (a real shadow's edge is not a cliff)
+    shadow_edge: float = 0.01  # log gain changing this much between neighbouring map pixels: a shadow's edge
+    shadow_edge_widen: int = 2  # map pixels (mm) either side of an edge where the light taken out may be off
+
+    # --- the light (measure.flat_field) ---
+    thin_print_px: int = 5  # a max filter this wide (1.25 mm) takes thin print and strokes out of the paper
+    light_coarse: int = 8  # the paper estimate is built at this fraction of the resolution (a 2 mm grid at 4 px/mm)
+    light_sigmas: tuple[float, ...] = (1.5, 4.0, 12.0, 36.0)  # its scales (coarse pixels), blended broad to fine
+    light_paper_share: float = 0.6  # a coarse pixel is paper when more than this share of it is known paper
+    light_min_paper: int = 4  # coarse pixels of paper at least, or the whole sheet is taken as paper
+    light_backing: float = 0.25  # a finer scale overrides a broader one fully where this much paper backs it
+    # Gaps and confidences are compared on a log scale offset by this much ink: empty paper measures about 0 with
+    # noise of a few hundredths, so 0.01 -> 0.08 is a wider gap than 0.15 -> 0.45 (light pencil against heavy).
+    ink_log_offset: float = 0.02
+    halo_px: int = 3  # bright lines narrower than this (0.75 mm) are a sharpened photo's halo, not the light
 
     # --- where marks are measured ---
     cell_inset_mm: float = 3.5  # measure a cell's interior only: away from printed lines and hand-drawn outlines
@@ -38,7 +104,8 @@ class ReaderTuning:
     cell_highest: float = 0.22
     # Confidence 1 at this log distance (see measure.log_distance) from the threshold; uncertain below half of it.
     cell_log_margin: float = 0.8
-    paper_cell: float = 0.03  # a cell measuring less ink than this (and under half the threshold) is taken as paper
+    paper_cell: float = 0.03  # a cell measuring less ink than this (and under a share of the threshold) ...
+    paper_cell_share: float = 0.5  # ... of paper_cell_share is taken as paper
     max_passes: int = 5  # rounds of empty cells joining the paper and the light estimated again, at most
     uncertain_below: float = 0.5  # anything read with less confidence than this is listed as uncertain
 
@@ -47,8 +114,8 @@ class ReaderTuning:
     grid_domain_margin_mm: float = 1.0  # shadows' steps are believed this far outside the grid too
     split_min_share: float = 0.3  # a cell crossed by a shadow's edge is measured away from it when this much is left
     cell_line_clearance_mm: float = 1.5  # a shadow's step is measured inside a cell this far from its printed lines
-    shadow_edge: float = EDGE_CHANGE  # log gain changing this much between neighbouring pixels: a shadow's edge
-    shadow_near_mm: float = 3.0  # cells this close to such a shadow are read with doubt when grey
+    shadow_near_mm: float = 3.0  # cells this close to such a shadow are read with doubt when grey ...
+    shadow_margin_factor: float = 2.0  # ... and sure only this many times further from the threshold
     overbright: float = 1.06  # a cell's median brightness this far above the paper estimate: the estimate is wrong
     shadow_doubt: float = 0.3  # the confidence given to cells and bubbles where the light around them is in doubt
     shadow_window_mm: float = 24.0  # light changing by more than shadow_variation (log) within this: a hard edge
@@ -59,6 +126,19 @@ class ReaderTuning:
     paper_block_mm: float = 4.0  # bare paper this wide inside a cell near a shadow's edge ...
     paper_block_share: float = 0.3  # ... over this share of its interior: the cell is paper, darkened in part
     paper_block_ink: float = 0.05  # ink below this is bare paper
+
+    # --- strokes against tints (strokes.py) ---
+    stroke_reach_mm: float = 2.5  # ink narrower than this (a pencil line, 0.3-1 mm, blurred) is a stroke
+    stroke_ink: float = 0.15  # a pixel this much darker than the light around it is on a stroke
+    # A cell whose interior has strokes over this share holds a deliberate mark (a slash across a 9 mm interior
+    # covers 7-16% of it; over 360 synthetic photos empty cells never over 0.0005, cells crossed by a coffee ring's
+    # rim up to 0.3); under it, whatever darkens the cell is a tint.
+    stroke_mark: float = 0.05
+    tint_sure: float = 0.35  # a tint this dark is pencil pressed hard, never a stain or a smudge
+    uneven_blocks: int = 3  # a cell's interior split into this many blocks a side: does a tint cover it evenly?
+    uneven_share: float = 0.5  # blocks differing by this share of the tint's ink: the tint's edge runs through
+    uneven_least: float = 0.03  # ... and by at least this much ink (paper noise)
+    uneven_min_share: float = 0.3  # a block is judged on what lies between its strokes when that is this much of it
 
     # --- crossed special boxes ---
     # The share of the box's inside covered by pencil strokes (pixels of more than check_stroke_ink against the
@@ -101,16 +181,22 @@ class ReaderTuning:
     # --- the photo as a whole ---
     too_dark_level: float = 40.0  # paper darker than this (0-255) leaves too little contrast between pencil and paper
     # Without markers, the photo is judged on a copy this wide: too dark when its bright part (this percentile)
-    # is darker than too_dark_level; too blurred when it has contrast (its 1st to 99th percentile spread more
-    # than blur_min_spread) but its sharpest edges (this percentile of the Laplacian) are weak against it.
+    # is darker than too_dark_level; too blurred when it has contrast (its brightness between these percentiles
+    # spreads more than blur_min_spread) but its sharpest edges (this percentile of the Laplacian) are weak against it.
     focus_width_px: int = 640
     bright_percentile: float = 95
+    blur_spread_percentiles: tuple[float, float] = (1, 99)
     blur_min_spread: float = 40
     blur_edge_percentile: float = 99.5
     blur_max_sharpness: float = 0.06
     grid_confidence_cap: float = 0.8  # a markerless read is never reported as more certain than this
     unknown_way_up_confidence: float = 0.25  # a grid whose way up is not known: one of four turns is right
     mirror_evidence: int = 2  # at least this many markers seen flipped back, more than unflipped: mirrored
+
+    @property
+    def shadow_label_noise(self) -> float:
+        """Log: paper further than this off its light (or its shadow's) fits neither."""
+        return self.shadow_min_depth / 2
 
     @property
     def check_faint(self) -> float:
