@@ -52,9 +52,11 @@ SEGMENT_GAP_MM = 1.5  # line segments are measured this far from the crossings (
 LINE_MIN_INK = 0.06  # a printed line's profile peak stands this far above the profile's median (ink units)
 LINE_DISTINCT = 0.7  # ... and the next peak, beyond LINE_APART_MM, reaches at most this share of it
 LINE_APART_MM = 1.5
+NEAR_SHARE = 0.5  # looking close, a peak this high against the highest may be the printed line
 MATCH_MIN = 0.45  # the least normalised correlation of a box or bubble-row template where it is found
 
 SHIFT_OK_MM = 1.0  # a box or row not found is read where the field puts it when that is this close to the homography
+NEIGHBOUR_MM = 25.0  # ... nor when a box or row this close was found moved that much (a round block's pitch is 17)
 BOX_TOLERANCE_MM = 1.0  # a check square found this far from the fitted field: the field does not explain it
 ROW_TOLERANCE_MM = 0.7  # bubbles: the read square (1.3 mm half side) stays inside the ring (2.3 mm radius)
 CELL_TOLERANCE_MM = 1.5  # cells are read 3.5 mm inside their lines
@@ -107,13 +109,15 @@ def refine(sheet: np.ndarray, marker_residuals: list[tuple[tuple[float, float], 
     `marker_residuals`: (corner in sheet mm, where the homography puts the detected corner less that, mm) for
     each corner marker of the sheet seen in the photo."""
     ink = line_ink(sheet)
+    sums = _running_sums(ink)
     anchors = [Probe(at, shift, True, "marker", 2.0) for at, shift in marker_residuals]
     field = np.zeros(LATTICE_SHAPE + (2,))
-    lines = _line_probes(ink, field, WIDE_SEARCH_MM)
+    lines = _line_probes(sums, field, WIDE_SEARCH_MM)
     field, _ = _fit(anchors + lines, rounds=2)
     boxes = _box_probes(ink, field, WIDE_SEARCH_MM)
     field, _ = _fit(anchors + lines + boxes, rounds=2)
-    probes = anchors + _line_probes(ink, field, NARROW_SEARCH_MM) + _box_probes(ink, field, NARROW_SEARCH_MM, rows=True)
+    probes = [*anchors, *_line_probes(sums, field, NARROW_SEARCH_MM),
+              *_box_probes(ink, field, NARROW_SEARCH_MM, rows=True)]
     field, residuals = _fit(probes)
     return _judged(Refinement(field, tuple(probes), tuple(residuals)))
 
@@ -168,11 +172,22 @@ def _segments() -> tuple[np.ndarray, np.ndarray]:
     return at, is_vertical
 
 
-def _line_probes(ink: np.ndarray, field: np.ndarray, search_mm: float) -> list[Probe]:
+def _running_sums(ink: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Running sums of the ink down the columns and along the rows (each with a leading zero), for the mean ink
+    along any segment of a column or a row: a difference of two of them."""
+    height, width = ink.shape
+    down = np.zeros((height + 1, width), np.float32)
+    np.cumsum(ink, axis=0, out=down[1:])
+    along = np.zeros((width + 1, height), np.float32)
+    np.cumsum(ink.T, axis=0, out=along[1:])
+    return down, along
+
+
+def _line_probes(sums: tuple[np.ndarray, np.ndarray], field: np.ndarray, search_mm: float) -> list[Probe]:
     """Each grid line, cell by cell: where the vertical lines cross each row and the horizontal lines each column.
 
-    A segment's profile across the line is the mean ink along it (from running sums, all segments at once), over
-    `search_mm` either side of where the field puts it."""
+    A segment's profile across the line is the mean ink along it (`sums`: `_running_sums`; all segments at once),
+    over `search_mm` either side of where the field puts it."""
     at, is_vertical = _segments()
     predicted = at + _field_at(field, at)
     reach = round(search_mm * PX_PER_MM)
@@ -180,20 +195,16 @@ def _line_probes(ink: np.ndarray, field: np.ndarray, search_mm: float) -> list[P
     offsets = np.arange(-reach, reach + 1)
     profiles = np.zeros((len(at), offsets.size), np.float32)
     inside = np.zeros(len(at), bool)
-    for vertical in (True, False):
+    for vertical, running in zip((True, False), sums, strict=True):
         rows = np.flatnonzero(is_vertical == vertical)
-        # running sums along the line's direction: a segment's mean is a difference of two rows of them
-        image = ink if vertical else ink.T
-        sums = np.vstack([np.zeros((1, image.shape[1]), np.float64), np.cumsum(image, axis=0, dtype=np.float64)])
+        length, span = running.shape[0] - 1, running.shape[1]
         across = np.rint(predicted[rows, 0 if vertical else 1] * PX_PER_MM).astype(int)
         along = np.rint(predicted[rows, 1 if vertical else 0] * PX_PER_MM).astype(int)
-        ok = (across - reach >= 0) & (across + reach < image.shape[1]) & (along - half >= 0) & \
-             (along + half <= image.shape[0])
-        columns = np.clip(across[:, None] + offsets[None, :], 0, image.shape[1] - 1)
-        top, bottom = np.clip(along - half, 0, image.shape[0]), np.clip(along + half, 0, image.shape[0])
-        profiles[rows] = (sums[bottom[:, None], columns] - sums[top[:, None], columns]) / (2 * half)
-        inside[rows] = ok
-    peaks = _profile_peaks(profiles)
+        inside[rows] = (across - reach >= 0) & (across + reach < span) & (along - half >= 0) & (along + half <= length)
+        columns = np.clip(across[:, None] + offsets[None, :], 0, span - 1)
+        top, bottom = np.clip(along - half, 0, length), np.clip(along + half, 0, length)
+        profiles[rows] = (running[bottom[:, None], columns] - running[top[:, None], columns]) / (2 * half)
+    peaks = _profile_peaks(profiles, nearest=search_mm < WIDE_SEARCH_MM)
     found = inside & ~np.isnan(peaks)
     position = np.where(is_vertical, predicted[:, 0], predicted[:, 1])
     measured = (np.rint(position * PX_PER_MM) - reach + peaks) / PX_PER_MM - np.where(is_vertical, at[:, 0], at[:, 1])
@@ -201,18 +212,31 @@ def _line_probes(ink: np.ndarray, field: np.ndarray, search_mm: float) -> list[P
             for (x, y), m, v, f in zip(at, measured, is_vertical, found, strict=True)]
 
 
-def _profile_peaks(profiles: np.ndarray) -> np.ndarray:
-    """The place (pixels, subpixel) of the one clear thin peak in each profile (row), or nan."""
+def _profile_peaks(profiles: np.ndarray, nearest: bool) -> np.ndarray:
+    """The place (pixels, subpixel) of the printed line's peak in each profile (row), or nan.
+
+    Looking wide (`nearest` False), the one clear peak: the highest, with no other nearly as high beyond
+    LINE_APART_MM. Looking close around the fitted field (`nearest`), the peak nearest the middle among those
+    at least NEAR_SHARE as high as the highest: a player's outline drawn beside the printed line, darker than it,
+    is then not taken for it."""
     smooth = profiles.copy()
     smooth[:, 1:-1] = 0.25 * profiles[:, :-2] + 0.5 * profiles[:, 1:-1] + 0.25 * profiles[:, 2:]
-    base = np.median(smooth, axis=1)
-    top = np.argmax(smooth[:, 1:-1], axis=1) + 1
+    base = np.median(smooth, axis=1)[:, None]
     rows = np.arange(len(smooth))
-    height = smooth[rows, top] - base
-    apart = round(LINE_APART_MM * PX_PER_MM)
-    away = np.abs(np.arange(smooth.shape[1])[None, :] - top[:, None]) > apart
-    second = np.where(away, smooth, -np.inf).max(axis=1) - base
-    clear = (height >= LINE_MIN_INK) & (second <= LINE_DISTINCT * height)
+    inner = smooth[:, 1:-1]
+    local = (inner >= smooth[:, :-2]) & (inner >= smooth[:, 2:]) & (inner - base >= LINE_MIN_INK)
+    highest = np.where(local, inner, -np.inf).max(axis=1, keepdims=True)
+    if nearest:
+        candidates = local & (inner - base >= NEAR_SHARE * (highest - base))
+        distance = np.abs(np.arange(1, smooth.shape[1] - 1) - (smooth.shape[1] - 1) / 2)[None, :]
+        top = np.argmin(np.where(candidates, distance, np.inf), axis=1) + 1
+        clear = candidates.any(axis=1)
+    else:
+        top = np.argmax(np.where(local, inner, -np.inf), axis=1) + 1
+        apart = round(LINE_APART_MM * PX_PER_MM)
+        away = np.abs(np.arange(smooth.shape[1])[None, :] - top[:, None]) > apart
+        second = np.where(away, smooth, -np.inf).max(axis=1) - base[:, 0]
+        clear = local.any(axis=1) & (second <= LINE_DISTINCT * (smooth[rows, top] - base[:, 0]))
     left, centre, right = smooth[rows, top - 1], smooth[rows, top], smooth[rows, top + 1]
     curve = left - 2 * centre + right
     vertex = np.where(curve < 0, np.clip(0.5 * (left - right) / np.where(curve < 0, curve, -1.0), -0.5, 0.5), 0.0)
@@ -429,31 +453,46 @@ def _solve(nodes: np.ndarray, weights: np.ndarray, values: np.ndarray, scale: np
 # --- what the field leaves in doubt -----------------------------------------------------------------------------
 def _judged(refinement: Refinement) -> Refinement:
     """The items whose place the field does not explain: a box or a bubble row found far from it, or not found
-    where the field moves them (so the homography alone would not do either)."""
+    where the sheet moves (the field moves it, or moves what was found near it: then nothing says how far)."""
     specials, rounds = set(), set()
-    for probe, residual in zip(refinement.probes, refinement.residuals, strict=True):
-        if not probe.item.startswith(("check ", "round ")):
-            continue
-        shift = float(np.hypot(*refinement.at(np.array([probe.at]))[0]))
-        tolerance = BOX_TOLERANCE_MM if probe.item.startswith("check") else ROW_TOLERANCE_MM
-        unexplained = residual > tolerance if probe.found else shift > SHIFT_OK_MM
+    boxes = [(probe, residual) for probe, residual in zip(refinement.probes, refinement.residuals, strict=True)
+             if probe.item.startswith(("check ", "round "))]
+    moving = np.array([probe.at for probe, _ in boxes
+                       if probe.found and np.hypot(*probe.shift) > SHIFT_OK_MM]).reshape(-1, 2)
+    for probe, residual in boxes:
+        if probe.found:
+            unexplained = residual > (BOX_TOLERANCE_MM if probe.item.startswith("check") else ROW_TOLERANCE_MM)
+        else:
+            near = np.hypot(*(moving - np.array(probe.at)).T) < NEIGHBOUR_MM if len(moving) else np.array([False])
+            unexplained = float(np.hypot(*refinement.at(np.array([probe.at]))[0])) > SHIFT_OK_MM or bool(near.any())
         if unexplained:
             name = probe.item.split(" ", 1)[1]
             if probe.item.startswith("check"):
                 specials.add(name)
             else:
                 rounds.add(int(name))
-    cells = set()
+    # A cell is in doubt when two of its sides were found off the field (one side off is a stroke along the line,
+    # taken for it), or none was found where the field moves the cell far.
+    off: dict[tuple[int, int], int] = {}
+    missing: dict[tuple[int, int], int] = {}
     grid = layout.GRID_RECT
     for probe, residual in zip(refinement.probes, refinement.residuals, strict=True):
-        if probe.item != "line" or not probe.found or residual <= CELL_TOLERANCE_MM:
+        if probe.item != "line":
             continue
-        # the cells on both sides of the segment
-        x, y = probe.at
-        col, row = (x - grid.x) / layout.CELL_MM, (y - grid.y) / layout.CELL_MM
-        for r, c in ((int(np.floor(row - 0.01)), int(np.floor(col - 0.01))), (int(row), int(col))):
-            if 0 <= r < layout.GRID_SIZE and 0 <= c < layout.GRID_SIZE:
-                cells.add((r, c))
+        col, row = (probe.at[0] - grid.x) / layout.CELL_MM, (probe.at[1] - grid.y) / layout.CELL_MM
+        beside = ((int(np.floor(row - 0.01)), int(np.floor(col - 0.01))), (int(row), int(col)))  # either side
+        for cell in beside:
+            if not (0 <= cell[0] < layout.GRID_SIZE and 0 <= cell[1] < layout.GRID_SIZE):
+                continue
+            if not probe.found:
+                missing[cell] = missing.get(cell, 0) + 1
+            elif residual > CELL_TOLERANCE_MM:
+                off[cell] = off.get(cell, 0) + 1
+    cells = {cell for cell, count in off.items() if count >= 2}
+    for cell, count in missing.items():
+        centre = (grid.x + (cell[1] + 0.5) * layout.CELL_MM, grid.y + (cell[0] + 0.5) * layout.CELL_MM)
+        if count == 4 and float(np.hypot(*refinement.at(np.array([centre]))[0])) > CELL_TOLERANCE_MM:
+            cells.add(cell)
     return Refinement(refinement.field, refinement.probes, refinement.residuals, frozenset(specials),
                       frozenset(rounds), frozenset(cells))
 
