@@ -122,7 +122,7 @@ def refine(sheet: np.ndarray, marker_residuals: list[tuple[tuple[float, float], 
 
     `marker_residuals`: (corner in sheet mm, where the homography puts the detected corner less that, mm) for
     each corner marker of the sheet seen in the photo."""
-    ink = line_ink(sheet)
+    ink = _line_ink(sheet)
     sums = _running_sums(ink)
     anchors = [Probe(at, shift, True, "marker", 2.0) for at, shift in marker_residuals]
     field = np.zeros(LATTICE_SHAPE + (2,))
@@ -176,7 +176,7 @@ def _pixel_lattice() -> tuple[np.ndarray, np.ndarray]:
     return rows_map, cols_map
 
 
-def line_ink(sheet: np.ndarray) -> np.ndarray:
+def _line_ink(sheet: np.ndarray) -> np.ndarray:
     """The ink of thin dark things (print, strokes) against the paper right around them: 0 paper, 1 black."""
     gray = cv2.cvtColor(sheet, cv2.COLOR_BGR2GRAY).astype(np.float32)
     lit = cv2.morphologyEx(gray, cv2.MORPH_OPEN, np.ones((HALO_PX, HALO_PX), np.uint8))
