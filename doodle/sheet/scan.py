@@ -25,6 +25,15 @@ from doodle.sheet.doubts import Uncertain, check_reading
 from doodle.sheet.markers import MarkerFit, detect_markers, fit_markers
 from doodle.sheet.photo import PhotoSource, load_photo
 from doodle.sheet.qr import read_sheet_code
+from doodle.sheet.refine import (
+    UNFLAT_CONFIDENCE,
+    UNFLAT_NOTE,
+    Refinement,
+    marker_residuals,
+    refine,
+    sheet_maps,
+    unflat_doubts,
+)
 from doodle.sheet.scan_errors import (
     MarkersMissingError,
     ScanError,
@@ -215,8 +224,12 @@ def _read_image(
         sheet, inside = _warp(image, search.fit.homography)
         if not inside[_grid_box_px()].all():
             raise SheetNotFoundError("part of the grid is outside the photo: photograph the whole sheet")
+        # A page that is not flat: where its print really is, near where the homography puts it (refine.py).
+        refinement = refine(sheet, marker_residuals(markers, search.fit))
+        if not refinement.flat:
+            sheet, inside = _warp(image, search.fit.homography, refinement)
         result = _identified(_read_sheet(sheet, inside, METHOD_MARKERS, search.found, tuning, trace), gray, search.fit)
-        return replace(result, notes=notes + result.notes).checked(checks)
+        return _unflat(replace(result, notes=notes + result.notes), refinement).checked(checks)
     _check_light_and_focus(gray, tuning)
     from doodle.sheet.grid_fallback import find_grid_homography, orient  # only needed without markers
 
@@ -267,8 +280,26 @@ def _identified(result: ScanResult, gray: np.ndarray, fit: MarkerFit) -> ScanRes
     return replace(result, layout=fit.marks.version, sheet_id=None if code is None else code.sheet_id, notes=notes)
 
 
-def _warp(image: np.ndarray, homography: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The flattened sheet (sheet frame at PX_PER_MM) and the mask of its pixels that were inside the photo."""
+def _unflat(result: ScanResult, refinement: Refinement) -> ScanResult:
+    """The reading with the doubts of a sheet that is not flat, where the printed lines did not say where its
+    boxes, bubbles or cells are."""
+    if not refinement.in_doubt:
+        return result
+    doubts = unflat_doubts(refinement, result.quilt, result.specials_used, result.round_scores)
+    return replace(result, uncertain=_unique([*result.uncertain, *doubts]), notes=result.notes + (UNFLAT_NOTE,),
+                   confidence=min(result.confidence, UNFLAT_CONFIDENCE))
+
+
+def _warp(image: np.ndarray, homography: np.ndarray, refinement: Refinement | None = None
+          ) -> tuple[np.ndarray, np.ndarray]:
+    """The flattened sheet (sheet frame at PX_PER_MM) and the mask of its pixels that were inside the photo;
+    through the `refinement`'s field when given (the sheet is not flat)."""
+    if refinement is not None:
+        map_x, map_y = sheet_maps(refinement, homography)
+        sheet = cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        height, width = image.shape[:2]
+        inside = (map_x >= -0.5) & (map_y >= -0.5) & (map_x < width - 0.5) & (map_y < height - 0.5)
+        return sheet, inside
     size = layout.canonical_size_px(PX_PER_MM)
     to_photo = homography @ np.diag([1 / PX_PER_MM, 1 / PX_PER_MM, 1.0])
     flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
