@@ -94,6 +94,7 @@ class ScanResult:
     checks: SheetChecks = field(default_factory=SheetChecks)
     problems: tuple[Uncertain, ...] = ()
     confirmed: frozenset[str] = frozenset()  # the names of the doubts a player settled: not raised again
+    rounds_read: bool = True  # False: the bubbles were not read (`round_scores` all None: unknown, not empty)
 
     @property
     def doubts(self) -> tuple[Uncertain, ...]:
@@ -115,7 +116,7 @@ class ScanResult:
 
     def checked(self, checks: SheetChecks) -> ScanResult:
         """The reading checked against `checks` (the scoring it is for, the previous quilt, the round's cards)."""
-        unread = "no bubble filled in" if self.method == METHOD_MARKERS else "the grid alone has no bubbles to read"
+        unread = "no bubble filled in" if self.rounds_read else "the grid alone has no bubbles to read"
         problems = check_reading(self.quilt, self.round_scores, self.specials_used, checks, unread_because=unread)
         return replace(self, checks=checks, problems=tuple(d for d in problems if d.name not in self.confirmed))
 
@@ -320,6 +321,7 @@ def _result(read: SheetRead, method: str, markers_found: int) -> ScanResult:
         markers_found=markers_found,
         notes=(() if read.marks else (GRID_NOTE,)) + ((SHADOW_NOTE,) if read.shadow else ()),
         sheet_image=read.sheet,
+        rounds_read=read.marks,
     )
 
 
