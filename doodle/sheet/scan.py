@@ -232,9 +232,35 @@ def _read_image(image: np.ndarray, checks: SheetChecks, tuning: ReaderTuning, *,
         # Read again un-mirrored, where the markers read as themselves (and with them the boxes and bubbles).
         result = _read_image(cv2.flip(image, 1), checks, tuning, flipped=True)
         return replace(result, notes=result.notes + (MIRRORED_NOTE,))
+    placed = _placed_layout(image, facing, markers, tuning)
+    if placed is not None:
+        return replace(placed, notes=notes + placed.notes).checked(checks)
     sheet, inside = _warp(image, facing.homography)
     result = _read_sheet(sheet, inside, METHOD_GRID, search.found, tuning)
     return _faced(replace(result, notes=notes + result.notes), facing, tuning).checked(checks)
+
+
+def _placed_layout(image: np.ndarray, facing: Facing, markers: list, tuning: ReaderTuning) -> ScanResult | None:
+    """A grid read whose way up is known, with the boxes and bubbles read where the grid and the markers in view
+    place them (`placement`), in doubt where that place is unsure; None when no marker in view fits the grid."""
+    from doodle.sheet import placement as placing
+    from doodle.sheet.grid_fallback import MARKER_TOLERANCE_MM
+
+    if not facing.known or facing.mirrored:
+        return None
+    placement = placing.place_layout(facing.homography, markers, MARKER_TOLERANCE_MM)
+    if placement is None:
+        return None
+    sheet, inside = _warp(image, placement.homography)
+    items = placing.placed_items(placement, inside, PX_PER_MM)
+    if not (items.read_specials or items.read_rounds):
+        return None
+    result = _result(read_sheet(sheet, inside, True, tuning), METHOD_GRID, len(placement.markers))
+    used, scores, uncertain = placing.placed_reading(items, result.specials_used, result.round_scores,
+                                                     result.uncertain)
+    return replace(result, specials_used=used, round_scores=scores, uncertain=uncertain,
+                   rounds_read=items.read_rounds, confidence=min(result.confidence, tuning.grid_confidence_cap),
+                   notes=(placing.placed_note(items, len(placement.markers)), *result.notes))
 
 
 def _faced(result: ScanResult, facing: Facing, tuning: ReaderTuning) -> ScanResult:
