@@ -166,3 +166,13 @@ def test_which_markers_read_in_a_mirror_is_what_the_detector_sees():
         image = cv2.resize(255 - 255 * bits, (120, 120), interpolation=cv2.INTER_NEAREST)
         mirrored = cv2.copyMakeBorder(image[:, ::-1], 40, 40, 40, 40, cv2.BORDER_CONSTANT, value=255)
         assert _reads_mirrored(marker_id) == bool(detect_markers(mirrored)), marker_id
+
+
+def test_doodle_score_shows_the_boxes_read_from_the_grid_and_markers_in_view(tmp_path):
+    photo = family_photo(22, "framing")  # the top-left marker cut by the frame
+    path = tmp_path / "cut.jpg"
+    path.write_bytes(photo.jpeg)
+    result = CliRunner().invoke(main, ["score", str(path)])
+    used = ", ".join(photo.truth.specials_used) or "none"
+    assert f"special actions used: {used}" in result.output, result.output
+    assert "corner markers in view" in result.output
