@@ -54,7 +54,7 @@ class Placement:
     homography: np.ndarray  # sheet mm -> photo pixels
     markers: tuple[int, ...]  # the ids of the markers that joined the grid's corners
     error_mm: float  # RMS of all points from where the fit puts them
-    covariance: np.ndarray = None  # type: ignore[assignment]  # of the 8 homography parameters (h33 = 1)
+    covariance: np.ndarray  # of the 8 homography parameters (h33 = 1)
 
     def uncertainty_mm(self, point_mm: tuple[float, float]) -> float:
         """One standard deviation (largest direction, sheet mm) of where the fit puts `point_mm`."""
@@ -216,7 +216,7 @@ def _all_inside(inside: np.ndarray, rect: layout.Rect, px_per_mm: float) -> bool
     return bool(inside[y0:y1, x0:x1].all())
 
 
-UNSURE_CONFIDENCE = 0.3  # the confidence of a box or round score read where its place is in doubt
+UNSURE_CONFIDENCE = 0.3  # a box read where its place is in doubt: as sure as a cell by a shadow (tuning.shadow_doubt)
 UNSURE_ROUND_REASON = (
     "round {number}: its bubbles were placed from the grid and the corner markers in view, not surely enough to "
     "trust the score read ({score}); check it on the sheet"
