@@ -78,7 +78,6 @@ class SheetRead:
     strokes: StrokeMap = field(init=False)
     stains: set[int] = field(init=False)  # cells shaded by a tint that does not keep to the grid
     # measure_print
-    bubble_ink: np.ndarray = field(init=False)  # local ink over the area of all the bubbles
     bubble_values: dict[tuple[int, str, int], float] = field(init=False)  # each bubble's, by (round, place, digit)
     print_lift: float = field(init=False, default=0.0)  # how much more empty print reads than unprocessed (processing)
     # decide_cells, read_specials, read_rounds
@@ -274,8 +273,8 @@ def measure_print(read: SheetRead) -> None:
     # (the closing reaches no further than bubble_reach_mm), at a quarter of the cost of 60 overlapping ones.
     ax0, ay0 = min(b[0] for b in squares.values()), min(b[1] for b in squares.values())
     ax1, ay1 = max(b[2] for b in squares.values()), max(b[3] for b in squares.values())
-    read.bubble_ink = local_ink(read.sheet, (ax0, ay0, ax1, ay1), round(t.bubble_reach_mm * PX_PER_MM))
-    read.bubble_values = {key: float(read.bubble_ink[y0 - ay0 : y1 - ay0, x0 - ax0 : x1 - ax0].mean())
+    ink = local_ink(read.sheet, (ax0, ay0, ax1, ay1), round(t.bubble_reach_mm * PX_PER_MM))
+    read.bubble_values = {key: float(ink[y0 - ay0 : y1 - ay0, x0 - ax0 : x1 - ax0].mean())
                           for key, (x0, y0, x1, y1) in squares.items()}
     read.print_lift = print_lift(np.array(list(read.bubble_values.values())))
 
