@@ -221,8 +221,6 @@ UNSURE_ROUND_REASON = (
     "round {number}: its bubbles were placed from the grid and the corner markers in view, not surely enough to "
     "trust the score read ({score}); check it on the sheet"
 )
-
-
 OUT_OF_VIEW_REASON = "round {number}: its bubbles are not all in the photo, so its score was not read"
 
 
@@ -264,10 +262,9 @@ def placed_reading(items: PlacedItems, specials_used: tuple[str, ...] | None, ro
 
 def placed_note(items: PlacedItems, markers: int) -> str:
     """What a grid read with the layout placed says about how it was read."""
-    read = [what for what, done in (("the special boxes", items.read_specials), ("the round scores",
-                                                                               items.read_rounds)) if done]
-    unread = [what for what, done in (("the special boxes", items.read_specials), ("the round scores",
-                                                                                 items.read_rounds)) if not done]
+    groups = (("the special boxes", items.read_specials), ("the round scores", items.read_rounds))
+    read = [what for what, done in groups if done]
+    unread = [what for what, done in groups if not done]
     seen = f"{markers} corner marker{'s' if markers > 1 else ''}"
     note = (f"read from the grid lines and the {seen} in view (not all four): less certain than a whole sheet, "
             "check the quilt")
