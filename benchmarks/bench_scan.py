@@ -42,10 +42,10 @@ sys.path.insert(0, str(ROOT))  # for tests.photogen when run as a script
 import cv2  # noqa: E402
 
 from doodle.quilt import cell_name  # noqa: E402
+from doodle.sheet.layout import SPECIAL_NAMES as SPECIALS  # noqa: E402
 from tests.photogen import CONDITIONS, LEVELS, level_conditions, make_photo  # noqa: E402
 
 SHADOW_SEARCH = 10  # with --shadowed, seeds looked at at most per photo wanted
-SPECIALS = ("neighbour", "single", "cut", "twice")
 
 
 def reader():
@@ -120,7 +120,7 @@ def read_and_judge(jpeg: bytes, truth, outcome: Outcome) -> Outcome:
     read_scores = tuple(result.round_scores)
     outcome.rounds_right = sum(a == b for a, b in zip(read_scores, truth.round_scores, strict=True)) \
         if rounds_read else 0
-    doubts = tuple(getattr(result, "doubts", result.uncertain))
+    doubts = result.doubts
     outcome.uncertain = len(result.uncertain)
     outcome.cells_in_doubt = sum(d.kind == "cell" for d in result.uncertain)
     outcome.exact = outcome.cells_right == 81 and outcome.specials_right == 4 and outcome.rounds_right == 3
