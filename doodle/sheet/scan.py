@@ -60,6 +60,7 @@ OTHER_SHEET_NOTE = (
     "another sheet was seen in the photo: the one on top and most in view was read; check that it is the one you "
     "meant"
 )
+OTHER_SHEET_TOO = ", one sheet at a time (another sheet is in view too)"
 MIRRORED_NOTE = (
     "the photo is mirrored (a selfie camera, or the sheet seen through the paper): it was read flipped back"
 )
@@ -210,7 +211,8 @@ def _read_image(image: np.ndarray, checks: SheetChecks, tuning: ReaderTuning, *,
             notes += (OTHER_SHEET_NOTE,)
         sheet, inside = _warp(image, search.fit.homography)
         if not inside[_grid_box_px()].all():
-            raise SheetNotFoundError("part of the grid is outside the photo: photograph the whole sheet")
+            also = OTHER_SHEET_TOO if search.other_sheet else ""
+            raise SheetNotFoundError(f"part of the grid is outside the photo: photograph the whole sheet{also}")
         result = _identified(_read_sheet(sheet, inside, METHOD_MARKERS, search.found, tuning), gray, search.fit)
         return replace(result, notes=notes + result.notes).checked(checks)
     _check_light_and_focus(gray, tuning)
