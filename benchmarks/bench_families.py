@@ -10,8 +10,8 @@ failure is reproducible with `python3 -m tests.photogen_families OUT_DIR FAMILY:
 
 Per family: the share of photos read exactly (quilt, special boxes and round scores all right), of photos with any
 doubt, of photos with more than 5 cells in doubt (close to useless to a player), the photos refused with a message,
-and what was read wrong without a doubt on it, counted item by item (cells, special boxes, round scores) as
-benchmarks/bench_scan.py counts it.
+what was read wrong without a doubt on it, counted item by item (cells, special boxes, round scores) as
+benchmarks/bench_scan.py counts it, and the special boxes and round scores the reader said it did not read.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # for tests.photogen_families when run as a script
 
-from benchmarks.bench_scan import Outcome, Serial, machine, read_and_judge, reader  # noqa: E402
+from benchmarks.bench_scan import Outcome, Serial, machine, not_read_counts, read_and_judge, reader  # noqa: E402
 from doodle.sheet.layout import SPECIAL_NAMES  # noqa: E402
 from tests.photogen_families import FAMILIES, HELD_OUT_FIRST_SEED, family_photo  # noqa: E402
 
@@ -80,10 +80,12 @@ def summarise(family: str, outcomes: list[Outcome]) -> dict:
         "refused": n - len(read),
         "photos_wrong_unflagged": sum(o.silent_wrong for o in outcomes),
         "unflagged": unflagged,
+        "not_read": not_read_counts(outcomes),
         "median_read_seconds": statistics.median(o.seconds for o in outcomes),
         "failures": [
             {"seed": o.seed, "refused": o.refused or None, "uncertain": o.uncertain,
-             "cells_in_doubt": o.cells_in_doubt, "wrong": o.wrong, "unflagged": o.unflagged, "conditions": o.details}
+             "cells_in_doubt": o.cells_in_doubt, "wrong": o.wrong, "unflagged": o.unflagged, "not_read": o.not_read,
+             "conditions": o.details}
             for o in outcomes if not o.exact or o.cells_in_doubt > MANY_DOUBTS
         ],
     }
@@ -117,7 +119,7 @@ def main() -> None:
     print(f"machine: {report['machine']}")
     print(f"seeds {args.first_seed}-{args.first_seed + args.photos - 1} ({'held out' if held_out else 'tuning'})")
     print(f"{'family':<11}{'photos':>7}{'exact':>8}{'doubts':>8}{'>5 cells':>10}{'refused':>9}"
-          f"{'unflagged photos / cells / boxes / rounds':>44}")
+          f"{'unflagged photos / cells / boxes / rounds':>44}{'not read boxes / rounds':>26}")
     for family in families:
         summary = summarise(family, run_family(family, args.photos, args.jobs, args.first_seed))
         report["families"].append(summary)
@@ -125,9 +127,11 @@ def main() -> None:
         print(f"{family:<11}{summary['photos']:>7}{100 * summary['exact_rate']:>7.0f}%"
               f"{100 * summary['doubt_rate']:>7.0f}%{100 * summary['many_doubts_rate']:>9.0f}%"
               f"{summary['refused']:>9}{summary['photos_wrong_unflagged']:>17} / {u['cells']} / {u['specials']}"
-              f" / {u['rounds']}")
+              f" / {u['rounds']}{summary['not_read']['specials']:>19} / {summary['not_read']['rounds']}")
         for failure in summary["failures"][:6]:
-            what = failure["refused"] or "; ".join(failure["wrong"]) or f"{failure['cells_in_doubt']} cells in doubt"
+            what = failure["refused"] or "; ".join(failure["wrong"]) or (
+                f"{len(failure['not_read'])} items not read" if failure["not_read"] else "") or \
+                f"{failure['cells_in_doubt']} cells in doubt"
             flag = "refused" if failure["refused"] else ("SILENT" if failure["unflagged"] else "flagged")
             print(f"    seed {failure['seed']} [{flag}]: {what[:140]}")
     if args.json:

@@ -8,15 +8,18 @@
 Per level it generates photos with tests/photogen.py (seeds 0..N-1, so every failure is reproducible with
 `python3 -m tests.photogen /tmp/out LEVEL:SEED`), reads each with doodle's reader and reports:
 exact-sheet rate (quilt, specials and round scores all right), cell accuracy, special accuracy, round-score
-accuracy, the share of photos flagged uncertain, photos refused with a message, and photos read WRONG WITHOUT
-any uncertainty flag (the number that must be zero).
+accuracy (over the items read), the share of photos flagged uncertain, photos refused with a message, photos read
+WRONG WITHOUT a doubt on the wrong item (the number that must be zero: the doubts a player is asked to check,
+`result.doubts`, the reader's and the checks'), and the special boxes / round scores the reader said it did not
+read (the markerless grid: neither right nor wrong, and the sheet is not exact).
 
 Timing: photos of 12 megapixels; per photo the reader's time on the JPEG bytes (decoding included) against
 OpenCV decoding the same bytes (best of 3 each), reported as seconds and as a ratio measured in the same run.
 
 The reader's interface this needs: `doodle.sheet.scan.read_photo(image_or_path_or_bytes)` returning an object
-with `.quilt` (doodle.Quilt), `.specials_used` (names), `.round_scores` (3 ints or None) and `.uncertain` (a
-sequence, empty when sure); refusals raise `doodle.sheet.scan_errors.ScanError`.
+with `.quilt` (doodle.Quilt), `.specials_used` (names, None when not read), `.round_scores` (3 ints or None),
+`.rounds_read` (False when the bubbles were not read), `.uncertain` (the reader's doubts, empty when sure) and
+`.doubts` (those and what the checks found); refusals raise `doodle.sheet.scan_errors.ScanError`.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ sys.path.insert(0, str(ROOT))  # for tests.photogen when run as a script
 import cv2  # noqa: E402
 
 from doodle.quilt import cell_name  # noqa: E402
+from doodle.sheet.layout import SPECIAL_NAMES as SPECIALS  # noqa: E402
 from tests.photogen import CONDITIONS, LEVELS, level_conditions, make_photo  # noqa: E402
 
 SHADOW_SEARCH = 10  # with --shadowed, seeds looked at at most per photo wanted
@@ -65,7 +69,8 @@ class Outcome:
     wrong: list[str] = field(default_factory=list)
     details: dict = field(default_factory=dict)
 
-    unflagged: list[str] = field(default_factory=list)  # read wrongly and not in the uncertain list
+    unflagged: list[str] = field(default_factory=list)  # read wrongly and not among the doubts
+    not_read: list[str] = field(default_factory=list)  # special boxes and rounds the reader says it did not read
 
     @property
     def silent_wrong(self) -> bool:
@@ -85,7 +90,14 @@ def read_one(task: tuple[str, int, bool]) -> Outcome | None:
 
 def read_and_judge(jpeg: bytes, truth, outcome: Outcome) -> Outcome:
     """Read `jpeg` with doodle's reader and fill `outcome` with what it got right, wrong, and wrong without a
-    doubt, item by item, against `truth` (a tests.photogen.Truth)."""
+    doubt, item by item, against `truth` (a tests.photogen.Truth).
+
+    An item the reader says it did not read (every special box when `specials_used` is None, every round when
+    the result says its bubbles were not read: the markerless grid) is neither right nor wrong: it is counted in
+    `not_read`, and keeps the sheet from being exact. A round read as None (no bubble filled in) while the sheet
+    has a score was read, wrongly. "Flagged" is what a player is asked to check: the reader's doubts and what
+    the checks of the reading found (`result.doubts`), a bubble's doubt standing for its round and the quilt's
+    for its cells."""
     read_photo, scan_error = reader()
     start = time.perf_counter()
     try:
@@ -95,34 +107,53 @@ def read_and_judge(jpeg: bytes, truth, outcome: Outcome) -> Outcome:
         outcome.refused = str(error)
         return outcome
     outcome.seconds = time.perf_counter() - start
+    specials_read = result.specials_used is not None
+    rounds_read = result.rounds_read
+    outcome.not_read = ([] if specials_read else list(SPECIALS)) + \
+        ([] if rounds_read else [f"round {n}" for n in range(1, len(truth.round_scores) + 1)])
     outcome.cells_right = sum(
         result.quilt.is_covered(r, c) == truth.quilt.is_covered(r, c) for r in range(9) for c in range(9)
     )
-    used = set(result.specials_used or ())  # None: not read (a markerless grid)
-    outcome.specials_right = sum((name in used) == (name in truth.specials_used) for name in
-                                 ("neighbour", "single", "cut", "twice"))
+    used = set(result.specials_used or ())
+    outcome.specials_right = sum((name in used) == (name in truth.specials_used) for name in SPECIALS) \
+        if specials_read else 0
     read_scores = tuple(result.round_scores)
-    outcome.rounds_right = sum(a == b for a, b in zip(read_scores, truth.round_scores, strict=True))
+    outcome.rounds_right = sum(a == b for a, b in zip(read_scores, truth.round_scores, strict=True)) \
+        if rounds_read else 0
+    doubts = result.doubts
     outcome.uncertain = len(result.uncertain)
     outcome.cells_in_doubt = sum(d.kind == "cell" for d in result.uncertain)
     outcome.exact = outcome.cells_right == 81 and outcome.specials_right == 4 and outcome.rounds_right == 3
-    if outcome.cells_right != 81:
-        wrong_cells = [(r, c) for r in range(9) for c in range(9)
-                       if result.quilt.is_covered(r, c) != truth.quilt.is_covered(r, c)]
+    wrong_cells = [(r, c) for r in range(9) for c in range(9)
+                   if result.quilt.is_covered(r, c) != truth.quilt.is_covered(r, c)]
+    if wrong_cells:
         outcome.wrong.append("cells " + " ".join(
             f"{cell_name(r, c)}({truth.styles.get((r, c), 'empty')})" for r, c in wrong_cells))
-    if outcome.specials_right != 4:
+    wrong_items = [cell_name(r, c) for r, c in wrong_cells]
+    if specials_read and used != set(truth.specials_used):
         outcome.wrong.append(f"specials {sorted(used)} != {list(truth.specials_used)}")
-    if outcome.rounds_right != 3:
+        wrong_items += sorted(used ^ set(truth.specials_used))
+    if rounds_read and outcome.rounds_right != 3:
         outcome.wrong.append(f"rounds {list(read_scores)} != {list(truth.round_scores)}")
-    flagged = {" ".join(d.name.split()[:2]) if d.kind == "bubble" else d.name for d in result.uncertain}
-    wrong_items = [cell_name(r, c) for r in range(9) for c in range(9)
-                   if result.quilt.is_covered(r, c) != truth.quilt.is_covered(r, c)]
-    wrong_items += sorted(used ^ set(truth.specials_used))
-    wrong_items += [f"round {n}" for n, (a, b) in enumerate(zip(read_scores, truth.round_scores, strict=True), 1)
-                    if a != b]
+        wrong_items += [f"round {n}" for n, (a, b) in enumerate(zip(read_scores, truth.round_scores, strict=True), 1)
+                        if a != b]
+    flagged = flagged_items(doubts)
     outcome.unflagged = [item for item in wrong_items if item not in flagged]
     return outcome
+
+
+def flagged_items(doubts) -> set[str]:
+    """The items a player is asked to check: cells, boxes and rounds by name (a bubble's doubt stands for its
+    round, a doubt about the whole quilt or part of it for each of its cells)."""
+    flagged = set()
+    for doubt in doubts:
+        if doubt.kind == "bubble":
+            flagged.add(" ".join(doubt.name.split()[:2]))
+        elif doubt.kind == "quilt":
+            flagged |= {cell_name(*cell) for cell in doubt.cells}
+        else:
+            flagged.add(doubt.name)
+    return flagged
 
 
 def run_level(level: str, photos: int, jobs: int, first_seed: int, shadowed_only: bool = False) -> list[Outcome]:
@@ -171,11 +202,12 @@ def summarise(level: str, outcomes: list[Outcome]) -> dict:
         "photos": n,
         "exact_sheet_rate": sum(o.exact for o in outcomes) / n,
         "cell_accuracy": sum(o.cells_right for o in read) / (81 * len(read)) if read else None,
-        "special_accuracy": sum(o.specials_right for o in read) / (4 * len(read)) if read else None,
-        "round_score_accuracy": sum(o.rounds_right for o in read) / (3 * len(read)) if read else None,
+        "special_accuracy": _accuracy(read, "specials_right", 4, "neighbour"),
+        "round_score_accuracy": _accuracy(read, "rounds_right", 3, "round 1"),
         "uncertain_flag_rate": sum(o.uncertain > 0 for o in read) / n,
         "refused": sum(bool(o.refused) for o in outcomes),
         "silent_wrong": sum(o.silent_wrong for o in outcomes),
+        "not_read": not_read_counts(outcomes),
         "median_read_seconds": statistics.median(o.seconds for o in outcomes),
         "failures": [
             {"seed": o.seed, "refused": o.refused or None, "uncertain": o.uncertain, "wrong": o.wrong,
@@ -183,6 +215,19 @@ def summarise(level: str, outcomes: list[Outcome]) -> dict:
             for o in outcomes if not o.exact
         ],
     }
+
+
+def _accuracy(read: list[Outcome], right: str, items: int, sample: str) -> float | None:
+    """The share of items read right, over the photos where the reader read them."""
+    read = [o for o in read if sample not in o.not_read]
+    return sum(getattr(o, right) for o in read) / (items * len(read)) if read else None
+
+
+def not_read_counts(outcomes: list[Outcome]) -> dict[str, int]:
+    """The special boxes and round scores the reader said it did not read (neither right nor wrong)."""
+    items = [item for o in outcomes for item in o.not_read]
+    return {"specials": sum(not item.startswith("round") for item in items),
+            "rounds": sum(item.startswith("round") for item in items)}
 
 
 def timing(photos: int) -> dict:
@@ -262,7 +307,7 @@ def main() -> None:
     print(f"machine: {report['machine']}")
     if not args.timing_only:
         print(f"{'level':<10}{'photos':>7}{'exact':>9}{'cells':>9}{'specials':>10}{'rounds':>9}"
-              f"{'flagged':>9}{'refused':>9}{'silent wrong':>14}{'s/photo':>9}")
+              f"{'flagged':>9}{'refused':>9}{'silent wrong':>14}{'not read':>10}{'s/photo':>9}")
         for level in levels:
             outcomes = run_level(level, args.photos, args.jobs, args.first_seed, args.shadowed)
             if not outcomes:
@@ -277,7 +322,8 @@ def main() -> None:
             print(f"{level:<10}{summary['photos']:>7}{pct(summary['exact_sheet_rate']):>9}"
                   f"{pct(summary['cell_accuracy']):>9}{pct(summary['special_accuracy']):>10}"
                   f"{pct(summary['round_score_accuracy']):>9}{pct(summary['uncertain_flag_rate']):>9}"
-                  f"{summary['refused']:>9}{summary['silent_wrong']:>14}{summary['median_read_seconds']:>9.3f}")
+                  f"{summary['refused']:>9}{summary['silent_wrong']:>14}"
+                  f"{'{specials}/{rounds}'.format(**summary['not_read']):>10}{summary['median_read_seconds']:>9.3f}")
             for failure in summary["failures"][:8]:
                 what = failure["refused"] or "; ".join(failure["wrong"])
                 flag = "refused" if failure["refused"] else ("SILENT" if failure["unflagged"] else "flagged")

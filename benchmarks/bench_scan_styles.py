@@ -7,8 +7,9 @@ or README): marking styles, distractors, sharpening, a second sheet in view, a m
     python3 benchmarks/bench_scan_styles.py --families slash,coffee-ring --photos 8
 
 Per family: photos read exactly, photos with any doubt, photos with more than 5 cells in doubt, photos refused
-(with the message), and photos with something read wrongly that is not itself in the uncertain list (the number
-that must be zero). A two-sheet photo is right when it reads one of the sheets its truth allows (the one on top).
+(with the message), and photos with something read wrongly that is not itself among the doubts a player is asked
+to check (the number that must be zero; boxes and rounds the reader says it did not read are not wrong, nor is
+the sheet exact). A two-sheet photo is right when it reads one of the sheets its truth allows (the one on top).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # for tests.photogen_styles when run as a script
 
+from benchmarks.bench_scan import flagged_items  # noqa: E402
 from doodle.quilt import cell_name  # noqa: E402
 from doodle.sheet.scan import read_photo  # noqa: E402
 from doodle.sheet.scan_errors import ScanError  # noqa: E402
@@ -53,8 +55,9 @@ def _wrong(result, truth) -> set[str]:
              if result.quilt.is_covered(r, c) != truth.quilt.is_covered(r, c)}
     if result.specials_used is not None:
         wrong |= set(result.specials_used) ^ set(truth.specials_used)
-    wrong |= {f"round {n}" for n, (a, b) in enumerate(zip(result.round_scores, truth.round_scores, strict=True), 1)
-              if a != b}
+    if result.rounds_read:  # rounds the reader did not read (the markerless grid) are not wrong
+        wrong |= {f"round {n}" for n, (a, b) in enumerate(zip(result.round_scores, truth.round_scores, strict=True),
+                                                          1) if a != b}
     return wrong
 
 
@@ -69,9 +72,10 @@ def run(family: str, seeds: range) -> Counter:
             counts["refused"] += 1
             counts[f"refused: {error}"] += 1
             continue
-        flagged = {u.name for u in result.uncertain} | {" ".join(u.name.split()[:2]) for u in result.uncertain}
+        flagged = flagged_items(result.doubts)  # what a player is asked to check: the reader's doubts and the checks'
         wrongs = [_wrong(result, truth) for truth in truths]
-        counts["exact"] += any(not w for w in wrongs)
+        all_read = result.specials_used is not None and result.rounds_read
+        counts["exact"] += all_read and any(not w for w in wrongs)
         counts["doubted"] += bool(result.uncertain)
         counts["over 5 cells in doubt"] += sum(u.kind == "cell" for u in result.uncertain) > 5
         if not any(w <= flagged for w in wrongs):

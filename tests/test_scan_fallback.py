@@ -15,6 +15,7 @@ from doodle.cli import main
 from doodle.sheet import layout as L
 from doodle.sheet.grid_fallback import UNKNOWN_REASON
 from doodle.sheet.scan import METHOD_GRID, METHOD_MARKERS, MIRRORED_NOTE, ScanResult, read_photo
+from doodle.sheet.scan_errors import ScanError
 from tests.photogen import make_photo
 from tests.photogen_families import family_photo
 from tests.test_scan import SMALL, assert_exact, cover_markers, recode
@@ -43,17 +44,41 @@ def paint_over(photo, image: np.ndarray, rect: L.Rect) -> np.ndarray:
     return image
 
 
-@pytest.mark.parametrize("seed", [16, 18])  # a bottom corner marker cut by the frame edge, the sheet turned 90/180
+@pytest.mark.parametrize("seed", [18])  # a bottom corner marker cut by the frame edge, the sheet turned 90
 def test_a_cut_marker_photo_is_read_the_right_way_up(seed):
     photo = family_photo(seed, "framing")
     assert photo.details["framing"] == "cut marker"
     result = read_photo(photo.jpeg)
     assert result.method == METHOD_GRID and not whole_quilt_doubt(result)
-    # the right way up: any cell read wrong is one the reader itself doubts (on seed 16 the stroke and stain
-    # checks doubt seven cells of the top-left corner beside the cut marker; turned, twenty-odd would be wrong)
+    # the right way up: any cell read wrong is one the reader itself doubts (turned, twenty-odd would be wrong)
     wrong = result.quilt.bits ^ photo.truth.quilt.bits
     doubted = {doubt.cell for doubt in result.uncertain if doubt.kind == "cell"}
     assert all(divmod(index, 9) in doubted for index in range(81) if wrong >> index & 1)
+
+
+@pytest.mark.parametrize("seed", [1, 3, 20])  # a corner marker cut by the frame edge; 2 markers in view
+def test_a_cut_marker_photo_reads_the_boxes_and_bubbles_the_grid_and_markers_place(seed):
+    """The grid's corners and the markers in view place the whole layout: the special boxes and round scores are
+    read, and each one is right or in doubt."""
+    photo = family_photo(seed, "framing")
+    assert photo.details["framing"] == "cut marker"
+    result = read_photo(photo.jpeg)
+    assert result.method == METHOD_GRID and result.specials_used is not None and result.rounds_read
+    assert any("corner markers in view" in note for note in result.notes)
+    doubted = {doubt.special for doubt in result.doubts} | {doubt.round for doubt in result.doubts}
+    for name in L.SPECIAL_NAMES:
+        assert (name in result.specials_used) == (name in photo.truth.specials_used) or name in doubted
+    for number, (read, truth) in enumerate(zip(result.round_scores, photo.truth.round_scores, strict=True), 1):
+        assert read == truth or number in doubted
+    assert result.confidence <= 0.8
+
+
+def test_a_grid_cut_by_the_frame_is_not_read_as_a_whole_grid():
+    """The frame cuts off the grid's top row: its border there is the photo's edge, not the grid's (this photo was
+    read with seven cells wrong)."""
+    photo = family_photo(16, "framing")
+    with pytest.raises(ScanError, match="photograph the whole sheet"):
+        read_photo(photo.jpeg)
 
 
 @pytest.mark.parametrize("degrees", [90, 180, 270])
@@ -141,3 +166,13 @@ def test_which_markers_read_in_a_mirror_is_what_the_detector_sees():
         image = cv2.resize(255 - 255 * bits, (120, 120), interpolation=cv2.INTER_NEAREST)
         mirrored = cv2.copyMakeBorder(image[:, ::-1], 40, 40, 40, 40, cv2.BORDER_CONSTANT, value=255)
         assert _reads_mirrored(marker_id) == bool(detect_markers(mirrored)), marker_id
+
+
+def test_doodle_score_shows_the_boxes_read_from_the_grid_and_markers_in_view(tmp_path):
+    photo = family_photo(22, "framing")  # the top-left marker cut by the frame
+    path = tmp_path / "cut.jpg"
+    path.write_bytes(photo.jpeg)
+    result = CliRunner().invoke(main, ["score", str(path)])
+    used = ", ".join(photo.truth.specials_used) or "none"
+    assert f"special actions used: {used}" in result.output, result.output
+    assert "corner markers in view" in result.output

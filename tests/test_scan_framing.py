@@ -95,3 +95,12 @@ def test_a_mirrored_photo_with_too_few_markers_for_them_is_still_flipped_back_be
     result = read_photo(recode(image))
     assert result.method == "grid" and MIRRORED_NOTE in result.notes
     assert result.quilt == photo.truth.quilt
+
+
+def test_a_sheet_lying_over_another_and_cut_by_the_frame_is_refused_naming_both():
+    """The sheet on top (3 of its markers in view) runs off the photo's edge, the one under it is covered: the
+    message says the grid is cut and that another sheet is in view, not that the sheet seen is whole or alone."""
+    photo = two_sheet_photo(6, "mild", "over")
+    assert not photo.details["second_in_view"]
+    with pytest.raises(ScanError, match="part of the grid is outside the photo.*another sheet is in view"):
+        read_photo(photo.jpeg)

@@ -7,6 +7,7 @@ import dataclasses
 import pytest
 
 from doodle.sheet import layout
+from doodle.sheet.processing import LIFT_SEEN
 from doodle.sheet.scan import read_photo
 from doodle.sheet.stages import STAGES, SheetRead
 from doodle.sheet.tuning import TUNING, ReaderTuning
@@ -50,7 +51,7 @@ def test_each_stage_fills_in_what_the_next_reads():
     read = SheetRead(sheet, inside, marks=True)
     names = [stage.__name__ for stage in STAGES]
     assert names == ["find_paper", "take_out_shadows", "light_and_cells", "shadow_doubts", "find_strokes",
-                     "decide_cells", "read_specials", "read_rounds"]
+                     "decide_cells", "measure_print", "read_specials", "read_rounds"]
     with pytest.raises(AttributeError):
         STAGES[1](read)  # the shadows need the paper first
     for stage in STAGES:
@@ -60,4 +61,5 @@ def test_each_stage_fills_in_what_the_next_reads():
     assert read.quilt == photo.truth.quilt
     assert set(read.specials) == set(photo.truth.specials_used)
     assert read.rounds == tuple(photo.truth.round_scores)
+    assert 0.0 <= read.print_lift < LIFT_SEEN  # an unprocessed photo's empty print reads as such
     assert len(read.confidences) == 81 + len(layout.SPECIALS) + 60 and np.all(np.asarray(read.confidences) <= 1.0)

@@ -88,7 +88,7 @@ def _describe(reading: Reading, report: dict, color: bool) -> None:
         click.echo("best rectangle: none (the quilt is empty), scores 0")
     empty = report["empty"]
     click.echo(f"empty cells: {empty}" + (f" (penalty -{empty})" if empty else " (no penalty)"))
-    if scan is not None and scan.method == "markers":
+    if scan is not None and scan.specials_used is not None:
         used = report["specials_used"]
         click.echo(f"special actions used: {', '.join(used) if used else 'none'}")
     if "round_scores" in report:

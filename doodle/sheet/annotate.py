@@ -57,10 +57,11 @@ def annotate(result: ScanResult) -> np.ndarray:
             cv2.LINE_AA,
         )
         _plate(image, f"{rect.width}x{rect.height} = {rect.score}", (_px(top_left.x, k), _px(top_left.y, k)), k)
-    if result.method == "markers":
+    if result.specials_used is not None:  # read (with the markers, or placed from the grid and markers in view)
         for special in layout.SPECIALS:
             if special.name in result.specials_used:
                 _ring(image, special.check.inset(-1.0), READ, k)
+    if result.rounds_read:
         for block, score in zip(layout.ROUNDS, result.round_scores, strict=True):
             if score is None:
                 continue

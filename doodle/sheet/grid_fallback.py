@@ -22,6 +22,11 @@ SEARCH_SIDE = 1000  # the grid is looked for in a copy of the photo this large
 CELL_PX = 40  # resolution of the candidate grid while checking its lines
 MIN_AREA = 0.04  # a candidate border encloses at least this fraction of the photo
 MIN_LINES = 13  # of the 16 inner lines, this many must show as lines
+# A border with a corner this close to the photo's edge (share of the search image's side) runs along the frame:
+# the grid goes on beyond it (framing 16 of tests/photogen_families.py: the top row cut off, its corners found 0
+# and 3 pixels from the edge, read as a whole grid with 7 cells wrong). A whole grid lies inside a sheet's
+# margins, well inside the photo.
+EDGE_MARGIN = 0.005
 
 
 def _order(quad: np.ndarray) -> np.ndarray:
@@ -52,6 +57,15 @@ def _line_score(gray: np.ndarray, quad: np.ndarray) -> tuple[int, float]:
     return count, float(np.mean(prominence))
 
 
+def _at_edge(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """Whether a corner of `quad` lies at the edge of an image of `shape`: cut by the frame."""
+    height, width = shape[:2]
+    margin = EDGE_MARGIN * max(height, width)
+    points = quad.reshape(-1, 2)
+    return bool((points.min(axis=0) < margin).any() or (points[:, 0] > width - 1 - margin).any()
+                or (points[:, 1] > height - 1 - margin).any())
+
+
 def find_grid_homography(image: np.ndarray) -> np.ndarray | None:
     """The homography sheet mm -> photo pixels that maps our layout's grid onto the 9x9 grid in the photo."""
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
@@ -68,7 +82,7 @@ def find_grid_homography(image: np.ndarray) -> np.ndarray | None:
             continue
         hull = cv2.convexHull(contour)
         approx = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True)
-        if len(approx) == 4 and cv2.isContourConvex(approx):
+        if len(approx) == 4 and cv2.isContourConvex(approx) and not _at_edge(approx, small.shape):
             candidates.append((cv2.contourArea(approx), _order(approx)))
     candidates.sort(key=lambda item: -item[0])
     best: tuple[int, float, np.ndarray] | None = None

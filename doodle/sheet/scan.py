@@ -69,6 +69,7 @@ OTHER_SHEET_NOTE = (
     "another sheet was seen in the photo: the one on top and most in view was read; check that it is the one you "
     "meant"
 )
+OTHER_SHEET_TOO = ", one sheet at a time (another sheet is in view too)"
 MIRRORED_NOTE = (
     "the photo is mirrored (a selfie camera, or the sheet seen through the paper): it was read flipped back"
 )
@@ -103,6 +104,7 @@ class ScanResult:
     checks: SheetChecks = field(default_factory=SheetChecks)
     problems: tuple[Uncertain, ...] = ()
     confirmed: frozenset[str] = frozenset()  # the names of the doubts a player settled: not raised again
+    rounds_read: bool = True  # False: the bubbles were not read (`round_scores` all None: unknown, not empty)
 
     @property
     def doubts(self) -> tuple[Uncertain, ...]:
@@ -124,7 +126,7 @@ class ScanResult:
 
     def checked(self, checks: SheetChecks) -> ScanResult:
         """The reading checked against `checks` (the scoring it is for, the previous quilt, the round's cards)."""
-        unread = "no bubble filled in" if self.method == METHOD_MARKERS else "the grid alone has no bubbles to read"
+        unread = "no bubble filled in" if self.rounds_read else "the grid alone has no bubbles to read"
         problems = check_reading(self.quilt, self.round_scores, self.specials_used, checks, unread_because=unread)
         return replace(self, checks=checks, problems=tuple(d for d in problems if d.name not in self.confirmed))
 
@@ -223,7 +225,8 @@ def _read_image(
             notes += (OTHER_SHEET_NOTE,)
         sheet, inside = _warp(image, search.fit.homography)
         if not inside[_grid_box_px()].all():
-            raise SheetNotFoundError("part of the grid is outside the photo: photograph the whole sheet")
+            also = OTHER_SHEET_TOO if search.other_sheet else ""
+            raise SheetNotFoundError(f"part of the grid is outside the photo: photograph the whole sheet{also}")
         # A page that is not flat: where its print really is, near where the homography puts it (refine.py).
         refinement = refine(sheet, marker_residuals(markers, search.fit))
         if not refinement.flat:
@@ -249,9 +252,35 @@ def _read_image(
         # Read again un-mirrored, where the markers read as themselves (and with them the boxes and bubbles).
         result = _read_image(cv2.flip(image, 1), checks, tuning, trace, flipped=True)
         return replace(result, notes=result.notes + (MIRRORED_NOTE,))
+    placed = _placed_layout(image, facing, markers, tuning)
+    if placed is not None:
+        return replace(placed, notes=notes + placed.notes).checked(checks)
     sheet, inside = _warp(image, facing.homography)
     result = _read_sheet(sheet, inside, METHOD_GRID, search.found, tuning, trace)
     return _faced(replace(result, notes=notes + result.notes), facing, tuning).checked(checks)
+
+
+def _placed_layout(image: np.ndarray, facing: Facing, markers: list, tuning: ReaderTuning) -> ScanResult | None:
+    """A grid read whose way up is known, with the boxes and bubbles read where the grid and the markers in view
+    place them (`placement`), in doubt where that place is unsure; None when no marker in view fits the grid."""
+    from doodle.sheet import placement as placing
+    from doodle.sheet.grid_fallback import MARKER_TOLERANCE_MM
+
+    if not facing.known or facing.mirrored:
+        return None
+    placement = placing.place_layout(facing.homography, markers, MARKER_TOLERANCE_MM)
+    if placement is None:
+        return None
+    sheet, inside = _warp(image, placement.homography)
+    items = placing.placed_items(placement, inside, PX_PER_MM)
+    if not (items.read_specials or items.read_rounds):
+        return None
+    result = _result(read_sheet(sheet, inside, True, tuning), METHOD_GRID, len(placement.markers))
+    used, scores, uncertain = placing.placed_reading(items, result.specials_used, result.round_scores,
+                                                     result.uncertain)
+    return replace(result, specials_used=used, round_scores=scores, uncertain=uncertain,
+                   rounds_read=items.read_rounds, confidence=min(result.confidence, tuning.grid_confidence_cap),
+                   notes=(placing.placed_note(items, len(placement.markers)), *result.notes))
 
 
 def _faced(result: ScanResult, facing: Facing, tuning: ReaderTuning) -> ScanResult:
@@ -357,6 +386,7 @@ def _result(read: SheetRead, method: str, markers_found: int) -> ScanResult:
         markers_found=markers_found,
         notes=(() if read.marks else (GRID_NOTE,)) + ((SHADOW_NOTE,) if read.shadow else ()),
         sheet_image=read.sheet,
+        rounds_read=read.marks,
     )
 
 

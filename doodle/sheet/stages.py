@@ -32,6 +32,7 @@ from doodle.sheet.measure import (
     log_distance,
     region_ink,
 )
+from doodle.sheet.processing import level_only, print_lift
 from doodle.sheet.scan_errors import TooDarkError
 from doodle.sheet.shadows import ShadowMap, find_shadows
 from doodle.sheet.strokes import StrokeMap, stain_cells
@@ -78,6 +79,10 @@ class SheetRead:
     # find_strokes
     strokes: StrokeMap = field(init=False)
     stains: set[int] = field(init=False)  # cells shaded by a tint that does not keep to the grid
+    # measure_print
+    bubble_values: dict[tuple[int, str, int], float] = field(init=False)  # each bubble's, by (round, place, digit)
+    bubble_ink: tuple[Box, np.ndarray] = field(init=False)  # the local ink over all the bubbles, for the trace
+    print_lift: float = field(init=False, default=0.0)  # how much more empty print reads than unprocessed (processing)
     # decide_cells, read_specials, read_rounds
     quilt: Quilt = field(init=False)
     specials: tuple[str, ...] | None = field(init=False, default=None)  # None: not read (no layout)
@@ -275,6 +280,24 @@ def decide_cells(read: SheetRead) -> None:
     read.show("cells", _cells_picture)
 
 
+def measure_print(read: SheetRead) -> None:
+    """The ink in every bubble, and from the empty ones (most of them) how much the photo's processing lifts empty
+    print (`processing.print_lift`), which the boxes and bubbles are then measured against."""
+    if not read.marks:
+        return
+    t = read.tuning
+    squares = _bubble_squares(t.bubble_local_half_mm)
+    # One closing over all the bubbles: each bubble's values are the same as from a closing of its own surroundings
+    # (the closing reaches no further than bubble_reach_mm), at a quarter of the cost of 60 overlapping ones.
+    ax0, ay0 = min(b[0] for b in squares.values()), min(b[1] for b in squares.values())
+    ax1, ay1 = max(b[2] for b in squares.values()), max(b[3] for b in squares.values())
+    ink = local_ink(read.sheet, (ax0, ay0, ax1, ay1), round(t.bubble_reach_mm * PX_PER_MM), t)
+    read.bubble_values = {key: float(ink[y0 - ay0 : y1 - ay0, x0 - ax0 : x1 - ax0].mean())
+                          for key, (x0, y0, x1, y1) in squares.items()}
+    read.bubble_ink = ((ax0, ay0, ax1, ay1), ink)
+    read.print_lift = print_lift(np.array(list(read.bubble_values.values())))
+
+
 def read_specials(read: SheetRead) -> None:
     """The crossed boxes, each read against the light right around it (so a shadow needs no estimate here)."""
     if not read.marks:
@@ -291,6 +314,8 @@ def read_specials(read: SheetRead) -> None:
         conf = min(1.0, log_distance(value, t.check_threshold, t) / t.check_log_margin)
         if t.check_faint < value < t.check_sure and uneven_around(sheet, special.check, t):
             conf = min(conf, t.shadow_doubt)
+        if crossed and level_only(ink, t.check_stroke_ink, read.print_lift):
+            conf = min(conf, t.shadow_doubt)  # grey all over on a processed photo: a halo or a light solid fill
         read.confidences.append(conf)
         if crossed:
             specials.append(special.name)
@@ -311,31 +336,25 @@ def read_rounds(read: SheetRead) -> None:
         return
     t = read.tuning
     rounds: list[int | None] = []
-    squares = _bubble_squares(t.bubble_local_half_mm)
-    # One closing over all the bubbles: each bubble's values are the same as from a closing of its own surroundings
-    # (the closing reaches no further than bubble_reach_mm), at a quarter of the cost of 60 overlapping ones.
-    ax0, ay0 = min(b[0] for b in squares.values()), min(b[1] for b in squares.values())
-    ax1, ay1 = max(b[2] for b in squares.values()), max(b[3] for b in squares.values())
-    ink = local_ink(read.sheet, (ax0, ay0, ax1, ay1), round(t.bubble_reach_mm * PX_PER_MM), t)
+    # Filled: standing out from the empty bubbles of this photo as much as on an unprocessed one.
+    threshold = t.bubble_local_threshold + read.print_lift
     for block in layout.ROUNDS:
         digits: dict[str, int | None] = {}
         for place in layout.PLACES:
             filled = []
             doubts: dict[int, Uncertain] = {}
             for digit in range(10):
-                x0, y0, x1, y1 = squares[block.number, place, digit]
-                value = float(ink[y0 - ay0 : y1 - ay0, x0 - ax0 : x1 - ax0].mean())
-                conf = min(1.0, log_distance(value, t.bubble_local_threshold, t) / t.bubble_log_margin)
+                value = read.bubble_values[block.number, place, digit]
+                conf = min(1.0, log_distance(value, threshold, t) / t.bubble_log_margin)
                 center = layout.bubble_center(block.number, place, digit)
                 against_ring, doubtful = _bubble_value(read.plain, center, t)
-                if doubtful or (against_ring > t.bubble_threshold) != (value > t.bubble_local_threshold):
+                if doubtful or (against_ring > t.bubble_threshold) != (value > threshold):
                     conf = min(conf, t.shadow_doubt)
                 read.confidences.append(conf)
-                if value > t.bubble_local_threshold:
+                if value > threshold:
                     filled.append((value, digit))
                 if conf < t.uncertain_below:
-                    doubts[digit] = Uncertain.of_bubble(block.number, place, digit,
-                                                        value > t.bubble_local_threshold, conf)
+                    doubts[digit] = Uncertain.of_bubble(block.number, place, digit, value > threshold, conf)
             filled.sort(reverse=True)
             # Two bubbles filled in one row: the darker is taken, and the others are reported as uncertain.
             for _, digit in filled[1:]:
@@ -353,8 +372,10 @@ def read_rounds(read: SheetRead) -> None:
             read.confidences.append(0.0)
         rounds.append(score)
     read.rounds = tuple(rounds)
+    squares = _bubble_squares(t.bubble_local_half_mm)
+    area, ink = read.bubble_ink
     read.show("bubbles", lambda read: pictures.framed(
-        pictures.pasted(read.sheet.shape, [((ax0, ay0, ax1, ay1), pictures.ink(ink))]),
+        pictures.pasted(read.sheet.shape, [(area, pictures.ink(ink))]),
         [(squares[block.number, place, digit], pictures.PAPER, "")
          for block, score in zip(layout.ROUNDS, read.rounds, strict=True) if score is not None
          for place, digit in (("tens", score // 10), ("units", score % 10))]))
@@ -367,6 +388,7 @@ STAGES: tuple[Stage, ...] = (
     shadow_doubts,
     find_strokes,
     decide_cells,
+    measure_print,
     read_specials,
     read_rounds,
 )
