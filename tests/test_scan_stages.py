@@ -7,7 +7,6 @@ import dataclasses
 import pytest
 
 from doodle.sheet import layout
-from doodle.sheet.processing import LIFT_SEEN
 from doodle.sheet.scan import read_photo
 from doodle.sheet.stages import STAGES, SheetRead
 from doodle.sheet.tuning import TUNING, ReaderTuning
@@ -61,5 +60,5 @@ def test_each_stage_fills_in_what_the_next_reads():
     assert read.quilt == photo.truth.quilt
     assert set(read.specials) == set(photo.truth.specials_used)
     assert read.rounds == tuple(photo.truth.round_scores)
-    assert 0.0 <= read.print_lift < LIFT_SEEN  # an unprocessed photo's empty print reads as such
+    assert 0.0 <= read.print_lift < TUNING.lift_seen  # an unprocessed photo's empty print reads as such
     assert len(read.confidences) == 81 + len(layout.SPECIALS) + 60 and np.all(np.asarray(read.confidences) <= 1.0)

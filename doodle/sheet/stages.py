@@ -295,7 +295,7 @@ def measure_print(read: SheetRead) -> None:
     read.bubble_values = {key: float(ink[y0 - ay0 : y1 - ay0, x0 - ax0 : x1 - ax0].mean())
                           for key, (x0, y0, x1, y1) in squares.items()}
     read.bubble_ink = ((ax0, ay0, ax1, ay1), ink)
-    read.print_lift = print_lift(np.array(list(read.bubble_values.values())))
+    read.print_lift = print_lift(np.array(list(read.bubble_values.values())), t)
 
 
 def read_specials(read: SheetRead) -> None:
@@ -314,7 +314,7 @@ def read_specials(read: SheetRead) -> None:
         conf = min(1.0, log_distance(value, t.check_threshold, t) / t.check_log_margin)
         if t.check_faint < value < t.check_sure and uneven_around(sheet, special.check, t):
             conf = min(conf, t.shadow_doubt)
-        if crossed and level_only(ink, t.check_stroke_ink, read.print_lift):
+        if crossed and level_only(ink, t.check_stroke_ink, read.print_lift, t):
             conf = min(conf, t.shadow_doubt)  # grey all over on a processed photo: a halo or a light solid fill
         read.confidences.append(conf)
         if crossed:

@@ -178,6 +178,21 @@ class ReaderTuning:
     bubble_ring_uneven: float = 0.12  # ... log: the paper around a bubble this much brighter on one side: an edge
     bubble_sectors: int = 8  # directions in which a bubble crossed by a shadow's edge is read side by side
 
+    # --- the phone's processing: printed-but-empty marks (processing.py) ---
+    # What an empty bubble reads (local ink over its read square) on photos without strong processing: the median
+    # of the 60 bubbles was 0.030-0.031 on moderate photos of tests/photogen.py (seeds 1-3). With an unsharp mask of
+    # 3 (sigma 2 and 4 photo pixels) it rose to 0.091-0.115, and the emptiest-looking filled bubble stayed above 0.47
+    # while the darkest empty one reached 0.131, over the 0.125 threshold.
+    empty_bubble_ink: float = 0.031
+    # A lift this large is processing, not noise: without processing the median stays within 0.01 of
+    # empty_bubble_ink.
+    lift_seen: float = 0.03
+    # A box with no strokes in it (its ink from its 10th to its 90th percentile within the stroke ink) reads as a
+    # level. An empty box under a sharpening of 3 read a level of 0.21-0.27 all over; a box shaded solid with light
+    # pencil 0.28 (moderate seed 1, unprocessed). Below solid_sure, such a level is in doubt on a processed photo.
+    level_percentiles: tuple[float, float, float] = (10, 50, 90)
+    solid_sure: float = 0.5
+
     # --- the photo as a whole ---
     too_dark_level: float = 40.0  # paper darker than this (0-255) leaves too little contrast between pencil and paper
     # Without markers, the photo is judged on a copy this wide: too dark when its bright part (this percentile)
