@@ -268,16 +268,16 @@ def _placed_layout(image: np.ndarray, facing: Facing, markers: list, tuning: Rea
 
     if not facing.known or facing.mirrored:
         return None
-    placement = placing.place_layout(facing.homography, markers, MARKER_TOLERANCE_MM)
+    placement = placing.place_layout(facing.homography, markers, MARKER_TOLERANCE_MM, tuning)
     if placement is None:
         return None
     sheet, inside = _warp(image, placement.homography)
-    items = placing.placed_items(placement, inside, PX_PER_MM)
+    items = placing.placed_items(placement, inside, PX_PER_MM, tuning)
     if not (items.read_specials or items.read_rounds):
         return None
     result = _result(read_sheet(sheet, inside, True, tuning), METHOD_GRID, len(placement.markers))
     used, scores, uncertain = placing.placed_reading(items, result.specials_used, result.round_scores,
-                                                     result.uncertain)
+                                                     result.uncertain, tuning)
     return replace(result, specials_used=used, round_scores=scores, uncertain=uncertain,
                    rounds_read=items.read_rounds, confidence=min(result.confidence, tuning.grid_confidence_cap),
                    notes=(placing.placed_note(items, len(placement.markers)), *result.notes))

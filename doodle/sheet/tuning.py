@@ -193,6 +193,31 @@ class ReaderTuning:
     level_percentiles: tuple[float, float, float] = (10, 50, 90)
     solid_sure: float = 0.5
 
+    # --- the layout placed from the grid and the markers in view (placement.py) ---
+    # How far a found point lies from where it truly is, one standard deviation along each axis (sheet mm). Measured
+    # on photos whose 4 markers all show (tests/photogen_families.py, plain seeds 0-7): the grid corners that
+    # `grid_fallback.find_grid_homography` finds lie a median 0.27 mm, at most 0.5 mm, from where the 4 markers' fit
+    # puts the outer edge of the grid's border (placement.FOUND_OUTLINE_MM); marker corners (subpixel) fit within
+    # 0.1-0.25 mm RMS.
+    grid_corner_sigma_mm: float = 0.25
+    marker_corner_sigma_mm: float = 0.1
+    # A marker that fits the grid's way up (within grid_marker_tolerance_mm) but lies this far (RMS) from where the
+    # joint fit puts it: the points are not of one flat sheet, and the layout is not placed.
+    placed_consistent_mm: float = 2.0
+    # All points (grid corners and markers) fit within this (RMS, sheet mm), or the layout is not placed: in the 360
+    # fits of placed_sure_mm's check (below) at most 0.34 mm.
+    placed_fit_limit_mm: float = 0.8
+    # A box or bubble placed with an uncertainty (one standard deviation, sheet mm) up to placed_sure_mm is read as
+    # on a sheet with all its markers; up to placed_unsure_mm it is read in doubt; beyond, not read. Checked by
+    # leaving markers out of photos whose 4 markers show (plain and framing seeds 0-23, 360 fits of the grid and 1
+    # or 2 markers, against the fit of all 4): the true misplacement of a box or bubble was at most 3 of its
+    # standard deviations; fits whose every item is within 0.25 misplaced none by more than 0.61 mm (a bubble's read
+    # square reaches 1.3 mm from its centre, its printed ring 2.1 mm), the others by up to 0.81 mm.
+    placed_sure_mm: float = 0.25
+    placed_unsure_mm: float = 0.5
+    placed_in_view_mm: float = 1.0  # a box or bubble is in the photo when this much paper around it is
+    placed_unsure_confidence: float = 0.3  # a box read where its place is in doubt: as sure as shadow_doubt
+
     # --- the photo as a whole ---
     too_dark_level: float = 40.0  # paper darker than this (0-255) leaves too little contrast between pencil and paper
     # Without markers, the photo is judged on a copy this wide: too dark when its bright part (this percentile)
