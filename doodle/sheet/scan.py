@@ -26,7 +26,6 @@ from doodle.sheet.markers import MarkerFit, detect_markers, fit_markers
 from doodle.sheet.photo import PhotoSource, load_photo
 from doodle.sheet.qr import read_sheet_code
 from doodle.sheet.refine import (
-    UNFLAT_CONFIDENCE,
     UNFLAT_NOTE,
     Refinement,
     marker_residuals,
@@ -228,11 +227,11 @@ def _read_image(
             also = OTHER_SHEET_TOO if search.other_sheet else ""
             raise SheetNotFoundError(f"part of the grid is outside the photo: photograph the whole sheet{also}")
         # A page that is not flat: where its print really is, near where the homography puts it (refine.py).
-        refinement = refine(sheet, marker_residuals(markers, search.fit))
+        refinement = refine(sheet, marker_residuals(markers, search.fit, tuning), tuning)
         if not refinement.flat:
             sheet, inside = _warp(image, search.fit.homography, refinement)
         result = _identified(_read_sheet(sheet, inside, METHOD_MARKERS, search.found, tuning, trace), gray, search.fit)
-        return _unflat(replace(result, notes=notes + result.notes), refinement).checked(checks)
+        return _unflat(replace(result, notes=notes + result.notes), refinement, tuning).checked(checks)
     _check_light_and_focus(gray, tuning)
     from doodle.sheet.grid_fallback import find_grid_homography, orient  # only needed without markers
 
@@ -309,14 +308,14 @@ def _identified(result: ScanResult, gray: np.ndarray, fit: MarkerFit) -> ScanRes
     return replace(result, layout=fit.marks.version, sheet_id=None if code is None else code.sheet_id, notes=notes)
 
 
-def _unflat(result: ScanResult, refinement: Refinement) -> ScanResult:
+def _unflat(result: ScanResult, refinement: Refinement, tuning: ReaderTuning) -> ScanResult:
     """The reading with the doubts of a sheet that is not flat, where the printed lines did not say where its
     boxes, bubbles or cells are."""
     if not refinement.in_doubt:
         return result
-    doubts = unflat_doubts(refinement, result.quilt, result.specials_used, result.round_scores)
+    doubts = unflat_doubts(refinement, result.quilt, result.specials_used, result.round_scores, tuning)
     return replace(result, uncertain=_unique([*result.uncertain, *doubts]), notes=result.notes + (UNFLAT_NOTE,),
-                   confidence=min(result.confidence, UNFLAT_CONFIDENCE))
+                   confidence=min(result.confidence, tuning.unflat_confidence))
 
 
 def _warp(image: np.ndarray, homography: np.ndarray, refinement: Refinement | None = None

@@ -82,7 +82,9 @@ class ReaderTuning:
     # Gaps and confidences are compared on a log scale offset by this much ink: empty paper measures about 0 with
     # noise of a few hundredths, so 0.01 -> 0.08 is a wider gap than 0.15 -> 0.45 (light pencil against heavy).
     ink_log_offset: float = 0.02
-    halo_px: int = 3  # bright lines narrower than this (0.75 mm) are a sharpened photo's halo, not the light
+    # Bright lines narrower than this (0.75 mm) are a sharpened photo's halo: not the light, nor the paper beside a
+    # printed line (refine.py).
+    halo_px: int = 3
 
     # --- where marks are measured ---
     cell_inset_mm: float = 3.5  # measure a cell's interior only: away from printed lines and hand-drawn outlines
@@ -177,6 +179,51 @@ class ReaderTuning:
     bubble_ring_percentiles: tuple[float, float] = (10, 90)  # the ring's light, darkest to brightest, for ...
     bubble_ring_uneven: float = 0.12  # ... log: the paper around a bubble this much brighter on one side: an edge
     bubble_sectors: int = 8  # directions in which a bubble crossed by a shadow's edge is read side by side
+
+    # --- a page that is not flat: where the print really is (refine.py; lengths in sheet mm) ---
+    refine_line_paper_px: int = 7  # a closing this wide (1.75 mm) takes out thin print and strokes: their paper
+    # (bright rings beside lines narrower than halo_px, a sharpened photo's, are taken out first)
+    # The fit: refine_bending weighs the field's second differences against one probe's squared error (mm); probes
+    # off the field by more than refine_robust_mm weigh less (Cauchy), so a stroke taken for a line does not pull
+    # it. On the curl family (seeds 0-23, folds and bows up to 20 mm moving the grid up to 6 mm) the field then lies
+    # within 0.25 mm of the truth at the cells' centres, 0.3 mm at the bubbles and 0.7 mm at the check squares (an
+    # edge curl, seed 4).
+    refine_bending: float = 0.1
+    refine_robust_mm: float = 0.4
+    refine_fit_rounds: int = 4  # reweightings of the last fit ...
+    refine_first_fit_rounds: int = 2  # ... and of the first looks' fits
+    refine_marker_weight: float = 2.0  # a marker's corner weighs this many grid line segments ...
+    refine_box_weight: float = 2.0  # ... and a check square or a whole round block this many (a bubble row half: 1)
+    refine_wide_search_mm: float = 7.0  # first look: up to this far from the homography (a 20 mm fold moves 6 mm)
+    refine_narrow_search_mm: float = 2.5  # second look, around the fitted field: under half the bubbles' pitch (5.6)
+    refine_segment_gap_mm: float = 1.5  # line segments are measured this far from the crossings (a step there)
+    refine_line_min_ink: float = 0.06  # a printed line's profile peak stands this far above the profile's median
+    refine_line_distinct: float = 0.7  # ... and the next peak, beyond refine_line_apart_mm, at most this share of it
+    refine_line_apart_mm: float = 1.5
+    refine_near_share: float = 0.5  # looking close, a peak this high against the highest may be the printed line
+    # The least normalised correlation of a box or bubble-row template where it is found: of 480 such looks close
+    # around the field (curl, mixed and harsh photos, seeds 0-9), the 469 at 0.45 or more all lay within 0.25 mm of
+    # the truth; right places on harsh photos score down to 0.40 (not found then: the field reads them, or doubts
+    # them).
+    refine_match_min: float = 0.45
+    refine_template_blur_px: float = 0.7  # the templates are blurred this much: the photo's own blur, roughly
+    refine_shift_ok_mm: float = 1.0  # a box or row not found is read where the field puts it when this near ...
+    refine_neighbour_mm: float = 25.0  # ... nor when one this near was found moved that much (a block's pitch: 17)
+    refine_box_tolerance_mm: float = 1.0  # a check square found this far from the fitted field: not explained
+    refine_row_tolerance_mm: float = 0.7  # bubbles: the read square (1.3 mm half side) stays in the ring (2.3 mm)
+    refine_cell_tolerance_mm: float = 1.5  # cells are read 3.5 mm inside their lines
+    refine_cell_bad_sides: int = 3  # sides of a cell off the field (or unseen where it moves far): in doubt
+    # The field moving the grid's crossings less than refine_flat_grid_mm and the check squares and bubbles less
+    # than refine_flat_marks_mm, the sheet is read through the homography alone: cells are read 3.5 mm inside their
+    # lines, bubbles 1.3 mm around their centre inside a 2.3 mm ring. On flat pages (photogen moderate and harsh,
+    # seeds 0-29) the fitted field moves the crossings by up to 0.75 mm and the marks by up to 0.4 (the truth: at
+    # most 0.4), and a warp through that noise only moves the printed lines the shadow finder looks along (it read
+    # harsh 607 and 635 of seeds 600-639 with 56 and 81 cells in doubt, against 4 and 4). The pages one homography
+    # misread had their bubbles 1.9 mm or more off and their check squares 2.7 mm (curl 2, 20, 21).
+    refine_flat_grid_mm: float = 1.0
+    refine_flat_marks_mm: float = 0.6
+    refine_marker_reach_mm: float = 3.0  # a marker of this sheet lies within this of where the homography puts it
+    unflat_confidence: float = 0.2  # what is read where the field does not explain the print
 
     # --- the phone's processing: printed-but-empty marks (processing.py) ---
     # What an empty bubble reads (local ink over its read square) on photos without strong processing: the median
