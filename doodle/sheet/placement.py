@@ -50,11 +50,12 @@ def grid_corners_mm(outward_mm: float = 0.0) -> np.ndarray:
     return np.float64([[g.x, g.y], [g.x2, g.y], [g.x2, g.y2], [g.x, g.y2]])
 
 
-def place_layout(grid_homography: np.ndarray, markers: Sequence[Detection], tolerance_mm: float,
-                 t: ReaderTuning = TUNING) -> Placement | None:
+def place_layout(grid_homography: np.ndarray, markers: Sequence[Detection], t: ReaderTuning = TUNING
+                 ) -> Placement | None:
     """The layout placed from the grid (`grid_homography`: sheet mm -> photo, turned the way the sheet is) and the
-    markers among `markers` that lie within `tolerance_mm` of where it puts them; None when no marker joins (the
-    grid's corners alone leave the boxes and bubbles unsure) or the points do not fit one sheet."""
+    markers among `markers` that lie within `t.grid_marker_tolerance_mm` of where it puts them (as when the way up
+    was told); None when no marker joins (the grid's corners alone leave the boxes and bubbles unsure) or the points
+    do not fit one sheet."""
     inverse = np.linalg.inv(grid_homography)
     sheet_pts = [grid_corners_mm(FOUND_OUTLINE_MM)]
     photo_pts = [cv2.perspectiveTransform(grid_corners_mm().reshape(-1, 1, 2), grid_homography).reshape(-1, 2)]
@@ -65,7 +66,7 @@ def place_layout(grid_homography: np.ndarray, markers: Sequence[Detection], tole
             continue
         printed = np.array(layout.marker_corners_mm(marker_id), np.float64)
         back = cv2.perspectiveTransform(quad.reshape(-1, 1, 2), inverse).reshape(-1, 2)
-        if float(np.sqrt(((back - printed) ** 2).sum(axis=1).mean())) <= tolerance_mm:
+        if float(np.sqrt(((back - printed) ** 2).sum(axis=1).mean())) <= t.grid_marker_tolerance_mm:
             used.append(marker_id)
             sheet_pts.append(printed)
             photo_pts.append(np.asarray(quad, np.float64).reshape(-1, 2))

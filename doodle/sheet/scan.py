@@ -230,12 +230,13 @@ def _read_image(
         refinement = refine(sheet, marker_residuals(markers, search.fit, tuning), tuning)
         if not refinement.flat:
             sheet, inside = _warp(image, search.fit.homography, refinement)
-        result = _identified(_read_sheet(sheet, inside, METHOD_MARKERS, search.found, tuning, trace), gray, search.fit)
+        read = _read_sheet(sheet, inside, METHOD_MARKERS, search.found, tuning, trace)
+        result = _identified(read, gray, search.fit, tuning)
         return _unflat(replace(result, notes=notes + result.notes), refinement, tuning).checked(checks)
     _check_light_and_focus(gray, tuning)
     from doodle.sheet.grid_fallback import find_grid_homography, orient  # only needed without markers
 
-    homography = find_grid_homography(image)
+    homography = find_grid_homography(image, tuning)
     if homography is None:
         if search.found:
             raise MarkersMissingError(
@@ -246,7 +247,7 @@ def _read_image(
             "no score sheet found: no corner markers and no 9x9 grid are visible; photograph the whole sheet, "
             "flat, filling most of the picture"
         )
-    facing = orient(gray, homography, markers)  # the grid alone looks the same turned or mirrored
+    facing = orient(gray, homography, markers, tuning)  # the grid alone looks the same turned or mirrored
     if facing.mirrored and not flipped:
         # Read again un-mirrored, where the markers read as themselves (and with them the boxes and bubbles).
         result = _read_image(cv2.flip(image, 1), checks, tuning, trace, flipped=True)
@@ -263,11 +264,10 @@ def _placed_layout(image: np.ndarray, facing: Facing, markers: list, tuning: Rea
     """A grid read whose way up is known, with the boxes and bubbles read where the grid and the markers in view
     place them (`placement`), in doubt where that place is unsure; None when no marker in view fits the grid."""
     from doodle.sheet import placement as placing
-    from doodle.sheet.grid_fallback import MARKER_TOLERANCE_MM
 
     if not facing.known or facing.mirrored:
         return None
-    placement = placing.place_layout(facing.homography, markers, MARKER_TOLERANCE_MM, tuning)
+    placement = placing.place_layout(facing.homography, markers, tuning)
     if placement is None:
         return None
     sheet, inside = _warp(image, placement.homography)
@@ -294,11 +294,11 @@ def _faced(result: ScanResult, facing: Facing, tuning: ReaderTuning) -> ScanResu
                    confidence=min(result.confidence, tuning.unknown_way_up_confidence))
 
 
-def _identified(result: ScanResult, gray: np.ndarray, fit: MarkerFit) -> ScanResult:
+def _identified(result: ScanResult, gray: np.ndarray, fit: MarkerFit, tuning: ReaderTuning) -> ScanResult:
     """The result with the sheet's layout version (from its marker ids: they decide) and its sheet id (from its
     QR code, when readable). A QR code naming another layout is noted, and does not change how the sheet was
     read."""
-    code = read_sheet_code(gray, fit.homography, fit.marks)
+    code = read_sheet_code(gray, fit.homography, fit.marks, tuning)
     notes = result.notes
     if code is not None and code.layout != fit.marks.version:
         notes += (

@@ -240,6 +240,46 @@ class ReaderTuning:
     level_percentiles: tuple[float, float, float] = (10, 50, 90)
     solid_sure: float = 0.5
 
+    # --- the sheet's QR code (qr.py) ---
+    # The code's square is rectified at this resolution: up to here more pixels per module kept decoding more 1-4 MP
+    # photos (benchmarks/bench_qr.py).
+    qr_px_per_mm: float = 20.0
+    qr_margin_mm: float = 2.0  # paper kept around the code's printed square
+    qr_search_px_per_mm: float = 8.0  # the fallback detector looks at a smaller copy (slower, and needs no more)
+    qr_sharpen_sigma_px: float = 2.0  # a sharpened copy (unsharp mask this wide, of this amount) helps blurred photos
+    qr_sharpen_amount: float = 1.0
+
+    # --- a 9x9 grid found without markers (grid_fallback.py; pixels of the search copy) ---
+    grid_search_side: int = 1000  # the grid is looked for in a copy of the photo this large
+    # Ink: this far (0-255) darker than the mean over a block of the copy's side / grid_threshold_blocks (odd, at
+    # least grid_threshold_block_px), closed over grid_close_px.
+    grid_threshold_blocks: int = 30
+    grid_threshold_block_px: int = 15
+    grid_threshold_offset: float = 10
+    grid_close_px: int = 3
+    grid_min_area: float = 0.04  # a candidate border encloses at least this fraction of the photo
+    grid_corner_approx: float = 0.02  # its outline is simplified to this share of its length: 4 corners
+    grid_candidates: int = 12  # the largest this many candidates are checked by their inner lines
+    grid_check_cell_px: int = 40  # resolution of the candidate grid while checking its lines: a cell this wide
+    # An inner line shows when its profile's peak (within grid_line_peak_px of where it should be) stands more than
+    # grid_line_prominence (0-255) above the profile grid_line_around_px away on either side.
+    grid_line_peak_px: int = 4
+    grid_line_around_px: tuple[int, int] = (8, 16)
+    grid_line_prominence: float = 6
+    grid_min_lines: int = 13  # of the 16 inner lines, this many must show as lines
+    # A border with a corner this close to the photo's edge (share of the search image's side) runs along the frame:
+    # the grid goes on beyond it (framing 16 of tests/photogen_families.py: the top row cut off, its corners found 0
+    # and 3 pixels from the edge, read as a whole grid with 7 cells wrong). A whole grid lies inside a sheet's
+    # margins, well inside the photo.
+    grid_edge_margin: float = 0.005
+    # Which way up: a found marker's corners lie within this (RMS, sheet mm) of where a way up puts them (any other
+    # way up puts them at least 22 mm away).
+    grid_marker_tolerance_mm: float = 10.0
+    code_check_px_per_mm: float = 2.0  # the coarse look at where a QR code would be (a decode costs about 0.1 s)
+    code_paper_percentile: float = 90  # the paper's brightness there ...
+    code_dark_share: float = 0.6  # ... and darker than this share of it: a dark module
+    code_min_dark: float = 0.2  # a code's square (white border included) is about 40% dark modules
+
     # --- the layout placed from the grid and the markers in view (placement.py) ---
     # How far a found point lies from where it truly is, one standard deviation along each axis (sheet mm). Measured
     # on photos whose 4 markers all show (tests/photogen_families.py, plain seeds 0-7): the grid corners that
