@@ -181,8 +181,9 @@ class ReaderTuning:
     bubble_sectors: int = 8  # directions in which a bubble crossed by a shadow's edge is read side by side
 
     # --- a page that is not flat: where the print really is (refine.py; lengths in sheet mm) ---
-    refine_line_paper_px: int = 7  # a closing this wide (1.75 mm) takes out thin print and strokes: their paper
-    # (bright rings beside lines narrower than halo_px, a sharpened photo's, are taken out first)
+    # A closing this wide (1.75 mm) takes out thin print and strokes, leaving the paper they lie on (a sharpened
+    # photo's bright rings beside them, narrower than halo_px, are taken out first).
+    refine_line_paper_px: int = 7
     # The fit: refine_bending weighs the field's second differences against one probe's squared error (mm); probes
     # off the field by more than refine_robust_mm weigh less (Cauchy), so a stroke taken for a line does not pull
     # it. On the curl family (seeds 0-23, folds and bows up to 20 mm moving the grid up to 6 mm) the field then lies
@@ -249,7 +250,8 @@ class ReaderTuning:
     qr_sharpen_sigma_px: float = 2.0  # a sharpened copy (unsharp mask this wide, of this amount) helps blurred photos
     qr_sharpen_amount: float = 1.0
 
-    # --- a 9x9 grid found without markers (grid_fallback.py; pixels of the search copy) ---
+    # --- a 9x9 grid found without markers (grid_fallback.py; pixels of the copy searched, or of a candidate grid
+    # rectified with cells grid_check_cell_px wide) ---
     grid_search_side: int = 1000  # the grid is looked for in a copy of the photo this large
     # Ink: this far (0-255) darker than the mean over a block of the copy's side / grid_threshold_blocks (odd, at
     # least grid_threshold_block_px), closed over grid_close_px.
