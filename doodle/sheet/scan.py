@@ -22,6 +22,7 @@ from doodle.geometry import Cell
 from doodle.quilt import MAX_ROUND_SCORE, SIZE, Quilt, mask_of
 from doodle.sheet import layout
 from doodle.sheet.doubts import Uncertain, check_reading
+from doodle.sheet.glare import find_glare
 from doodle.sheet.markers import MarkerFit, detect_markers, fit_markers
 from doodle.sheet.photo import PhotoSource, load_photo
 from doodle.sheet.qr import read_sheet_code
@@ -307,7 +308,7 @@ def _result(read: SheetRead, method: str, markers_found: int) -> ScanResult:
         confidence = min(confidence, read.tuning.grid_confidence_cap)
     cell_confidence = read.confidences[: SIZE * SIZE]
     values = read.values
-    return ScanResult(
+    result = ScanResult(
         quilt=read.quilt,
         cell_confidence=tuple(tuple(cell_confidence[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)),
         cell_values=tuple(tuple(float(v) for v in values[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)),
@@ -321,6 +322,7 @@ def _result(read: SheetRead, method: str, markers_found: int) -> ScanResult:
         notes=(() if read.marks else (GRID_NOTE,)) + ((SHADOW_NOTE,) if read.shadow else ()),
         sheet_image=read.sheet,
     )
+    return find_glare(read.sheet, PX_PER_MM).applied(result)  # saturated paper cannot be read: say where
 
 
 def _unique(doubts: list[Uncertain]) -> tuple[Uncertain, ...]:
