@@ -36,6 +36,14 @@ def paper_estimate(bgr: np.ndarray, trusted: np.ndarray) -> np.ndarray:
     hard shadow edge stays sharp where paper shows and a big shaded patch is never mistaken for paper.
     """
     height, width = bgr.shape[:2]
+    values, weight = coarse_paper(bgr, trusted)
+    return cv2.resize(blend_scales(values, weight), (width, height), interpolation=cv2.INTER_LINEAR)
+
+
+def coarse_paper(bgr: np.ndarray, trusted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The sheet at 1/COARSE of its resolution with thin dark strokes taken out (float32 BGR), and the weight of
+    each coarse pixel as paper (1 where most of it is trusted paper, else 0)."""
+    height, width = bgr.shape[:2]
     opened = cv2.dilate(bgr, cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5)))
     coarse_size = (max(1, width // COARSE), max(1, height // COARSE))
     values = cv2.resize(opened, coarse_size, interpolation=cv2.INTER_AREA).astype(np.float32)
@@ -44,8 +52,51 @@ def paper_estimate(bgr: np.ndarray, trusted: np.ndarray) -> np.ndarray:
     weight = (cv2.resize(trusted.astype(np.float32), coarse_size, interpolation=cv2.INTER_AREA) > 0.6).astype(
         np.float32
     )
+    return values, weight
+
+
+def blend_scales(values: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    """The paper's light at every coarse pixel, from the `values` where `weight` is 1 (see `paper_estimate`).
+
+    The light's broad shape (a low-order surface in log brightness, fitted robustly to the paper) is taken out
+    first and put back after, so that where paper is far the estimate follows that shape (vignetting: brighter in
+    the middle of the grid than at its margins) rather than the average of the paper around."""
     if weight.sum() < 4:
         weight = np.ones_like(weight)
+    trend = _light_trend(values, weight)
+    if trend is not None:
+        return np.exp(trend + _blend(np.log(np.maximum(values, 1.0)) - trend, weight))
+    return _blend(values, weight)
+
+
+TREND_MIN_PIXELS = 200  # coarse paper pixels needed to fit the light's broad shape (6 coefficients per channel)
+
+
+def _light_trend(values: np.ndarray, weight: np.ndarray) -> np.ndarray | None:
+    """A quadratic surface per channel fitted to the log of the paper (refitted without the points far off it), or
+    None with too little paper."""
+    ys, xs = np.nonzero(weight > 0)
+    if xs.size < TREND_MIN_PIXELS:
+        return None
+    height, width = weight.shape
+    scale = max(height, width) / 2.0
+
+    def design(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        u, v = (x - width / 2.0) / scale, (y - height / 2.0) / scale
+        return np.stack([np.ones_like(u), u, v, u * u, u * v, v * v], axis=-1)
+
+    rows = design(xs.astype(np.float64), ys.astype(np.float64))
+    target = np.log(np.maximum(values[ys, xs], 1.0)).astype(np.float64)
+    coefficients = np.linalg.lstsq(rows, target, rcond=None)[0]
+    residual = np.abs(target - rows @ coefficients).max(axis=1)
+    keep = residual < 3 * 1.4826 * float(np.median(residual)) + 1e-3
+    if keep.sum() >= TREND_MIN_PIXELS:
+        coefficients = np.linalg.lstsq(rows[keep], target[keep], rcond=None)[0]
+    gy, gx = np.mgrid[0:height, 0:width].astype(np.float64)
+    return (design(gx, gy) @ coefficients).astype(np.float32)
+
+
+def _blend(values: np.ndarray, weight: np.ndarray) -> np.ndarray:
     # From the broadest scale to the finest, each scale overrides the broader estimate in proportion to how much
     # trusted paper backs it: a smooth blend, with no seams where one scale takes over from another.
     estimate = None
@@ -58,7 +109,7 @@ def paper_estimate(bgr: np.ndarray, trusted: np.ndarray) -> np.ndarray:
             continue
         alpha = np.clip(w / 0.25, 0.0, 1.0)[..., None]
         estimate = alpha * local + (1 - alpha) * estimate
-    return cv2.resize(estimate, (width, height), interpolation=cv2.INTER_LINEAR)
+    return estimate
 
 
 def flat_field(bgr: np.ndarray, trusted: np.ndarray) -> FlatField:
