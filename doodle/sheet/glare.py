@@ -99,8 +99,12 @@ def find_glare(sheet: np.ndarray, px_per_mm: float) -> Glare:
     """The glare on the flattened sheet `sheet` (BGR uint8, `px_per_mm` pixels per mm)."""
     height, width = sheet.shape[:2]
     size = (max(1, round(width / px_per_mm)), max(1, round(height / px_per_mm)))
-    lowest = sheet.min(axis=2)
-    share = cv2.resize((lowest >= GLARE_CLIP).astype(np.float32), size, interpolation=cv2.INTER_AREA)
+    b, g, r = cv2.split(sheet)
+    lowest = cv2.min(cv2.min(b, g), r)
+    clipped = cv2.compare(lowest, GLARE_CLIP, cv2.CMP_GE)
+    if cv2.countNonZero(clipped) < GLARE_MIN_AREA_MM2 * px_per_mm**2 * GLARE_MIN_SHARE:
+        return Glare(np.zeros(size[::-1], bool))
+    share = cv2.resize(clipped, size, interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
     blob = (share >= GLARE_MIN_SHARE).astype(np.uint8)
     blob = cv2.morphologyEx(blob, cv2.MORPH_CLOSE, np.ones((GLARE_CLOSE_MM, GLARE_CLOSE_MM), np.uint8))
     # Pencil under the glare that is not quite clipped leaves holes in the blob: the light over it is the blob's.
