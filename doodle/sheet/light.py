@@ -17,7 +17,7 @@ from collections.abc import Collection, Sequence
 import numpy as np
 
 from doodle.quilt import SIZE
-from doodle.sheet.measure import COARSE, blend_scales, coarse_paper, light_trend
+from doodle.sheet.measure import COARSE, blend_paper, blend_scales, coarse_paper, light_trend
 
 HOLDOUT_REACH = 2  # cells (in rows and columns) around a shaded cell whose predictions say how sure its light is
 # The light at a shaded cell is predicted from paper a little further away than at an empty cell left out of a
@@ -53,6 +53,15 @@ def light_uncertainty(
             paper = weight[y0:y1, x0:x1] > 0
             if paper.any():
                 errors[i] = abs(float(np.median((predicted[y0:y1, x0:x1] - seen[y0:y1, x0:x1])[paper])))
+    # Where paper is far, the light follows its broad shape; had it followed the paper around instead, it would
+    # be this different: as unsure as that, at least (a shape bent by a shadow over a margin, say).
+    # Each colour on its own: ink is read in the darkest of them (the blue, under a tungsten lamp).
+    colour_trend = light_trend(colours, weight)
+    if colour_trend is None:
+        shapes = np.zeros_like(seen)
+    else:
+        shaped = np.log(np.maximum(blend_scales(colours, weight, colour_trend), 1.0))
+        shapes = np.abs(shaped - np.log(np.maximum(blend_paper(colours, weight), 1.0))).max(axis=2)
     uncertainty = np.zeros(SIZE * SIZE)
     for i in range(SIZE * SIZE):
         if i in paper_cells:
@@ -60,7 +69,9 @@ def light_uncertainty(
         row, col = divmod(i, SIZE)
         near = [error for j, error in errors.items()
                 if abs(j // SIZE - row) <= HOLDOUT_REACH and abs(j % SIZE - col) <= HOLDOUT_REACH]
-        uncertainty[i] = HOLDOUT_SAFETY * max(near) if near else float(fallback[i])
+        x0, y0, x1, y1 = coarse[i]
+        shape = float(np.median(shapes[y0:y1, x0:x1]))
+        uncertainty[i] = max(HOLDOUT_SAFETY * max(near) if near else float(fallback[i]), shape)
     return uncertainty
 
 

@@ -67,17 +67,21 @@ def blend_scales(values: np.ndarray, weight: np.ndarray, trend: np.ndarray | Non
     if trend is None:
         trend = light_trend(values, weight)
     if trend is not None:
-        return np.exp(trend + _blend(np.log(np.maximum(values, 1.0)) - trend, weight))
-    return _blend(values, weight)
+        return np.exp(trend + blend_paper(np.log(np.maximum(values, 1.0)) - trend, weight))
+    return blend_paper(values, weight)
 
 
 TREND_MIN_PIXELS = 200  # coarse paper pixels needed to fit the light's broad shape (6 coefficients per channel)
+TREND_CLIPPED = 250.0  # paper this bright in its brightest channel may be clipped: left out of the fit
+TREND_ROUNDS = 3  # fits, each without the paper far off the one before (a shadow over a margin, a glare, ink)
+TREND_OUTLIER = 2.5  # ... further than this many robust standard deviations
 
 
 def light_trend(values: np.ndarray, weight: np.ndarray) -> np.ndarray | None:
     """A quadratic surface per channel fitted to the log of the paper (refitted without the points far off it), or
     None with too little paper."""
-    ys, xs = np.nonzero(weight > 0)
+    # Clipped paper (glare) shows only that the light is at least so bright: it says nothing of the light's shape.
+    ys, xs = np.nonzero((weight > 0) & (values.max(axis=-1) < TREND_CLIPPED))
     if xs.size < TREND_MIN_PIXELS:
         return None
     height, width = weight.shape
@@ -89,11 +93,13 @@ def light_trend(values: np.ndarray, weight: np.ndarray) -> np.ndarray | None:
 
     rows = design(xs.astype(np.float64), ys.astype(np.float64))
     target = np.log(np.maximum(values[ys, xs], 1.0)).astype(np.float64)
-    coefficients = _least_squares(rows, target)
-    residual = np.abs(target - rows @ coefficients).max(axis=1)
-    keep = residual < 3 * 1.4826 * float(np.median(residual)) + 1e-3
-    if keep.sum() >= TREND_MIN_PIXELS:
+    keep = np.ones(len(rows), bool)
+    for _ in range(TREND_ROUNDS):
         coefficients = _least_squares(rows[keep], target[keep])
+        residual = np.abs(target - rows @ coefficients).max(axis=1)
+        keep = residual < TREND_OUTLIER * 1.4826 * float(np.median(residual[keep])) + 1e-3
+        if keep.sum() < TREND_MIN_PIXELS:
+            break
     gy, gx = np.mgrid[0:height, 0:width].astype(np.float64)
     return (design(gx, gy) @ coefficients).astype(np.float32)
 
@@ -103,7 +109,8 @@ def _least_squares(design: np.ndarray, target: np.ndarray) -> np.ndarray:
     return np.linalg.solve(design.T @ design + 1e-9 * np.eye(design.shape[1]), design.T @ target)
 
 
-def _blend(values: np.ndarray, weight: np.ndarray) -> np.ndarray:
+def blend_paper(values: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    """`values` where `weight` is 1 spread over the rest: the paper around at broader and broader scales."""
     # From the broadest scale to the finest, each scale overrides the broader estimate in proportion to how much
     # trusted paper backs it: a smooth blend, with no seams where one scale takes over from another.
     estimate = None
