@@ -1,11 +1,12 @@
 """Glare: a lamp's or a flash's reflection that saturates the paper, so that pencil under it cannot be seen.
 
-A specular reflection adds light: paper and pencil alike are pushed up, and where the sum passes what the sensor
-holds every channel clips to white. Graphite there reads as paper, and no light model can bring it back, since the
-photo holds nothing but white. So the saturated part of the sheet is found (clipped in all three channels, which
-tinted paper or a white-balance cast leaves only under added light, over a blob some millimetres wide, brighter
-than the paper elsewhere), every cell, box and round it touches is put in doubt with the reason, and a note says
-where and asks for another photo.
+A specular reflection adds light: paper, print and pencil alike are pushed up, and where the sum passes what the
+sensor holds every channel clips to white. Graphite there reads as paper, and no light model can bring it back,
+since the photo holds nothing but white. So the saturated part of the sheet is found: clipped in all three
+channels over a blob some millimetres wide (holes where pencil is not quite clipped filled in), where the printed
+lines are lighter than along the rest of the same line (added light; a bright exposure of white paper clips too,
+but leaves the print as dark as ever). What it may hide is put in doubt with the reason, and a note says where and
+asks for another photo.
 """
 
 from __future__ import annotations
@@ -29,21 +30,21 @@ if TYPE_CHECKING:
 GLARE_CLIP = 250
 # Clipped paper alone is not glare: a bright photo of white paper clips too (mild photos of tests/photogen.py: up to
 # a third of the paper), and pencil stays as dark as ever there. Glare adds light to everything, the black print as
-# well: where the printed line beside an item is this many grey levels lighter than the sheet's printed lines
-# elsewhere, the light added is enough to wash out light pencil (pencil at 0.8 of the paper's light, with paper
-# clipped, reads as paper from about 50 levels added). Without glare, the lines of the families' light and lens
-# photos (tuning seeds 0-23) are at most 40 lighter than the median line; under the saturating glares 60-180.
+# well: where a printed line under the clipped blob is this many grey levels lighter than the rest of the same line
+# (or than the other boxes, or bubbles), the light added is enough to wash out light pencil (pencil at 0.8 of the
+# paper's light, with the paper clipped, reads as paper from about 50 levels added). Lines differ among themselves
+# by up to 60 levels in a bright mild photo (thin inner lines against the border), hence each against itself.
+# Under the saturating glares of the families' light photos (tuning seeds 0-23) the lines rise by 60-180.
 GLARE_LIFT = 50.0
 GLARE_LINE_MM = 0.6  # half the width of the strip along a printed line where its darkness is measured
 GLARE_LINE_PERCENTILE = 10  # the line's darkness: this percentile of the darkest channel over the strip
-GLARE_LINE_REFERENCE = 25  # the sheet's printed lines: this percentile of the lines around every cell
 GLARE_MIN_SHARE = 0.5  # a millimetre square is clipped when this share of its pixels is
 GLARE_MIN_AREA_MM2 = 12.0  # a clipped blob smaller than this (a 4 mm spot) hides no cell's shading
 GLARE_FRINGE_MM = 2.0  # around the clipped blob the paper is near white: pencil there is faint too
 GLARE_CLOSE_MM = 3  # printed lines and thin strokes across the blob are bridged (they are not clipped)
 GLARE_REASON = "under glare: washed out to white, pencil may not show"
 GLARE_ADVICE = "retake the photo without the glare (tilt the phone, no flash)"
-MAX_NAMED_CELLS = 6  # more cells than this are named by the rows and columns they span
+MAX_NAMED_CELLS = 6  # more cells than this are told by their count and the corners they span
 
 
 @dataclass(frozen=True)
