@@ -32,7 +32,8 @@ def light_uncertainty(
     """Per cell (81, row by row), how far off (in log brightness) the paper's light estimated from `trusted` may be.
 
     `paper_cells` are the cells taken as paper (their interiors `boxes` are in `trusted`): 0 for them. A cell with
-    no paper cell within HOLDOUT_REACH gets its `fallback` (81 values)."""
+    no paper cell within HOLDOUT_REACH gets its `fallback` (81 values), or more where the estimates with and
+    without the light's broad shape disagree more."""
     colours, weight = coarse_paper(bgr, trusted)
     values = colours.max(axis=2, keepdims=True)  # the brightest channel alone: a third of the work
     seen = np.log(np.maximum(values[..., 0], 1.0))
@@ -53,8 +54,8 @@ def light_uncertainty(
             paper = weight[y0:y1, x0:x1] > 0
             if paper.any():
                 errors[i] = abs(float(np.median((predicted[y0:y1, x0:x1] - seen[y0:y1, x0:x1])[paper])))
-    # Where paper is far, the light follows its broad shape; had it followed the paper around instead, it would
-    # be this different: as unsure as that, at least (a shape bent by a shadow over a margin, say).
+    # Where no empty cell is near to tell, the light follows its broad shape; had it followed the paper around
+    # instead, it would be this different: as unsure as that, at least (a shape bent by a shadow over a margin).
     # Each colour on its own: ink is read in the darkest of them (the blue, under a tungsten lamp).
     colour_trend = light_trend(colours, weight)
     if colour_trend is None:
@@ -69,9 +70,11 @@ def light_uncertainty(
         row, col = divmod(i, SIZE)
         near = [error for j, error in errors.items()
                 if abs(j // SIZE - row) <= HOLDOUT_REACH and abs(j % SIZE - col) <= HOLDOUT_REACH]
-        x0, y0, x1, y1 = coarse[i]
-        shape = float(np.median(shapes[y0:y1, x0:x1]))
-        uncertainty[i] = max(HOLDOUT_SAFETY * max(near) if near else float(fallback[i]), shape)
+        if near:
+            uncertainty[i] = HOLDOUT_SAFETY * max(near)
+        else:
+            x0, y0, x1, y1 = coarse[i]
+            uncertainty[i] = max(float(fallback[i]), float(np.median(shapes[y0:y1, x0:x1])))
     return uncertainty
 
 

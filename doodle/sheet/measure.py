@@ -72,7 +72,11 @@ def blend_scales(values: np.ndarray, weight: np.ndarray, trend: np.ndarray | Non
 
 
 TREND_MIN_PIXELS = 200  # coarse paper pixels needed to fit the light's broad shape (6 coefficients per channel)
-TREND_CLIPPED = 250.0  # paper this bright in its brightest channel may be clipped: left out of the fit
+TREND_CLIPPED = 250.0  # paper this bright in its darkest channel is clipped (as glare.GLARE_CLIP) ...
+# ... and left out of the fit when less than this share of the paper is: a glare spot (light 14: 6% of the paper,
+# tungsten paper clipped in its blue channel only under the glare) rather than a bright exposure of white paper,
+# lit parts clipped all over (light 22: 25%, its light's shape bent by a hand's shadow once they were left out).
+TREND_CLIPPED_SHARE = 0.15
 TREND_ROUNDS = 3  # fits, each without the paper far off the one before (a shadow over a margin, a glare, ink)
 TREND_OUTLIER = 2.5  # ... further than this many robust standard deviations
 
@@ -80,8 +84,13 @@ TREND_OUTLIER = 2.5  # ... further than this many robust standard deviations
 def light_trend(values: np.ndarray, weight: np.ndarray) -> np.ndarray | None:
     """A quadratic surface per channel fitted to the log of the paper (refitted without the points far off it), or
     None with too little paper."""
-    # Clipped paper (glare) shows only that the light is at least so bright: it says nothing of the light's shape.
-    ys, xs = np.nonzero((weight > 0) & (values.max(axis=-1) < TREND_CLIPPED))
+    # Paper clipped in every channel by a glare shows only that the light is at least so bright there: nothing of
+    # its shape (a glare over a margin bent the shape up across the grid: light 14 read 37 empty cells as shaded).
+    paper = weight > 0
+    clipped = paper & (values.min(axis=-1) >= TREND_CLIPPED)
+    if np.count_nonzero(clipped) < TREND_CLIPPED_SHARE * np.count_nonzero(paper):
+        paper &= ~clipped
+    ys, xs = np.nonzero(paper)
     if xs.size < TREND_MIN_PIXELS:
         return None
     height, width = weight.shape
