@@ -11,19 +11,16 @@ asks for another photo.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
 from doodle.geometry import Cell
-from doodle.quilt import SIZE, cell_list, cell_name
+from doodle.quilt import SIZE, Quilt, cell_list, cell_name
 from doodle.sheet import layout
 from doodle.sheet.doubts import Uncertain
-
-if TYPE_CHECKING:
-    from doodle.sheet.scan import ScanResult
 
 # Clipped: the darkest channel at least this high (0-255). A saturating glare on the families' photos (light 2, 6,
 # 9, 20) reads 253-255 after JPEG over its core.
@@ -74,26 +71,21 @@ class Glare:
         return (f"glare over {', '.join(places)}: the paper there is washed out to white and pencil may not show; "
                 f"{GLARE_ADVICE}")
 
-    def applied(self, result: ScanResult) -> ScanResult:
-        """`result` with what the glare may hide in doubt (confidence 0, with the reason) and the note added.
+    def doubts(self, quilt: Quilt, specials_used: Sequence[str] | None,
+               round_scores: Sequence[int | None]) -> tuple[Uncertain, ...]:
+        """What the glare may hide, as doubts (confidence 0, with the reason), given what was read.
 
         Glare only adds light: a cell read as shaded, or a box read as crossed, under it is so. A cell read as
-        empty, an uncrossed box and a round's bubbles may be pencil washed out to white."""
-        if not self:
-            return result
-        cells = {cell for cell in self.cells if not result.quilt.is_covered(*cell)}
-        doubts = [Uncertain.of_cell(cell, False, 0.0, GLARE_REASON) for cell in sorted(cells)]
-        if result.specials_used is not None:
-            doubts += [Uncertain.of_special(name, False, 0.0, GLARE_REASON)
-                       for name in self.specials if name not in result.specials_used]
-            doubts += [Uncertain.of_round(number, result.round_scores[number - 1] is not None,
-                                          f"round {number} {GLARE_REASON}") for number in self.rounds]
-        replaced = {(doubt.kind, doubt.name) for doubt in doubts}
-        confidence = tuple(tuple(0.0 if (row, col) in cells else value for col, value in enumerate(values))
-                           for row, values in enumerate(result.cell_confidence))
-        return replace(result, uncertain=tuple(d for d in result.uncertain if (d.kind, d.name) not in replaced)
-                       + tuple(doubts), cell_confidence=confidence,
-                       confidence=0.0 if doubts else result.confidence, notes=result.notes + (self.note,))
+        empty, an uncrossed box and a round's bubbles may be pencil washed out to white (`specials_used` None:
+        the boxes and bubbles were not read)."""
+        found = [Uncertain.of_cell(cell, False, 0.0, GLARE_REASON)
+                 for cell in sorted(self.cells) if not quilt.is_covered(*cell)]
+        if specials_used is not None:
+            found += [Uncertain.of_special(name, False, 0.0, GLARE_REASON)
+                      for name in self.specials if name not in specials_used]
+            found += [Uncertain.of_round(number, round_scores[number - 1] is not None, f"round {number} {GLARE_REASON}")
+                      for number in self.rounds]
+        return tuple(found)
 
 
 def find_glare(sheet: np.ndarray, px_per_mm: float) -> Glare:

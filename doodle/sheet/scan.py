@@ -22,7 +22,7 @@ from doodle.geometry import Cell
 from doodle.quilt import MAX_ROUND_SCORE, SIZE, Quilt, mask_of
 from doodle.sheet import layout
 from doodle.sheet.doubts import Uncertain, check_reading
-from doodle.sheet.glare import find_glare
+from doodle.sheet.glare import Glare, find_glare
 from doodle.sheet.markers import MarkerFit, detect_markers, fit_markers
 from doodle.sheet.photo import PhotoSource, load_photo
 from doodle.sheet.qr import read_sheet_code
@@ -322,7 +322,21 @@ def _result(read: SheetRead, method: str, markers_found: int) -> ScanResult:
         notes=(() if read.marks else (GRID_NOTE,)) + ((SHADOW_NOTE,) if read.shadow else ()),
         sheet_image=read.sheet,
     )
-    return find_glare(read.sheet, PX_PER_MM).applied(result)  # saturated paper cannot be read: say where
+    return _under_glare(result, find_glare(read.sheet, PX_PER_MM))
+
+
+def _under_glare(result: ScanResult, glare: Glare) -> ScanResult:
+    """The result with what a glare may hide in doubt (saturated paper cannot be read) and a note saying where."""
+    doubts = glare.doubts(result.quilt, result.specials_used, result.round_scores)
+    if not glare:
+        return result
+    replaced = {(doubt.kind, doubt.name) for doubt in doubts}
+    cells = {doubt.cell for doubt in doubts if doubt.kind == "cell"}
+    confidence = tuple(tuple(0.0 if (row, col) in cells else value for col, value in enumerate(values))
+                       for row, values in enumerate(result.cell_confidence))
+    return replace(result, uncertain=tuple(d for d in result.uncertain if (d.kind, d.name) not in replaced) + doubts,
+                   cell_confidence=confidence, confidence=0.0 if doubts else result.confidence,
+                   notes=result.notes + (glare.note,))
 
 
 def _unique(doubts: list[Uncertain]) -> tuple[Uncertain, ...]:
