@@ -71,7 +71,8 @@ class SheetRead:
     paper_cells: set[int] = field(init=False)  # empty cells that joined the paper
     # shadow_doubts
     uncertainty: np.ndarray = field(init=False)  # per cell, how far off (log) the light may be there (light.py)
-    shadowed: set[int] = field(init=False)  # cells near a shadow's edge
+    shadowed: set[int] = field(init=False)  # cells near a shadow's edge (all, when the light is steep)
+    steep: bool = field(init=False)  # a hard shadow was taken out and the light still changes steeply
     brightened: set[int] = field(init=False)  # cells read as paper only because a shadow was taken out
     # find_strokes
     strokes: StrokeMap = field(init=False)
@@ -195,7 +196,12 @@ def shadow_doubts(read: SheetRead) -> None:
         paper[y0:y1, x0:x1] = True
     around = np.array([variation[(y0 + y1) // 2, (x0 + x1) // 2] for x0, y0, x1, y1 in boxes])
     read.uncertainty = light_uncertainty(read.unshadowed, paper, read.paper_cells, boxes, around)
-    read.shadowed = _shadowed_cells(read.shadows, t)
+    # A hard shadow was taken out and the light still changes steeply over the paper: the shadow may have been
+    # misjudged anywhere (a soft hand shadow taken for a hard one: light 26, 35, 36 read empty cells as shaded, and
+    # one can brighten light pencil into paper), so every grey cell may be shadow, known paper or not. Smooth light
+    # with no shadow taken out (vignetting, a lamp to one side) is left to `uncertainty`.
+    read.steep = read.shadows.depth > 0.0 and float(variation[read.trusted].max(initial=0.0)) > t.shadow_variation
+    read.shadowed = set(range(SIZE * SIZE)) if read.steep else _shadowed_cells(read.shadows, t)
     read.brightened = _brightened_cells(read)
 
 
@@ -223,8 +229,8 @@ def decide_cells(read: SheetRead) -> None:
     # confidence below), and a grey cell may be paper under a misjudged shadow rather than light pencil, or the
     # other way round (a shadow never adds colour, and never darkens paper as much as heavy pencil does).
     for index, box in enumerate(boxes):
-        if (index in shadowed and index not in joined and values[index] < t.shadow_max_ink
-                and _neutral(field_, box, t)):
+        known_paper = index in joined and not read.steep
+        if index in shadowed and not known_paper and values[index] < t.shadow_max_ink and _neutral(field_, box, t):
             doubtful.add(index)
     # Cells brighter than paper: the light estimate is wrong around them.
     for index in _overbright_cells(field_, t):
