@@ -1,6 +1,6 @@
 """How sure the paper's light is at each cell, measured by how well it predicts paper it was not told about.
 
-Light that varies smoothly (the soft shadow of a hand or a phone, a lens's vignetting, a lamp to one side) is
+Light that varies smoothly (a lens's vignetting, a lamp to one side, a shadow too soft to be taken for a step) is
 measured on the bare paper around the grid and in the empty cells, and interpolated over the shaded cells
 (`measure.paper_estimate`). How far off that interpolation can be is seen on the empty cells themselves: each is
 left out in turn (a quarter of them at a time, none beside another), its light predicted from the rest, and

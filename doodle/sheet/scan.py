@@ -327,9 +327,9 @@ def _result(read: SheetRead, method: str, markers_found: int) -> ScanResult:
 
 def _under_glare(result: ScanResult, glare: Glare) -> ScanResult:
     """The result with what a glare may hide in doubt (saturated paper cannot be read) and a note saying where."""
-    doubts = glare.doubts(result.quilt, result.specials_used, result.round_scores)
     if not glare:
         return result
+    doubts = glare.doubts(result.quilt, result.specials_used, result.round_scores)
     replaced = {(doubt.kind, doubt.name) for doubt in doubts}
     cells = {doubt.cell for doubt in doubts if doubt.kind == "cell"}
     confidence = tuple(tuple(0.0 if (row, col) in cells else value for col, value in enumerate(values))
