@@ -51,8 +51,8 @@ class Uncertain:
         return cls("cell", shaded, confidence, layout.cell_rect(*cell), cell=cell, reason=reason)
 
     @classmethod
-    def of_special(cls, name: str, crossed: bool, confidence: float) -> Uncertain:
-        return cls("special", crossed, confidence, layout.special_box(name).check, special=name)
+    def of_special(cls, name: str, crossed: bool, confidence: float, reason: str | None = None) -> Uncertain:
+        return cls("special", crossed, confidence, layout.special_box(name).check, special=name, reason=reason)
 
     @classmethod
     def of_bubble(cls, number: int, place: str, digit: int, filled: bool, confidence: float) -> Uncertain:

@@ -33,6 +33,14 @@ def paper_estimate(bgr: np.ndarray, trusted: np.ndarray, t: ReaderTuning = TUNIN
     hard shadow edge stays sharp where paper shows and a big shaded patch is never mistaken for paper.
     """
     height, width = bgr.shape[:2]
+    values, weight = coarse_paper(bgr, trusted, t)
+    return cv2.resize(blend_scales(values, weight, t=t), (width, height), interpolation=cv2.INTER_LINEAR)
+
+
+def coarse_paper(bgr: np.ndarray, trusted: np.ndarray, t: ReaderTuning = TUNING) -> tuple[np.ndarray, np.ndarray]:
+    """The sheet at 1/t.light_coarse of its resolution with thin dark strokes taken out (float32 BGR), and the
+    weight of each coarse pixel as paper (1 where most of it is trusted paper, else 0)."""
+    height, width = bgr.shape[:2]
     opened = cv2.dilate(bgr, cv2.getStructuringElement(cv2.MORPH_RECT, (t.thin_print_px,) * 2))
     coarse_size = (max(1, width // t.light_coarse), max(1, height // t.light_coarse))
     values = cv2.resize(opened, coarse_size, interpolation=cv2.INTER_AREA).astype(np.float32)
@@ -40,21 +48,90 @@ def paper_estimate(bgr: np.ndarray, trusted: np.ndarray, t: ReaderTuning = TUNIN
     # paper over thin printed lines; thin strips of paper between printed things still count).
     weight = (cv2.resize(trusted.astype(np.float32), coarse_size, interpolation=cv2.INTER_AREA)
               > t.light_paper_share).astype(np.float32)
+    return values, weight
+
+
+def blend_scales(
+    values: np.ndarray, weight: np.ndarray, trend: np.ndarray | None = None, t: ReaderTuning = TUNING
+) -> np.ndarray:
+    """The paper's light at every coarse pixel, from the `values` where `weight` is 1 (see `paper_estimate`).
+
+    The light's broad shape (a low-order surface in log brightness, fitted robustly to the paper: `light_trend`,
+    unless `trend` is given) is taken out first and put back after, so that where paper is far the estimate
+    follows that shape (vignetting: brighter in the middle of the grid than at its margins) rather than the
+    average of the paper around."""
     if weight.sum() < t.light_min_paper:
         weight = np.ones_like(weight)
+    if trend is None:
+        trend = light_trend(values, weight)
+    if trend is not None:
+        return np.exp(trend + blend_paper(np.log(np.maximum(values, 1.0)) - trend, weight, t))
+    return blend_paper(values, weight, t)
+
+
+TREND_MIN_PIXELS = 200  # coarse paper pixels needed to fit the light's broad shape (6 coefficients per channel)
+TREND_CLIPPED = 250.0  # paper this bright in its darkest channel is clipped (as glare.GLARE_CLIP) ...
+# ... and left out of the fit when less than this share of the paper is: a glare spot (light 14: 6% of the paper,
+# tungsten paper clipped in its blue channel only under the glare) rather than a bright exposure of white paper,
+# lit parts clipped all over (light 22: 25%, its light's shape bent by a hand's shadow once they were left out).
+TREND_CLIPPED_SHARE = 0.15
+TREND_ROUNDS = 3  # fits, each without the paper far off the one before (a shadow over a margin, a glare, ink)
+TREND_OUTLIER = 2.5  # ... further than this many robust standard deviations
+
+
+def light_trend(values: np.ndarray, weight: np.ndarray) -> np.ndarray | None:
+    """A quadratic surface per channel fitted to the log of the paper (refitted without the points far off it), or
+    None with too little paper."""
+    # Paper clipped in every channel by a glare shows only that the light is at least so bright there: nothing of
+    # its shape (a glare over a margin bent the shape up across the grid: light 14 read 37 empty cells as shaded).
+    paper = weight > 0
+    clipped = paper & (values.min(axis=-1) >= TREND_CLIPPED)
+    if np.count_nonzero(clipped) < TREND_CLIPPED_SHARE * np.count_nonzero(paper):
+        paper &= ~clipped
+    ys, xs = np.nonzero(paper)
+    if xs.size < TREND_MIN_PIXELS:
+        return None
+    height, width = weight.shape
+    scale = max(height, width) / 2.0
+
+    def design(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        u, v = (x - width / 2.0) / scale, (y - height / 2.0) / scale
+        return np.stack([np.ones_like(u), u, v, u * u, u * v, v * v], axis=-1)
+
+    rows = design(xs.astype(np.float64), ys.astype(np.float64))
+    target = np.log(np.maximum(values[ys, xs], 1.0)).astype(np.float64)
+    keep = np.ones(len(rows), bool)
+    for _ in range(TREND_ROUNDS):
+        coefficients = _least_squares(rows[keep], target[keep])
+        residual = np.abs(target - rows @ coefficients).max(axis=1)
+        keep = residual < TREND_OUTLIER * 1.4826 * float(np.median(residual[keep])) + 1e-3
+        if keep.sum() < TREND_MIN_PIXELS:
+            break
+    gy, gx = np.mgrid[0:height, 0:width].astype(np.float64)
+    return (design(gx, gy) @ coefficients).astype(np.float32)
+
+
+def _least_squares(design: np.ndarray, target: np.ndarray) -> np.ndarray:
+    """By the normal equations: 6 well-scaled columns over some thousand points, many times faster than lstsq."""
+    return np.linalg.solve(design.T @ design + 1e-9 * np.eye(design.shape[1]), design.T @ target)
+
+
+def blend_paper(values: np.ndarray, weight: np.ndarray, t: ReaderTuning = TUNING) -> np.ndarray:
+    """`values` where `weight` is 1 spread over the rest: the paper around at broader and broader scales."""
     # From the broadest scale to the finest, each scale overrides the broader estimate in proportion to how much
     # trusted paper backs it: a smooth blend, with no seams where one scale takes over from another.
     estimate = None
     for sigma in sorted(t.light_sigmas, reverse=True):
         w = cv2.GaussianBlur(weight, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
         v = cv2.GaussianBlur(values * weight[..., None], (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
+        v = v.reshape(values.shape)  # OpenCV drops a single channel's axis
         local = v / np.maximum(w, 1e-6)[..., None]
         if estimate is None:
             estimate = local
             continue
         alpha = np.clip(w / t.light_backing, 0.0, 1.0)[..., None]
         estimate = alpha * local + (1 - alpha) * estimate
-    return cv2.resize(estimate, (width, height), interpolation=cv2.INTER_LINEAR)
+    return estimate
 
 
 def flat_field(bgr: np.ndarray, trusted: np.ndarray, t: ReaderTuning = TUNING) -> FlatField:

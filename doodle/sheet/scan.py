@@ -22,6 +22,7 @@ from doodle.geometry import Cell
 from doodle.quilt import MAX_ROUND_SCORE, SIZE, Quilt, mask_of
 from doodle.sheet import layout
 from doodle.sheet.doubts import Uncertain, check_reading
+from doodle.sheet.glare import Glare, find_glare
 from doodle.sheet.markers import MarkerFit, detect_markers, fit_markers
 from doodle.sheet.photo import PhotoSource, load_photo
 from doodle.sheet.qr import read_sheet_code
@@ -372,7 +373,7 @@ def _result(read: SheetRead, method: str, markers_found: int) -> ScanResult:
         confidence = min(confidence, read.tuning.grid_confidence_cap)
     cell_confidence = read.confidences[: SIZE * SIZE]
     values = read.values
-    return ScanResult(
+    result = ScanResult(
         quilt=read.quilt,
         cell_confidence=tuple(tuple(cell_confidence[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)),
         cell_values=tuple(tuple(float(v) for v in values[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)),
@@ -387,6 +388,21 @@ def _result(read: SheetRead, method: str, markers_found: int) -> ScanResult:
         sheet_image=read.sheet,
         rounds_read=read.marks,
     )
+    return _under_glare(result, find_glare(read.sheet, PX_PER_MM))
+
+
+def _under_glare(result: ScanResult, glare: Glare) -> ScanResult:
+    """The result with what a glare may hide in doubt (saturated paper cannot be read) and a note saying where."""
+    if not glare:
+        return result
+    doubts = glare.doubts(result.quilt, result.specials_used, result.round_scores)
+    replaced = {(doubt.kind, doubt.name) for doubt in doubts}
+    cells = {doubt.cell for doubt in doubts if doubt.kind == "cell"}
+    confidence = tuple(tuple(0.0 if (row, col) in cells else value for col, value in enumerate(values))
+                       for row, values in enumerate(result.cell_confidence))
+    return replace(result, uncertain=tuple(d for d in result.uncertain if (d.kind, d.name) not in replaced) + doubts,
+                   cell_confidence=confidence, confidence=0.0 if doubts else result.confidence,
+                   notes=result.notes + (glare.note,))
 
 
 def _unique(doubts: list[Uncertain]) -> tuple[Uncertain, ...]:

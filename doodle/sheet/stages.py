@@ -23,6 +23,7 @@ import numpy as np
 from doodle.quilt import MAX_ROUND_SCORE, SIZE, Quilt, mask_of
 from doodle.sheet import layout, pictures
 from doodle.sheet.doubts import Uncertain
+from doodle.sheet.light import either_side, light_uncertainty
 from doodle.sheet.measure import (
     FlatField,
     flat_field,
@@ -73,8 +74,9 @@ class SheetRead:
     paper_cells: set[int] = field(init=False)  # empty cells that joined the paper
     # shadow_doubts
     variation: np.ndarray = field(init=False)  # how steeply the light changes around each pixel
+    uncertainty: np.ndarray = field(init=False)  # per cell, how far off (log) the light may be there (light.py)
     shadowed: set[int] = field(init=False)  # cells near a shadow's edge (all, when the light is steep)
-    steep: bool = field(init=False)  # the light still changes steeply once the shadows are out
+    steep: bool = field(init=False)  # a hard shadow was taken out and the light still changes steeply
     brightened: set[int] = field(init=False)  # cells read as paper only because a shadow was taken out
     # find_strokes
     strokes: StrokeMap = field(init=False)
@@ -98,7 +100,7 @@ class SheetRead:
 
     @property
     def shadow(self) -> bool:
-        """Whether a hard shadow was found near the cells (or the light is too steep to tell)."""
+        """Whether a hard shadow was found near the cells."""
         return bool(self.shadowed)
 
 
@@ -200,12 +202,24 @@ def light_and_cells(read: SheetRead) -> None:
 
 
 def shadow_doubts(read: SheetRead) -> None:
-    """Where the light is least sure: cells near a shadow's edge, the light still steep once the shadows are out
-    (a shadow was missed or misjudged somewhere, so every grey cell may be shadow, even one taken as paper: a
-    misjudged shadow can brighten light pencil), cells brightened into paper by a shadow taken out."""
+    """Where the light is least sure: how far off it may be at each cell (`light.light_uncertainty`: how well the
+    empty cells near it, left out in turn, are predicted; where none is near, how steeply the light changes
+    around it: a hard shadow edge may have been bridged), cells near a shadow's edge, cells brightened into paper
+    by a shadow taken out."""
     t = read.tuning
-    read.variation = light_variation(read.light, round(t.shadow_window_mm * PX_PER_MM), t)
-    read.steep = float(read.variation[read.trusted].max(initial=0.0)) > t.shadow_variation
+    boxes = cell_boxes(t.cell_inset_mm)
+    read.variation = variation = light_variation(read.light, round(t.shadow_window_mm * PX_PER_MM), t)
+    paper = read.trusted.copy()
+    for index in read.paper_cells:
+        x0, y0, x1, y1 = boxes[index]
+        paper[y0:y1, x0:x1] = True
+    around = np.array([variation[(y0 + y1) // 2, (x0 + x1) // 2] for x0, y0, x1, y1 in boxes])
+    read.uncertainty = light_uncertainty(read.unshadowed, paper, read.paper_cells, boxes, around, t)
+    # A hard shadow was taken out and the light still changes steeply over the paper: the shadow may have been
+    # misjudged anywhere (a soft hand shadow taken for a hard one: light 26, 35, 36 read empty cells as shaded, and
+    # one can brighten light pencil into paper), so every grey cell may be shadow, known paper or not. Smooth light
+    # with no shadow taken out (vignetting, a lamp to one side) is left to `uncertainty`.
+    read.steep = read.shadows.depth > 0.0 and float(variation[read.trusted].max(initial=0.0)) > t.shadow_variation
     read.shadowed = set(range(SIZE * SIZE)) if read.steep else _shadowed_cells(read.shadows, t)
     read.brightened = _brightened_cells(read)
     read.show("light-variation", _variation_picture)
@@ -229,20 +243,17 @@ def decide_cells(read: SheetRead) -> None:
     joined = read.paper_cells - read.brightened
     shadowed = read.shadowed | read.brightened
     doubtful = set()
-    # Cells that are not known paper where the light changes steeply nearby: a hard shadow edge was bridged.
-    for index, (x0, y0, x1, y1) in enumerate(boxes):
-        if index not in joined and read.variation[(y0 + y1) // 2, (x0 + x1) // 2] > t.shadow_variation:
+    # Cells that are not known paper, read on either side of the threshold as the light there may be off (a hard
+    # shadow edge bridged, or smooth light the paper nearby does not follow): see light.py.
+    doubtful |= {index for index in range(SIZE * SIZE)
+                 if index not in joined and either_side(float(values[index]), threshold, read.uncertainty[index])}
+    # Near the edge of a shadow that was taken out, a cell near the threshold is less sure (a wider band, see the
+    # confidence below), and a grey cell may be paper under a misjudged shadow rather than light pencil, or the
+    # other way round (a shadow never adds colour, and never darkens paper as much as heavy pencil does).
+    for index, box in enumerate(boxes):
+        known_paper = index in joined and not read.steep
+        if index in shadowed and not known_paper and values[index] < t.shadow_max_ink and _neutral(field_, box, t):
             doubtful.add(index)
-    # Near the edge of a shadow that was taken out (or anywhere, when the light still changes steeply once the
-    # shadows are out), a cell near the threshold is less sure (a wider band, see the confidence below), and a
-    # grey cell may be paper under a misjudged shadow rather than light pencil, or the other way round (a shadow
-    # never adds colour, and never darkens paper as much as heavy pencil does).
-    if shadowed:
-        for index, box in enumerate(boxes):
-            known_paper = index in joined and not read.steep
-            if (index in shadowed and not known_paper and values[index] < t.shadow_max_ink
-                    and _neutral(field_, box, t)):
-                doubtful.add(index)
     # Cells brighter than paper: the light estimate is wrong around them.
     for index in _overbright_cells(field_, t):
         row, col = divmod(index, SIZE)

@@ -120,7 +120,10 @@ class ReaderTuning:
     shadow_margin_factor: float = 2.0  # ... and sure only this many times further from the threshold
     overbright: float = 1.06  # a cell's median brightness this far above the paper estimate: the estimate is wrong
     shadow_doubt: float = 0.3  # the confidence given to cells and bubbles where the light around them is in doubt
-    shadow_window_mm: float = 24.0  # light changing by more than shadow_variation (log) within this: a hard edge
+    # Where no empty cell is near a cell, the light is taken as off there by as much as it changes (max - min of
+    # its log) within this window: a hard shadow edge may have been bridged (light.py). A shadow taken out and the
+    # light over the paper still changing by more than shadow_variation within it: the shadow may be misjudged.
+    shadow_window_mm: float = 24.0
     shadow_variation: float = 0.12
     in_shadow_gain: float = 0.97  # a cell whose light was raised by more than this share lies inside a shadow
     shadow_max_ink: float = 0.6  # a shadow darkens paper by at most this much ink; heavier pencil is sure

@@ -1,0 +1,153 @@
+"""Glare: a lamp's or a flash's reflection that saturates the paper, so that pencil under it cannot be seen.
+
+A specular reflection adds light: paper, print and pencil alike are pushed up, and where the sum passes what the
+sensor holds every channel clips to white. Graphite there reads as paper, and no light model can bring it back,
+since the photo holds nothing but white. So the saturated part of the sheet is found: clipped in all three
+channels over a blob some millimetres wide (holes where pencil is not quite clipped filled in), where the printed
+lines are lighter than along the rest of the same line (added light; a bright exposure of white paper clips too,
+but leaves the print as dark as ever). What it may hide is put in doubt with the reason, and a note says where and
+asks for another photo.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from doodle.geometry import Cell
+from doodle.quilt import SIZE, Quilt, cell_list, cell_name
+from doodle.sheet import layout
+from doodle.sheet.doubts import Uncertain
+
+# Clipped: the darkest channel at least this high (0-255). A saturating glare on the families' photos (light 2, 6,
+# 9, 20) reads 253-255 after JPEG over its core.
+GLARE_CLIP = 250
+# Clipped paper alone is not glare: a bright photo of white paper clips too (mild photos of tests/photogen.py: up to
+# a third of the paper), and pencil stays as dark as ever there. Glare adds light to everything, the black print as
+# well: where a printed line under the clipped blob is this many grey levels lighter than the rest of the same line
+# (or than the other boxes, or bubbles), the light added is enough to wash out light pencil (pencil at 0.8 of the
+# paper's light, with the paper clipped, reads as paper from about 50 levels added). Lines differ among themselves
+# by up to 60 levels in a bright mild photo (thin inner lines against the border), hence each against itself.
+# Under the saturating glares of the families' light photos (tuning seeds 0-23) the lines rise by 60-180.
+GLARE_LIFT = 50.0
+GLARE_LINE_MM = 0.6  # half the width of the strip along a printed line where its darkness is measured
+GLARE_LINE_PERCENTILE = 10  # the line's darkness: this percentile of the darkest channel over the strip
+GLARE_MIN_SHARE = 0.5  # a millimetre square is clipped when this share of its pixels is
+GLARE_MIN_AREA_MM2 = 12.0  # a clipped blob smaller than this (a 4 mm spot) hides no cell's shading
+GLARE_FRINGE_MM = 2.0  # around the clipped blob the paper is near white: pencil there is faint too
+GLARE_CLOSE_MM = 3  # printed lines and thin strokes across the blob are bridged (they are not clipped)
+GLARE_REASON = "under glare: washed out to white, pencil may not show"
+GLARE_ADVICE = "retake the photo without the glare (tilt the phone, no flash)"
+MAX_NAMED_CELLS = 6  # more cells than this are told by their count and the corners they span
+
+
+@dataclass(frozen=True)
+class Glare:
+    """The saturated part of the sheet (a mask at 1 px per mm, sheet frame) and what it touches."""
+
+    mask: np.ndarray
+    cells: frozenset[Cell] = frozenset()
+    specials: tuple[str, ...] = ()
+    rounds: tuple[int, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.cells or self.specials or self.rounds)
+
+    @property
+    def note(self) -> str:
+        """Where the glare is, as players name the places, and what to do."""
+        places = []
+        if self.cells:
+            places.append(_cells_text(self.cells))
+        if self.specials:
+            names = " and ".join(f"'{name}'" for name in self.specials)
+            places.append(f"the special box{'es' * (len(self.specials) > 1)} {names}")
+        if self.rounds:
+            numbers = " and ".join(str(number) for number in self.rounds)
+            places.append(f"the bubbles of round{'s' * (len(self.rounds) > 1)} {numbers}")
+        return (f"glare over {', '.join(places)}: the paper there is washed out to white and pencil may not show; "
+                f"{GLARE_ADVICE}")
+
+    def doubts(self, quilt: Quilt, specials_used: Sequence[str] | None,
+               round_scores: Sequence[int | None]) -> tuple[Uncertain, ...]:
+        """What the glare may hide, as doubts (confidence 0, with the reason), given what was read.
+
+        Glare only adds light: a cell read as shaded, or a box read as crossed, under it is so. A cell read as
+        empty, an uncrossed box and a round's bubbles may be pencil washed out to white (`specials_used` None:
+        the boxes and bubbles were not read)."""
+        found = [Uncertain.of_cell(cell, False, 0.0, GLARE_REASON)
+                 for cell in sorted(self.cells) if not quilt.is_covered(*cell)]
+        if specials_used is not None:
+            found += [Uncertain.of_special(name, False, 0.0, GLARE_REASON)
+                      for name in self.specials if name not in specials_used]
+            found += [Uncertain.of_round(number, round_scores[number - 1] is not None, f"round {number} {GLARE_REASON}")
+                      for number in self.rounds]
+        return tuple(found)
+
+
+def find_glare(sheet: np.ndarray, px_per_mm: float) -> Glare:
+    """The glare on the flattened sheet `sheet` (BGR uint8, `px_per_mm` pixels per mm)."""
+    height, width = sheet.shape[:2]
+    size = (max(1, round(width / px_per_mm)), max(1, round(height / px_per_mm)))
+    b, g, r = cv2.split(sheet)
+    lowest = cv2.min(cv2.min(b, g), r)
+    clipped = cv2.compare(lowest, GLARE_CLIP, cv2.CMP_GE)
+    if cv2.countNonZero(clipped) < GLARE_MIN_AREA_MM2 * px_per_mm**2 * GLARE_MIN_SHARE:
+        return Glare(np.zeros(size[::-1], bool))
+    share = cv2.resize(clipped, size, interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
+    blob = (share >= GLARE_MIN_SHARE).astype(np.uint8)
+    blob = cv2.morphologyEx(blob, cv2.MORPH_CLOSE, np.ones((GLARE_CLOSE_MM, GLARE_CLOSE_MM), np.uint8))
+    # Pencil under the glare that is not quite clipped leaves holes in the blob: the light over it is the blob's.
+    contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    mask = np.zeros_like(blob)
+    for contour in contours:
+        if cv2.contourArea(contour) >= GLARE_MIN_AREA_MM2:
+            cv2.drawContours(mask, [contour], -1, 1, cv2.FILLED)
+    if not mask.any():
+        return Glare(mask > 0)
+    fringe = 2 * round(GLARE_FRINGE_MM) + 1
+    mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (fringe, fringe))) > 0
+
+    def touched(rect: layout.Rect) -> bool:
+        """Whether the clipped blob reaches `rect`."""
+        x0, y0, x1, y1 = rect.to_px(1.0)
+        return bool(mask[max(y0, 0) : max(y1, 0), max(x0, 0) : max(x1, 0)].any())
+
+    def darkness(rect: layout.Rect) -> float:
+        x0, y0, x1, y1 = rect.to_px(px_per_mm)
+        patch = lowest[max(y0, 0) : max(y1, 0), max(x0, 0) : max(x1, 0)]
+        return float(np.percentile(patch, GLARE_LINE_PERCENTILE)) if patch.size else 255.0
+
+    def lifted(strips: list[layout.Rect]) -> list[bool]:
+        """Which of these strips of one printed line, or of alike print, are lighter than the rest of it: lines
+        are drawn alike along their length (or thinner here and there: they are compared with themselves)."""
+        dark = [darkness(strip) for strip in strips]
+        away = [value for value, strip in zip(dark, strips, strict=True) if not touched(strip)] or dark
+        reference = float(np.median(away))
+        return [touched(strip) and value >= reference + GLARE_LIFT for value, strip in zip(dark, strips, strict=True)]
+
+    grid, cell_mm, w = layout.GRID_RECT, layout.CELL_MM, GLARE_LINE_MM
+    across = [lifted([layout.Rect(grid.x + col * cell_mm, grid.y + k * cell_mm - w, cell_mm, 2 * w)
+                      for col in range(SIZE)]) for k in range(SIZE + 1)]  # [line][column]
+    down = [lifted([layout.Rect(grid.x + k * cell_mm - w, grid.y + row * cell_mm, 2 * w, cell_mm)
+                    for row in range(SIZE)]) for k in range(SIZE + 1)]  # [line][row]
+    cells = frozenset((row, col) for row in range(SIZE) for col in range(SIZE)
+                      if across[row][col] or across[row + 1][col] or down[col][row] or down[col + 1][row])
+    boxes = [special.check.inset(-w) for special in layout.SPECIALS]
+    specials = tuple(special.name for special, glared in zip(layout.SPECIALS, lifted(boxes), strict=True) if glared)
+    keys = [(block.number, place, digit) for block in layout.ROUNDS for place in layout.PLACES for digit in range(10)]
+    rounds = {key[0] for key, glared in zip(keys, lifted([layout.bubble_rect(*key) for key in keys]), strict=True)
+              if glared}
+    return Glare(mask, cells, specials, tuple(sorted(rounds)))
+
+
+def _cells_text(cells: frozenset[Cell]) -> str:
+    if len(cells) <= MAX_NAMED_CELLS:
+        return f"cell{'s' * (len(cells) > 1)} {cell_list(cells)}"
+    rows = [row for row, _ in cells]
+    cols = [col for _, col in cells]
+    corner, far = cell_name(min(rows), min(cols)), cell_name(max(rows), max(cols))
+    return f"{len(cells)} cells from {corner} to {far}"

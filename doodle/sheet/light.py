@@ -1,0 +1,88 @@
+"""How sure the paper's light is at each cell, measured by how well it predicts paper it was not told about.
+
+Light that varies smoothly (a lens's vignetting, a lamp to one side, a shadow too soft to be taken for a step) is
+measured on the bare paper around the grid and in the empty cells, and interpolated over the shaded cells
+(`measure.paper_estimate`). How far off that interpolation can be is seen on the empty cells themselves: each is
+left out in turn (a quarter of them at a time, none beside another), its light predicted from the rest, and
+compared with what it shows. A shaded cell is as unsure as the worst prediction among the empty cells near it, and
+it is in doubt only when a light that far off would put it on the other side of the threshold: steep but smooth
+light that the paper around follows leaves heavy and light pencil alike sure, and a hard edge the paper does not
+pin down leaves the cells near it in doubt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+import numpy as np
+
+from doodle.quilt import SIZE
+from doodle.sheet.measure import blend_paper, blend_scales, coarse_paper, light_trend
+from doodle.sheet.tuning import TUNING, ReaderTuning
+
+HOLDOUT_REACH = 2  # cells (in rows and columns) around a shaded cell whose predictions say how sure its light is
+# The light at a shaded cell is predicted from paper a little further away than at an empty cell left out of a
+# grid of paper: its error is taken as this many times the worst error seen near it.
+HOLDOUT_SAFETY = 1.5
+
+
+def light_uncertainty(
+    bgr: np.ndarray, trusted: np.ndarray, paper_cells: Collection[int], boxes: Sequence[tuple[int, int, int, int]],
+    fallback: np.ndarray, t: ReaderTuning = TUNING,
+) -> np.ndarray:
+    """Per cell (81, row by row), how far off (in log brightness) the paper's light estimated from `trusted` may be.
+
+    `paper_cells` are the cells taken as paper (their interiors `boxes` are in `trusted`): 0 for them. A cell with
+    no paper cell within HOLDOUT_REACH gets its `fallback` (81 values), or more where the estimates with and
+    without the light's broad shape disagree more."""
+    colours, weight = coarse_paper(bgr, trusted, t)
+    values = colours.max(axis=2, keepdims=True)  # the brightest channel alone: a third of the work
+    seen = np.log(np.maximum(values[..., 0], 1.0))
+    trend = light_trend(values, weight)  # the broad shape barely changes with a quarter of the cells left out
+    step = t.light_coarse
+    coarse = [(x0 // step, y0 // step, -(-x1 // step), -(-y1 // step)) for x0, y0, x1, y1 in boxes]
+    errors: dict[int, float] = {}
+    for group in range(4):  # each cell's four neighbours are in the other groups
+        held = [i for i in paper_cells if 2 * (i // SIZE % 2) + i % SIZE % 2 == group]
+        if not held:
+            continue
+        without = weight.copy()
+        for i in held:
+            x0, y0, x1, y1 = coarse[i]
+            without[y0:y1, x0:x1] = 0.0
+        predicted = np.log(np.maximum(blend_scales(values, without, trend, t)[..., 0], 1.0))
+        for i in held:
+            x0, y0, x1, y1 = coarse[i]
+            paper = weight[y0:y1, x0:x1] > 0
+            if paper.any():
+                errors[i] = abs(float(np.median((predicted[y0:y1, x0:x1] - seen[y0:y1, x0:x1])[paper])))
+    # Where no empty cell is near to tell, the light follows its broad shape; had it followed the paper around
+    # instead, it would be this different: as unsure as that, at least (a shape bent by a shadow over a margin).
+    # Each colour on its own: ink is read in the darkest of them (the blue, under a tungsten lamp).
+    colour_trend = light_trend(colours, weight)
+    if colour_trend is None:
+        shapes = np.zeros_like(seen)
+    else:
+        shaped = np.log(np.maximum(blend_scales(colours, weight, colour_trend, t), 1.0))
+        shapes = np.abs(shaped - np.log(np.maximum(blend_paper(colours, weight, t), 1.0))).max(axis=2)
+    uncertainty = np.zeros(SIZE * SIZE)
+    for i in range(SIZE * SIZE):
+        if i in paper_cells:
+            continue
+        row, col = divmod(i, SIZE)
+        near = [error for j, error in errors.items()
+                if abs(j // SIZE - row) <= HOLDOUT_REACH and abs(j % SIZE - col) <= HOLDOUT_REACH]
+        if near:
+            uncertainty[i] = HOLDOUT_SAFETY * max(near)
+        else:
+            x0, y0, x1, y1 = coarse[i]
+            uncertainty[i] = max(float(fallback[i]), float(np.median(shapes[y0:y1, x0:x1])))
+    return uncertainty
+
+
+def either_side(value: float, threshold: float, uncertainty: float) -> bool:
+    """Whether ink `value` could lie on either side of `threshold` with the light off by `uncertainty` (log): the
+    light divides what the cell shows, so ink 1 - (1 - value) * exp(+-uncertainty)."""
+    darker = 1.0 - (1.0 - value) * np.exp(-uncertainty)
+    lighter = 1.0 - (1.0 - value) * np.exp(uncertainty)
+    return bool(lighter <= threshold <= darker)

@@ -1,0 +1,85 @@
+"""Glare that saturates the paper (doodle.sheet.glare): what is under it is in doubt, and a note says where."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from doodle.quilt import SIZE, cell_name
+from doodle.sheet import layout as L
+from doodle.sheet.glare import GLARE_ADVICE, GLARE_REASON
+from doodle.sheet.scan import read_photo
+from tests.photogen import make_photo
+from tests.photogen_families import family_photo
+from tests.test_scan import flagged, recode, wrong_items
+
+
+def _most_shaded_cell(truth) -> tuple[int, int]:
+    """The shaded cell with the most shaded neighbours: a glare over it hides pencil all around."""
+    def shaded_around(cell):
+        row, col = cell
+        return sum(truth.quilt.is_covered(r, c) for r in range(row - 1, row + 2) for c in range(col - 1, col + 2)
+                   if 0 <= r < SIZE and 0 <= col < SIZE and 0 <= c < SIZE)
+    shaded = [(r, c) for r in range(SIZE) for c in range(SIZE) if truth.quilt.is_covered(r, c)]
+    return max(shaded, key=shaded_around)
+
+
+def _with_glare(photo, centre_mm: tuple[float, float], radius_mm: float, peak: float) -> np.ndarray:
+    """The photo with a lamp's reflection added: a Gaussian of light `peak` grey levels high, clipped at white."""
+    points = np.array([[centre_mm, (centre_mm[0] + radius_mm, centre_mm[1])]], np.float64)
+    centre, side = cv2.perspectiveTransform(points, photo.sheet_to_photo)[0]
+    radius = float(np.linalg.norm(side - centre))
+    image = photo.image.astype(np.float32)
+    ys, xs = np.mgrid[0 : image.shape[0], 0 : image.shape[1]].astype(np.float32)
+    image += (peak * np.exp(-((xs - centre[0]) ** 2 + (ys - centre[1]) ** 2) / (2 * radius**2)))[..., None]
+    return np.clip(image, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_pencil_under_a_saturating_glare_is_in_doubt_and_the_note_says_where(seed):
+    photo = make_photo(seed, "mild", megapixels=3.0)
+    cell = _most_shaded_cell(photo.truth)
+    result = read_photo(recode(_with_glare(photo, L.cell_rect(*cell).center, 14.0, 230.0)))
+    assert not wrong_items(result, photo.truth) - flagged(result)  # never wrong without a doubt
+    # Glare only adds light: a cell under it read as shaded is shaded, one read as empty may be washed out.
+    under = [d for d in result.uncertain if d.reason == GLARE_REASON]
+    assert under and all(d.kind == "cell" and not d.read and d.confidence == 0.0 for d in under)
+    assert not result.quilt.is_covered(*cell) and any(d.cell == cell for d in under)
+    assert result.confidence == 0.0
+    note = next(note for note in result.notes if note.startswith("glare over"))
+    assert GLARE_ADVICE in note
+    assert cell_name(*cell) in note or "cells from" in note
+
+
+def test_a_glare_over_the_bubbles_puts_the_round_in_doubt():
+    photo = make_photo(4, "mild", megapixels=3.0)
+    result = read_photo(recode(_with_glare(photo, L.bubble_rect(2, "tens", 4).center, 8.0, 230.0)))
+    assert any(d.kind == "round" and d.round == 2 and d.reason and GLARE_REASON in d.reason for d in result.uncertain)
+    assert "round 2" in result.notes[-1] or "rounds" in result.notes[-1]
+
+
+def test_an_even_photo_has_no_glare():
+    photo = make_photo(0, "mild", megapixels=3.0)
+    result = read_photo(photo.jpeg)
+    assert not any(note.startswith("glare") for note in result.notes)
+    assert not any(d.reason == GLARE_REASON for d in result.uncertain)
+
+
+def test_white_paper_clipped_by_a_gentle_reflection_is_not_glare():
+    """Bright white paper clips at a little added light, but pencil and print stay dark: they can be read."""
+    photo = make_photo(1, "mild", megapixels=3.0)
+    cell = _most_shaded_cell(photo.truth)
+    image = _with_glare(photo, L.cell_rect(*cell).center, 20.0, 15.0)
+    assert (image.min(axis=2) >= 250).mean() > 0.05  # paper clipped
+    result = read_photo(recode(image))
+    assert not any(note.startswith("glare") for note in result.notes)
+
+
+def test_a_glare_over_the_margin_does_not_bend_the_light_over_the_grid():
+    """Clipped paper says nothing of the light's shape: fitted to it, the shape rose across the whole grid and 37
+    empty cells read as shaded (families light 14: tungsten light, a glare over the bottom margin)."""
+    photo = family_photo(14, "light")
+    result = read_photo(photo.jpeg)
+    assert not wrong_items(result, photo.truth) - flagged(result)
+    assert result.quilt == photo.truth.quilt
