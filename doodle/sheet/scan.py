@@ -388,7 +388,7 @@ def _result(read: SheetRead, method: str, markers_found: int) -> ScanResult:
         sheet_image=read.sheet,
         rounds_read=read.marks,
     )
-    return _under_glare(result, find_glare(read.sheet, PX_PER_MM))
+    return _under_glare(result, find_glare(read.sheet, PX_PER_MM, read.tuning))
 
 
 def _under_glare(result: ScanResult, glare: Glare) -> ScanResult:

@@ -100,6 +100,26 @@ class ReaderTuning:
     grid_ring_mm: float = 5.0  # without markers, paper is taken from this far around the grid ...
     grid_ring_inner_mm: float = 1.5  # ... and no nearer than this
 
+    # --- glare: paper washed out to white (glare.py; lengths in sheet mm) ---
+    # Clipped: the darkest channel at least this high (0-255). A saturating glare on the families' photos (light 2,
+    # 6, 9, 20) reads 253-255 after JPEG over its core.
+    glare_clip: int = 250
+    # Clipped paper alone is not glare: a bright photo of white paper clips too (mild photos of tests/photogen.py: up
+    # to a third of the paper), and pencil stays as dark as ever there. Glare adds light to everything, the black
+    # print as well: where a printed line under the clipped blob is this many grey levels lighter than the rest of
+    # the same line (or than the other boxes, or bubbles), the light added is enough to wash out light pencil (pencil
+    # at 0.8 of the paper's light, with the paper clipped, reads as paper from about 50 levels added). Lines differ
+    # among themselves by up to 60 levels in a bright mild photo (thin inner lines against the border), hence each
+    # against itself. Under the saturating glares of the families' light photos (tuning seeds 0-23) the lines rise
+    # by 60-180.
+    glare_lift: float = 50.0
+    glare_line_mm: float = 0.6  # half the width of the strip along a printed line where its darkness is measured
+    glare_line_percentile: float = 10  # the line's darkness: this percentile of the darkest channel over the strip
+    glare_min_share: float = 0.5  # a millimetre square is clipped when this share of its pixels is
+    glare_min_area_mm2: float = 12.0  # a clipped blob smaller than this (a 4 mm spot) hides no cell's shading
+    glare_fringe_mm: float = 2.0  # around the clipped blob the paper is near white: pencil there is faint too
+    glare_close_mm: int = 3  # printed lines and thin strokes across the blob are bridged (they are not clipped)
+
     # --- the cells: threshold and confidence ---
     # Cell threshold window (ink units): empty paper measures about 0, the lightest pencil fill well above 0.05.
     cell_lowest: float = 0.02
