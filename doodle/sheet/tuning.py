@@ -79,6 +79,23 @@ class ReaderTuning:
     light_paper_share: float = 0.6  # a coarse pixel is paper when more than this share of it is known paper
     light_min_paper: int = 4  # coarse pixels of paper at least, or the whole sheet is taken as paper
     light_backing: float = 0.25  # a finer scale overrides a broader one fully where this much paper backs it
+    # The light's broad shape (measure.light_trend) is fitted to this many coarse paper pixels at least (6
+    # coefficients per channel), in light_trend_rounds fits, each without the paper further off the one before than
+    # light_trend_outlier robust standard deviations (a shadow over a margin, a glare, ink).
+    light_trend_min_pixels: int = 200
+    light_trend_rounds: int = 3
+    light_trend_outlier: float = 2.5
+    # Paper clipped (glare_clip) is left out of that fit when less than this share of the paper is: a glare spot
+    # (light 14: 6% of the paper, tungsten paper clipped in its blue channel only under the glare) rather than a
+    # bright exposure of white paper, lit parts clipped all over (light 22: 25%, its light's shape bent by a hand's
+    # shadow once they were left out).
+    light_trend_clipped_share: float = 0.15
+    # How sure the light is at a shaded cell (light.py): the worst prediction of the empty cells left out within
+    # this many cells (in rows and columns) ...
+    light_holdout_reach: int = 2
+    # ... times this: the light at a shaded cell is predicted from paper a little further away than at an empty cell
+    # left out of a grid of paper.
+    light_holdout_safety: float = 1.5
     # Gaps and confidences are compared on a log scale offset by this much ink: empty paper measures about 0 with
     # noise of a few hundredths, so 0.01 -> 0.08 is a wider gap than 0.15 -> 0.45 (light pencil against heavy).
     ink_log_offset: float = 0.02
