@@ -36,6 +36,7 @@ from doodle.sheet.measure import (
     log_distance,
     region_ink,
 )
+from doodle.sheet.outline import edge_lines, outlined_cells
 from doodle.sheet.photo import PhotoSource, load_photo
 from doodle.sheet.qr import read_sheet_code
 from doodle.sheet.scan_errors import (
@@ -46,7 +47,7 @@ from doodle.sheet.scan_errors import (
     TooDarkError,
 )
 from doodle.sheet.shadows import EDGE_CHANGE, ShadowMap, find_shadows
-from doodle.sheet.strokes import STROKE_MARK, StrokeMap, stain_cells
+from doodle.sheet.strokes import STROKE_DENSE, STROKE_MARK, TINT_SURE, StrokeMap, stain_cells, stain_coloured
 
 if TYPE_CHECKING:
     from doodle.sheet.grid_fallback import Facing
@@ -114,6 +115,7 @@ BUBBLE_LOG_MARGIN = 0.5
 BUBBLE_RING_UNEVEN = 0.12  # log: the paper around a bubble this much brighter on one side: a shadow's edge
 BUBBLE_SECTORS = 8  # directions in which a bubble crossed by a shadow's edge is read side by side
 UNCERTAIN_BELOW = 0.5
+OUTLINED_CONFIDENCE = 0.8  # a few strokes inside a drawn outline: a deliberate mark (see outline.py)
 
 TOO_DARK_MESSAGE = "the photo is too dark to read: take it in better light (or with the flash, avoiding glare)"
 TOO_DARK_LEVEL = 40.0  # paper darker than this (0-255) leaves too little contrast between pencil and paper
@@ -522,9 +524,11 @@ def _read_sheet(sheet: np.ndarray, inside: np.ndarray, method: str, markers_foun
     reading = _Reading()
     strokes = StrokeMap(sheet, _cell_boxes(), PX_PER_MM)
     stains = stain_cells(field_.ink, values, values > threshold, strokes, _cell_boxes())
+    marked = {i for i in range(SIZE * SIZE) if values[i] > threshold or strokes.shares[i] >= STROKE_MARK}
+    outlined = outlined_cells(edge_lines(field_.ink, PX_PER_MM), marked)
     # A cell that joined the paper only because a shadow was taken out is not known paper.
     quilt = _read_cells(field_, values, threshold, joined - brightened, variation, shadowed | brightened, steep,
-                        reading, strokes.shares, stains)
+                        reading, strokes.shares, stains, outlined)
     if marks:
         specials = _read_specials(sheet, reading)
         rounds = _read_rounds(sheet, plain, reading)
@@ -666,6 +670,7 @@ def _read_cells(
     reading: _Reading,
     strokes: np.ndarray,
     stains: set[int],
+    outlined: set[int],
 ) -> Quilt:
     boxes = _cell_boxes()
     doubtful = set()
@@ -700,14 +705,29 @@ def _read_cells(
             # a shadow whose edge was placed a little off.
             shaded = False
             doubtful.add(index)
+        sure = False
         if not shaded and strokes[index] >= STROKE_MARK:
-            # Little ink on average, but strokes: a deliberate mark (a slash, a loose scribble), or a stray line.
+            # Little ink on average, but strokes: a deliberate mark (a slash, a loose scribble) when the player
+            # outlined the cell, else maybe a stray line.
             shaded = True
-            doubtful.add(index)
+            sure = index in outlined
+        few_strokes = value < TINT_SURE and strokes[index] < STROKE_DENSE
         if index in stains:
-            doubtful.add(index)  # a tint whose edge does not keep to the grid: a stain, a smudge?
+            # A tint whose edge does not keep to the grid: a stain, a smudge. A tint alone is no mark.
+            if strokes[index] < STROKE_MARK and index not in outlined:
+                shaded = False
+            doubtful.add(index)
+        elif shaded and index not in outlined and not sure:
+            if stain_coloured(field_.normalised, boxes[index]):
+                # Brown, with no outline around it: tea or coffee (a few brown strokes: a ring's rim, no mark).
+                shaded = shaded and not few_strokes
+                doubtful.add(index)
+            elif few_strokes and strokes[index] >= STROKE_MARK:
+                doubtful.add(index)  # a few strokes with no outline around them: a stray line?
         margin = CELL_LOG_MARGIN * (2.0 if index in shadowed else 1.0)
         conf = min(1.0, log_distance(float(value), threshold) / margin)
+        if sure:
+            conf = max(conf, OUTLINED_CONFIDENCE)
         if index in doubtful:
             conf = min(conf, SHADOW_DOUBT)
         reading.confidences.append(conf)

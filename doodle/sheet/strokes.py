@@ -11,6 +11,7 @@ smooth tint. Two signals for the cells beside their mean ink (issue 15):
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from doodle.quilt import SIZE
@@ -23,6 +24,16 @@ STROKE_INK = 0.15  # a pixel this much darker than the light around it is on a s
 # 0.3); under it, whatever darkens the cell is a tint.
 STROKE_MARK = 0.05
 TINT_SURE = 0.35  # a tint this dark is pencil pressed hard, never a stain or a smudge
+# Strokes over this share of a cell's interior shade it densely (hatching and scribbles: over 30 tuning photos at
+# mild, moderate and harsh, 95% of such cells over 0.2); between STROKE_MARK and this, the cell holds a few
+# strokes only: a slash, a loose scribble, or a line that is not a mark (a stray line, a coffee ring's rim, up to
+# 0.34 where two rims cross a cell), which its outline tells apart.
+STROKE_DENSE = 0.2
+# Brown: a tea or coffee stain. Ink is 1 - the darkest channel; the chroma (brightest less darkest channel) over
+# the ink is a pigment's own (about the same at any strength): graphite under 0.12, a coffee tint 0.5-0.63, the
+# coloured pencils of the generator 0.5 (green, purple: not warm) to 1 (orange, pale yellow); red 0.81. Warm
+# (red over green over blue) and under STAIN_CHROMA: the colour of a stain, not of graphite or a coloured pencil.
+STAIN_CHROMA = (0.3, 0.72)
 UNEVEN_BLOCKS = 3  # a cell's interior split into this many blocks a side to see whether a tint covers it evenly
 UNEVEN_SHARE = 0.5  # blocks differing by this share of the tint's ink: the tint's edge runs through the cell
 UNEVEN_LEAST = 0.03  # ... and by at least this much ink (paper noise)
@@ -68,7 +79,10 @@ def stain_cells(ink: np.ndarray, values: np.ndarray, shaded: np.ndarray, strokes
     with strokes are not judged so: the paper between hatching strokes is not even enough to tell."""
     plain = {i for i in range(SIZE * SIZE) if strokes.shares[i] < STROKE_MARK and values[i] < TINT_SURE}
     tint = {i for i in plain if shaded[i]}
-    spread = {i: _unevenness(ink, strokes, boxes[i]) for i in plain}
+    # The cells around a tint are judged between their strokes, whatever they hold: a coffee ring's rim crosses
+    # the cells where its tint ends.
+    light = {i for i in range(SIZE * SIZE) if strokes.shares[i] < STROKE_DENSE and values[i] < TINT_SURE}
+    spread = {i: _unevenness(ink, strokes, boxes[i]) for i in light}
     found: set[int] = set()
     seen: set[int] = set()
     for start in sorted(tint):
@@ -92,3 +106,45 @@ def _beside(index: int) -> list[tuple[int, int]]:
     row, col = divmod(index, SIZE)
     return [(r, c) for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
             if 0 <= r < SIZE and 0 <= c < SIZE]
+
+
+TINT_OPEN_MM = 3.0  # what is narrower than this is taken out of the ink before tints are compared (strokes, print)
+TINT_BLUR_MM = 0.75
+TINT_EDGE = 0.02  # ink per mm: a tint's edge (a step of 0.05 ink spread over 2.5 mm) is steeper than this
+GRID_EDGE_REACH_MM = 2.5  # a pencil fill's edge lies this close to a printed line (over it or short of it) ...
+GRID_EDGE_SLOPE = 0.5  # ... and runs along it: its gradient across the line, at most this share along it
+
+
+def stray_edges(ink: np.ndarray, px_per_mm: float, boxes: tuple[tuple[int, int, int, int], ...],
+                grid: tuple[float, float, float]) -> np.ndarray:
+    """Per box, the mean steepness (ink per mm) of the tint's edges inside it that do not keep to the printed
+    grid: 0 for pencil filled to the lines, whatever its darkness; the edge of a stain, a smudge or a coffee
+    ring, which runs across cells, at any angle, is counted. `grid` is (x0, y0, cell side) in pixels."""
+    side = round(TINT_OPEN_MM * px_per_mm) | 1
+    tint = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((side, side), np.uint8))
+    tint = cv2.GaussianBlur(tint, (0, 0), TINT_BLUR_MM * px_per_mm)
+    gx = cv2.Sobel(tint, cv2.CV_32F, 1, 0, ksize=3) * px_per_mm / 8
+    gy = cv2.Sobel(tint, cv2.CV_32F, 0, 1, ksize=3) * px_per_mm / 8
+    height, width = ink.shape[:2]
+    x0, y0, step = grid
+    xs, ys = np.arange(width, dtype=np.float32), np.arange(height, dtype=np.float32)
+    reach = GRID_EDGE_REACH_MM * px_per_mm
+    near_col = np.abs((xs - x0 + step / 2) % step - step / 2) <= reach
+    near_row = np.abs((ys - y0 + step / 2) % step - step / 2) <= reach
+    ax, ay = np.abs(gx), np.abs(gy)
+    along_col = near_col[None, :] & (ay <= GRID_EDGE_SLOPE * ax)
+    along_row = near_row[:, None] & (ax <= GRID_EDGE_SLOPE * ay)
+    steep = np.hypot(gx, gy)
+    stray = np.where((steep > TINT_EDGE) & ~along_col & ~along_row, steep, 0.0)
+    return np.array([float(stray[b[1] : b[3], b[0] : b[2]].mean()) for b in boxes])
+
+
+def stain_coloured(normalised: np.ndarray, box: tuple[int, int, int, int]) -> bool:
+    """Whether the box is tinted brown, as tea or coffee stains paper (`normalised`: BGR over the paper's own)."""
+    x0, y0, x1, y1 = box
+    b, g, r = normalised[y0:y1, x0:x1].reshape(-1, 3).mean(axis=0)
+    ink = 1.0 - min(b, g, r)
+    if ink <= 0.01 or not r >= g >= b:
+        return False
+    chroma = (r - b) / ink
+    return STAIN_CHROMA[0] <= chroma <= STAIN_CHROMA[1]
