@@ -523,7 +523,7 @@ def _read_sheet(sheet: np.ndarray, inside: np.ndarray, method: str, markers_foun
     brightened = _brightened_cells(field_, plain, shadows, values, threshold)
     reading = _Reading()
     strokes = StrokeMap(sheet, _cell_boxes(), PX_PER_MM)
-    stains = stain_cells(field_.ink, values, values > threshold, strokes, _cell_boxes())
+    stains = stain_cells(field_.ink, values, values > threshold, strokes, _cell_boxes(), PX_PER_MM)
     marked = {i for i in range(SIZE * SIZE) if values[i] > threshold or strokes.shares[i] >= STROKE_MARK}
     outlined = outlined_cells(edge_lines(field_.ink, PX_PER_MM), marked)
     # A cell that joined the paper only because a shadow was taken out is not known paper.

@@ -73,10 +73,11 @@ def _unevenness(ink: np.ndarray, strokes: StrokeMap, box: tuple[int, int, int, i
 
 
 def stain_cells(ink: np.ndarray, values: np.ndarray, shaded: np.ndarray, strokes: StrokeMap,
-                boxes: tuple[tuple[int, int, int, int], ...]) -> set[int]:
+                boxes: tuple[tuple[int, int, int, int], ...], px_per_mm: float) -> set[int]:
     """Cells read as shaded that may be a stain: each group of touching shaded cells darkened by a tint alone (no
-    strokes, not dark) when a cell of it, or beside it, is tinted unevenly (a tint's edge runs through it). Cells
-    with strokes are not judged so: the paper between hatching strokes is not even enough to tell."""
+    strokes, not dark) when a cell of it, or beside it, is tinted unevenly (a tint's edge runs through it), or
+    a cell of it fades before its lines (a smudge). Cells with strokes are not judged so: the paper between
+    hatching strokes is not even enough to tell."""
     plain = {i for i in range(SIZE * SIZE) if strokes.shares[i] < STROKE_MARK and values[i] < TINT_SURE}
     tint = {i for i in plain if shaded[i]}
     # The cells around a tint are judged between their strokes, whatever they hold: a coffee ring's rim crosses
@@ -97,9 +98,20 @@ def stain_cells(ink: np.ndarray, values: np.ndarray, shaded: np.ndarray, strokes
         seen |= group
         limit = max(UNEVEN_LEAST, UNEVEN_SHARE * float(np.median([values[i] for i in group])))
         around = {r * SIZE + c for i in group for r, c in _beside(i)}
-        if any(spread.get(i, 0.0) > limit for i in around | group):
+        if any(spread.get(i, 0.0) > limit for i in around | group) or any(
+                _stray_tint(ink, boxes, i, shaded, px_per_mm) for i in group):
             found |= group
     return found
+
+
+def _stray_tint(ink: np.ndarray, boxes: tuple[tuple[int, int, int, int], ...], index: int, shaded: np.ndarray,
+                px_per_mm: float) -> bool:
+    """Whether the tint of a cell fades before its lines or spills over them into a cell left empty."""
+    row, col = divmod(index, SIZE)
+    open_sides = tuple(0 <= r < SIZE and 0 <= c < SIZE and not shaded[r * SIZE + c]
+                       for r, c in ((row - 1, col), (row, col + 1), (row + 1, col), (row, col - 1)))
+    near, past = grid_keeping(ink, boxes[index], px_per_mm, open_sides)  # type: ignore[arg-type]
+    return near < FALL_STAIN or past > SPILL_STAIN
 
 
 def _beside(index: int) -> list[tuple[int, int]]:
@@ -148,3 +160,49 @@ def stain_coloured(normalised: np.ndarray, box: tuple[int, int, int, int]) -> bo
         return False
     chroma = (r - b) / ink
     return STAIN_CHROMA[0] <= chroma <= STAIN_CHROMA[1]
+
+
+FALL_MARGIN_MM = (2.0, 3.5)  # between a cell's interior and its lines, clear of an outline (inset up to 1.8 mm)
+SPILL_BAND_MM = (5.5, 7.0)  # from the interior's edge: 2.0-3.5 mm past the cell's line, clear of an outline there
+# A tint fading near one of its lines to less than FALL_STAIN of its ink, or spilling over a line into a cell
+# left empty at more than SPILL_STAIN of it, is no pencil shading. Over 28 tuning photos (seeds 4-10: mild, harsh,
+# smudges, coffee rings) pencil tints (light, solid, coloured, pale yellow, blurred hatching) kept 0.74-1.0 of
+# it near every line (once 0.56, pale yellow at harsh) and spilled at most 0.13; eraser smudges kept 0.21-0.57
+# near their faintest side, or spilled 0.07-0.5.
+FALL_STAIN = 0.65
+SPILL_STAIN = 0.3
+
+
+def _band(ink: np.ndarray, box: tuple[int, int, int, int], side: int, reach: tuple[float, float]) -> np.ndarray:
+    """The strip along one side of `box` (0 top, 1 right, 2 bottom, 3 left) from reach[0] to reach[1] pixels
+    out of it (inwards when negative)."""
+    x0, y0, x1, y1 = box
+    a, b = round(min(reach)), round(max(reach))
+    if side == 0:
+        return ink[max(y0 - b, 0) : max(y0 - a, 0), x0:x1]
+    if side == 2:
+        return ink[y1 + a : y1 + b, x0:x1]
+    if side == 3:
+        return ink[y0:y1, max(x0 - b, 0) : max(x0 - a, 0)]
+    return ink[y0:y1, x1 + a : x1 + b]
+
+
+def grid_keeping(ink: np.ndarray, box: tuple[int, int, int, int], px_per_mm: float,
+                 open_sides: tuple[bool, bool, bool, bool]) -> tuple[float, float]:
+    """Whether a cell's tint keeps to its printed lines: the least share of its interior's (median) ink left near
+    a line (pencil shading reaches its lines; a smudge or a blot fades before them), and the most spilled past a
+    line into a neighbour left empty (`open_sides`: top, right, bottom, left)."""
+    inner = float(np.median(ink[box[1] : box[3], box[0] : box[2]]))
+    if inner <= 0:
+        return 1.0, 0.0
+    fall = [(FALL_MARGIN_MM[1] - FALL_MARGIN_MM[0]) * px_per_mm * k for k in (0.0, 1.0)]
+    spill = [v * px_per_mm for v in SPILL_BAND_MM]
+    near, past = [], []
+    for side in range(4):
+        band = _band(ink, box, side, (fall[0] + 1, fall[1]))
+        if band.size:
+            near.append(float(np.median(band)) / inner)
+        band = _band(ink, box, side, spill)
+        if open_sides[side] and band.size:
+            past.append(float(np.median(band)) / inner)
+    return min(near, default=1.0), max(past, default=0.0)
