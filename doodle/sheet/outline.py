@@ -96,7 +96,8 @@ def edge_lines(ink: np.ndarray, px_per_mm: float) -> EdgeLines:
 # Over 4 tuning photos of single slashes per cell (seeds 0-3, mild), a side's reading less the photo's median
 # reading of an inner side: sides not outlined at most 0.1 (99%: 0.04), outlined at least 0.04 (95%: 0.13).
 OUTLINE_DRAWN = 0.07  # mm of full ink: a side reading this much above the print's own is drawn over
-ENCLOSED_SHARE = 0.75  # a region is outlined when this share of its border sides is drawn on its side
+ENCLOSED_SHARE = 0.75  # a region is outlined when this share of its border sides is drawn on its side ...
+OWN_SHARE = 0.5  # ... and a cell of it on that border when this share of its own border sides is
 
 
 def _sides(r: int, c: int) -> list[tuple[tuple[int, int], str, tuple[int, int]]]:
@@ -152,8 +153,11 @@ def outlined_cells(lines: EdgeLines, marked: set[int]) -> set[int]:
                         and not drawn[_other(name)][at]):
                     todo.append(other)
         seen |= group
-        border = [bool(drawn[name][at]) for index in group for (nr, nc), name, at in _sides(*divmod(index, SIZE))
-                  if not (0 <= nr < SIZE and 0 <= nc < SIZE and nr * SIZE + nc in group)]
-        if border and np.mean(border) >= ENCLOSED_SHARE:
-            found |= group
+        border = {index: [bool(drawn[name][at]) for (nr, nc), name, at in _sides(*divmod(index, SIZE))
+                          if not (0 <= nr < SIZE and 0 <= nc < SIZE and nr * SIZE + nc in group)] for index in group}
+        sides = [side for own in border.values() for side in own]
+        if sides and np.mean(sides) >= ENCLOSED_SHARE:
+            # ... and each cell of it on the border is outlined on its own sides (a stroke running on from a
+            # patch into an empty cell beside it does not join that cell to the patch).
+            found |= {index for index, own in border.items() if not own or np.mean(own) >= OWN_SHARE}
     return found
