@@ -147,7 +147,7 @@ def test_uneven_paper_around_a_special_box_is_a_shadow_edge_beside_it(name):
     """On a flat sheet image: even paper around a box (its printed border and the label under it included) is
     not uneven; a shadow's edge through the ring around it is, for every box (the last one's ring runs past the
     sheet's edge)."""
-    from doodle.sheet.scan import PX_PER_MM, _uneven_around
+    from doodle.sheet.stages import PX_PER_MM, uneven_around
 
     box = next(special.check for special in L.SPECIALS if special.name == name)
     height, width = L.canonical_size_px(PX_PER_MM)[::-1]
@@ -155,10 +155,10 @@ def test_uneven_paper_around_a_special_box_is_a_shadow_edge_beside_it(name):
     x0, y0, x1, y1 = box.to_px(PX_PER_MM)
     cv2.rectangle(sheet, (x0, y0), (x1, y1), (40, 40, 40), 2)
     cv2.putText(sheet, "used", (x0, y1 + 12), cv2.FONT_HERSHEY_PLAIN, 0.7, (90, 90, 90), 1)
-    assert not _uneven_around(sheet, box)
+    assert not uneven_around(sheet, box)
     shadowed = sheet.copy()
     shadowed[:, : x0 - 8] = (shadowed[:, : x0 - 8] * 0.6).astype(np.uint8)  # a shadow up to 2 mm left of the box
-    assert _uneven_around(shadowed, box)
+    assert uneven_around(shadowed, box)
 
 
 @pytest.mark.parametrize(("seed", "name"), [(1082, "cut"), (1187, "single")])

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from doodle.quilt import SIZE
-from doodle.sheet.scan import PX_PER_MM, _cell_boxes, read_photo
+from doodle.sheet.scan import read_photo
+from doodle.sheet.stages import PX_PER_MM, cell_boxes
 from doodle.sheet.strokes import FALL_STAIN, SPILL_STAIN, STROKE_MARK, StrokeMap, grid_keeping, stain_cells
 from tests.photogen_styles import styled_photo
 from tests.test_scan import flagged, wrong_items
@@ -23,7 +24,7 @@ def _blank_sheet() -> np.ndarray:
 
 
 def _cell_origin(index: int) -> tuple[int, int]:
-    x0, y0, _, _ = _cell_boxes()[index]
+    x0, y0, _, _ = cell_boxes()[index]
     return x0 - round(3.5 * PX_PER_MM), y0 - round(3.5 * PX_PER_MM)
 
 
@@ -36,7 +37,7 @@ def test_a_slash_is_strokes_and_a_smooth_tint_is_not():
     cv2.circle(blob, (x + 32, y + 32), 40, 1.0, -1)
     blob = cv2.GaussianBlur(blob, (0, 0), 6)
     sheet = (sheet * (1 - 0.15 * blob[..., None])).astype(np.uint8)
-    shares = StrokeMap(sheet, _cell_boxes(), PX_PER_MM).shares
+    shares = StrokeMap(sheet, cell_boxes(), PX_PER_MM).shares
     assert shares[10] >= STROKE_MARK
     assert shares[40] < STROKE_MARK and shares.max(initial=0, where=np.arange(81) != 10) < STROKE_MARK
 
@@ -44,12 +45,12 @@ def test_a_slash_is_strokes_and_a_smooth_tint_is_not():
 def _ink_and_values(paint) -> tuple[np.ndarray, np.ndarray]:
     ink = np.zeros((262 * 4, 190 * 4), np.float32)
     paint(ink)
-    values = np.array([float(ink[y0:y1, x0:x1].mean()) for x0, y0, x1, y1 in _cell_boxes()])
+    values = np.array([float(ink[y0:y1, x0:x1].mean()) for x0, y0, x1, y1 in cell_boxes()])
     return ink, values
 
 
 def test_a_round_stain_across_cells_is_in_doubt_and_pencil_to_the_lines_is_not():
-    boxes = _cell_boxes()
+    boxes = cell_boxes()
 
     def stain(ink):
         x, y = _cell_origin(4 * SIZE + 4)
@@ -120,7 +121,7 @@ def test_slashes_without_outlines_stay_in_doubt():
 
 
 def test_a_smudge_fades_before_its_lines_and_pencil_reaches_them():
-    box = _cell_boxes()[40]
+    box = cell_boxes()[40]
     x, y = _cell_origin(40)
     fill = np.zeros((262 * 4, 190 * 4), np.float32)
     fill[y - 2 : y + int(SIDE) + 2, x - 2 : x + int(SIDE) + 2] = 0.12  # shaded a little over its lines

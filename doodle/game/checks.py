@@ -13,6 +13,7 @@ command, the dealer, the web table) decides how to ask about them. Nothing here 
 from __future__ import annotations
 
 import functools
+import itertools
 import operator
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -148,6 +149,12 @@ def _within_allowance(neighbour: int, single: int, cut: int, specials: Collectio
     return extra <= (1 if Special.TWICE.value in specials else 0)
 
 
+def _allowed_uses(specials: Collection[str]) -> frozenset[tuple[int, int, int]]:
+    """Every (neighbour, single, cut) count of uses `_within_allowance` allows (none can pass 2: one use, and
+    one more with Twice), for a search that asks it at every step."""
+    return frozenset(uses for uses in itertools.product(range(3), repeat=3) if _within_allowance(*uses, specials))
+
+
 def most_cells(cards: RoundCards, specials: Collection[str] = ALL_SPECIALS) -> int:
     """The most cells a player can add in this round: one patch per turn (the largest the turn offers, a neighbour's
     card only as often as Neighbour can be used), the start card in round 1, and single squares."""
@@ -197,14 +204,20 @@ def explain_added(
     steps = 0
     failed: set[tuple[int, int, int, int, int]] = set()
 
+    allowed = _allowed_uses(specials)
+    sums_left: dict[tuple[int, int], int] = {}
+
     def reachable(count: int, used: int, single: int) -> bool:
         """Whether `count` cells can be one patch size (or none) from each turn left, plus the singles left."""
-        sums = 1
-        for index, offered in enumerate(sizes):
-            if not used >> index & 1:
-                sums = functools.reduce(operator.or_, (sums << size for size in offered), sums)
-        for _ in range(2 - single):
-            sums |= sums << 1
+        sums = sums_left.get((used, single))
+        if sums is None:
+            sums = 1
+            for index, offered in enumerate(sizes):
+                if not used >> index & 1:
+                    sums = functools.reduce(operator.or_, (sums << size for size in offered), sums)
+            for _ in range(2 - single):
+                sums |= sums << 1
+            sums_left[used, single] = sums
         return bool(sums >> count & 1)
 
     def search(left: int, used: int, neighbour: int, single: int, cut: int) -> bool | None:
@@ -226,7 +239,7 @@ def explain_added(
             if mask & ~left or (turn >= 0 and used >> turn & 1):
                 continue
             counts = (neighbour + uses_neighbour, single + (turn < 0), cut + uses_cut)
-            if not _within_allowance(*counts, specials):
+            if counts not in allowed:
                 continue
             answer = search(left & ~mask, used | (1 << turn if turn >= 0 else 0), *counts)
             if answer:

@@ -6,11 +6,14 @@ Used by the typed-command game and the full-screen game's side panels; returns s
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from doodle.geometry import Cell
-from doodle.patchwork.game import CHOICES, Game
-from doodle.patchwork.patches import INCOME_MARKS, PATCHES, TRACK_END
+from doodle.patchwork.patches import CHOICES, INCOME_MARKS, PATCHES, TRACK_END
 from doodle.render import draw_polyomino, draw_quilt, draw_side_by_side
+
+if TYPE_CHECKING:
+    from doodle.patchwork.game import Game
 
 TOKENS = ("1", "2")
 

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from doodle.patchwork.display import position_text
 from doodle.patchwork.errors import IllegalMoveError, NotationError, PatchworkError, PatchworkRecordError, is_int, shown
 from doodle.patchwork.moves import (
     ADVANCE,
@@ -27,6 +28,7 @@ from doodle.patchwork.moves import (
 from doodle.patchwork.notation import Position, Side, read_position, write_position
 from doodle.patchwork.patches import (
     BONUS_POINTS,
+    CHOICES,
     EDITIONS,
     LEATHER,
     PATCHES,
@@ -38,8 +40,6 @@ from doodle.patchwork.patches import (
 )
 from doodle.patchwork.record import make_record, read_record
 from doodle.quilt import FULL, SIZE, Quilt, already_covered, cells_of
-
-CHOICES = 3  # patches a player may choose from: the next three after the neutral token
 
 __all__ = ["CHOICES", "Game", "IllegalMoveError", "PlayerView"]
 
@@ -450,8 +450,6 @@ class Game:
 
     def __str__(self) -> str:
         """The position drawn in text: the track, both quilts, the next patches, whose turn it is."""
-        from doodle.patchwork.display import position_text
-
         return position_text(self)
 
 

@@ -21,6 +21,7 @@ LEATHER = {
 }
 EDITIONS = tuple(LEATHER)
 START_BUTTONS = 5
+CHOICES = 3  # patches a player may choose from: the next three after the neutral token
 BONUS_SIZE = 7
 BONUS_POINTS = 7
 

@@ -98,6 +98,7 @@ def edge_lines(ink: np.ndarray, px_per_mm: float) -> EdgeLines:
 OUTLINE_DRAWN = 0.07  # mm of full ink: a side reading this much above the print's own is drawn over
 ENCLOSED_SHARE = 0.75  # a region is outlined when this share of its border sides is drawn on its side ...
 OWN_SHARE = 0.5  # ... and a cell of it on that border when this share of its own border sides is
+OUTLINED_CONFIDENCE = 0.8  # a few strokes inside a drawn outline: a deliberate mark
 
 
 def _sides(r: int, c: int) -> list[tuple[tuple[int, int], str, tuple[int, int]]]:

@@ -1,0 +1,550 @@
+"""Reading the flattened sheet in stages, after OMRChecker's processors: one `SheetRead` is passed along, and each
+stage fills in what it finds (the paper, the shadows, the light and the cells, the cell decisions, the special
+boxes, the bubbles). `read_sheet` runs them; `scan.py` finds the sheet in the photo before and makes the
+`ScanResult` after. The values they decide with are `tuning.ReaderTuning`.
+
+The cells are read with the hard shadows taken out (`shadows`: steps of the light that do not run along the grid
+lines) and the smooth light corrected (`measure.flat_field`): the ink in each cell's interior against a per-sheet
+threshold at the largest gap of the sorted cell values, with strokes as a second signal (`strokes`: a slash is a
+mark, a stain is not). Special boxes and bubbles are read against the light right around them
+(`measure.local_ink`), which needs no shadow estimate. Every cell, box and bubble gets a confidence, and the
+doubtful ones are listed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+
+import cv2
+import numpy as np
+
+from doodle.quilt import MAX_ROUND_SCORE, SIZE, Quilt, mask_of
+from doodle.sheet import layout
+from doodle.sheet.doubts import Uncertain
+from doodle.sheet.measure import (
+    FlatField,
+    flat_field,
+    largest_gap_threshold,
+    light_variation,
+    local_ink,
+    log_distance,
+    region_ink,
+)
+from doodle.sheet.outline import OUTLINED_CONFIDENCE, edge_lines, outlined_cells
+from doodle.sheet.scan_errors import TooDarkError
+from doodle.sheet.shadows import ShadowMap, find_shadows
+from doodle.sheet.strokes import STROKE_DENSE, STROKE_MARK, TINT_SURE, StrokeMap, stain_cells, stain_coloured
+from doodle.sheet.tuning import TUNING, ReaderTuning
+
+PX_PER_MM = 4.0
+"""Resolution of the flattened sheet image: a 16 mm cell is 64 pixels, a bubble 18."""
+
+TOO_DARK_MESSAGE = "the photo is too dark to read: take it in better light (or with the flash, avoiding glare)"
+
+Box = tuple[int, int, int, int]
+"""A region of the sheet image in pixels: x0, y0, x1, y1."""
+
+
+@dataclass(eq=False, repr=False)  # arrays: their repr says nothing
+class SheetRead:
+    """What is known of a flattened sheet so far: the stages of `read_sheet` fill it in, in order.
+
+    The sheet image and the mask of its pixels that were inside the photo come first; `marks` says whether the
+    sheet has our layout (corner markers found: its boxes and bubbles are read too) or only a grid."""
+
+    sheet: np.ndarray  # BGR, the sheet frame at PX_PER_MM
+    inside: np.ndarray  # bool: the pixels that were inside the photo
+    marks: bool
+    tuning: ReaderTuning = TUNING
+    # find_paper
+    trusted: np.ndarray = field(init=False)  # bool: the paper known before anything is read
+    # take_out_shadows
+    shadows: ShadowMap = field(init=False)
+    plain: FlatField = field(init=False)  # the photo's own light, shadows and all
+    unshadowed: np.ndarray = field(init=False)  # the sheet with the hard shadows taken out
+    # light_and_cells
+    light: FlatField = field(init=False)  # the light the cells are read in
+    values: np.ndarray = field(init=False)  # the ink in each cell's interior, row by row
+    threshold: float = field(init=False)
+    paper_cells: set[int] = field(init=False)  # empty cells that joined the paper
+    # shadow_doubts
+    variation: np.ndarray = field(init=False)  # how steeply the light changes around each pixel
+    shadowed: set[int] = field(init=False)  # cells near a shadow's edge (all, when the light is steep)
+    steep: bool = field(init=False)  # the light still changes steeply once the shadows are out
+    brightened: set[int] = field(init=False)  # cells read as paper only because a shadow was taken out
+    # find_strokes
+    strokes: StrokeMap = field(init=False)
+    stains: set[int] = field(init=False)  # cells shaded by a tint that does not keep to the grid
+    outlined: set[int] = field(init=False)  # marked cells inside a drawn outline (see `outline`)
+    # decide_cells, read_specials, read_rounds
+    quilt: Quilt = field(init=False)
+    specials: tuple[str, ...] | None = field(init=False, default=None)  # None: not read (no layout)
+    rounds: tuple[int | None, ...] = field(init=False, default=(None,) * layout.ROUND_COUNT)
+    uncertain: list[Uncertain] = field(init=False, default_factory=list)
+    confidences: list[float] = field(init=False, default_factory=list)  # the cells' first, row by row
+
+    @property
+    def shadow(self) -> bool:
+        """Whether a hard shadow was found near the cells (or the light is too steep to tell)."""
+        return bool(self.shadowed)
+
+
+Stage = Callable[[SheetRead], None]
+
+
+def find_paper(read: SheetRead) -> None:
+    """The paper known before anything is read: with our layout, everywhere except where the player draws (cells,
+    boxes, bubbles, written scores) and the large printed areas (markers, QR code, tinted boxes). Printed text and
+    thin lines are taken out later by a small max filter, so the paper between them counts, close around the grid
+    too. Without our layout, only a narrow ring just outside the grid's border."""
+    t = read.tuning
+    if not read.marks:
+        ring = np.zeros_like(read.inside)
+        _set(ring, layout.GRID_RECT.inset(-t.grid_ring_mm), True)
+        _set(ring, layout.GRID_RECT.inset(-t.grid_ring_inner_mm), False)
+        read.trusted = ring & read.inside
+        return
+    trusted = read.inside.copy()
+    margin = -t.paper_margin_mm
+    for marker in layout.MARKERS:
+        _set(trusted, marker.rect.inset(margin), False)
+    _set(trusted, layout.QR_RECT.inset(margin), False)
+    _set(trusted, layout.GRID_RECT.inset(-t.paper_grid_margin_mm), False)
+    for special in layout.SPECIALS:
+        _set(trusted, special.box.inset(margin), False)
+    for rect in (layout.RULE_RECT, layout.PENALTY_RECT, layout.TOTAL_RECT, *layout.OLDER_LAYOUT_BLOCKS):
+        _set(trusted, rect.inset(margin), False)
+    for block in layout.ROUNDS:
+        _set(trusted, block.write.inset(-t.paper_write_margin_mm), False)
+        for place in layout.PLACES:
+            for digit in range(10):
+                _set(trusted, layout.bubble_rect(block.number, place, digit).inset(-t.paper_bubble_margin_mm), False)
+    read.trusted = trusted
+
+
+def take_out_shadows(read: SheetRead) -> None:
+    """The hard shadows on the sheet, told from pencil by not running along the printed grid lines, and the sheet
+    with them taken out. The boxes and bubbles, read against fixed thresholds and their own surroundings, are
+    read in the photo's own light (`plain`)."""
+    t, sheet = read.tuning, read.sheet
+    height, width = sheet.shape[:2]
+    near_columns = np.zeros((height, width), bool)
+    near_rows = np.zeros((height, width), bool)
+    grid, reach = layout.GRID_RECT, t.grid_line_reach_mm
+    for k in range(SIZE + 1):
+        _set(near_columns, layout.Rect(grid.x + k * layout.CELL_MM - reach, grid.y - reach, 2 * reach,
+                                       grid.h + 2 * reach), True)
+        _set(near_rows, layout.Rect(grid.x - reach, grid.y + k * layout.CELL_MM - reach, grid.w + 2 * reach,
+                                    2 * reach), True)
+    domain = read.trusted.copy()
+    _set(domain, grid.inset(-t.grid_domain_margin_mm), True)
+    cells = _cell_interiors(height, width, t.cell_line_clearance_mm)
+    read.shadows = find_shadows(sheet, near_columns, near_rows, domain, read.trusted, cells)
+    read.plain = flat_field(sheet, read.trusted)
+    if read.shadows.depth <= 0.0:
+        read.unshadowed = sheet
+    else:
+        read.unshadowed = np.clip(sheet.astype(np.float32) / read.shadows.gain[..., None], 0, 255).astype(np.uint8)
+
+
+def light_and_cells(read: SheetRead) -> None:
+    """The light over the sheet, the ink in each cell, the threshold, and the cells taken as paper, starting from
+    the light estimated from the known paper alone.
+
+    The empty cells are paper too: with them the light is known inside the grid, which matters under a hard
+    shadow across it. Cells surely empty join the paper and the light is estimated again, until no more join:
+    the paper grows from the margins into the grid through the empty cells.
+    """
+    t, sheet = read.tuning, read.unshadowed
+    field_ = read.plain if sheet is read.sheet else flat_field(sheet, read.trusted)
+    if field_.paper_level < t.too_dark_level:
+        raise TooDarkError(TOO_DARK_MESSAGE)
+    trusted = read.trusted.copy()
+    boxes = cell_boxes(t.cell_inset_mm)
+    joined: set[int] = set()
+    for _ in range(t.max_passes):
+        values = _cell_values(field_, read.shadows.edge, t)
+        threshold = largest_gap_threshold(values, t.cell_lowest, t.cell_highest)
+        overbright = _overbright_cells(field_, t)
+        limit = min(t.paper_cell, threshold / 2)
+        new = {i for i, value in enumerate(values) if i not in joined | overbright and value < limit}
+        if not new:
+            break
+        for i in new:
+            x0, y0, x1, y1 = boxes[i]
+            trusted[y0:y1, x0:x1] = True
+        joined |= new
+        field_ = flat_field(sheet, trusted)
+    else:
+        values = _cell_values(field_, read.shadows.edge, t)
+        threshold = largest_gap_threshold(values, t.cell_lowest, t.cell_highest)
+    read.light, read.values, read.threshold, read.paper_cells = field_, values, threshold, joined
+
+
+def shadow_doubts(read: SheetRead) -> None:
+    """Where the light is least sure: cells near a shadow's edge, the light still steep once the shadows are out
+    (a shadow was missed or misjudged somewhere, so every grey cell may be shadow, even one taken as paper: a
+    misjudged shadow can brighten light pencil), cells brightened into paper by a shadow taken out."""
+    t = read.tuning
+    read.variation = light_variation(read.light, round(t.shadow_window_mm * PX_PER_MM))
+    read.steep = float(read.variation[read.trusted].max(initial=0.0)) > t.shadow_variation
+    read.shadowed = set(range(SIZE * SIZE)) if read.steep else _shadowed_cells(read.shadows, t)
+    read.brightened = _brightened_cells(read)
+
+
+def find_strokes(read: SheetRead) -> None:
+    """The strokes over the cells, the shaded cells whose tint may be a stain (see `strokes`), and the marked
+    cells inside a drawn outline (see `outline`)."""
+    boxes = cell_boxes(read.tuning.cell_inset_mm)
+    read.strokes = StrokeMap(read.sheet, boxes, PX_PER_MM)
+    shaded = read.values > read.threshold
+    read.stains = stain_cells(read.light.ink, read.values, shaded, read.strokes, boxes, PX_PER_MM)
+    marked = {i for i in range(SIZE * SIZE) if shaded[i] or read.strokes.shares[i] >= STROKE_MARK}
+    read.outlined = outlined_cells(edge_lines(read.light.ink, PX_PER_MM), marked)
+
+
+def decide_cells(read: SheetRead) -> None:
+    """Each cell shaded or not, with its confidence: the threshold, then the doubts of the light, the strokes and
+    the stains."""
+    t, field_, values, threshold = read.tuning, read.light, read.values, read.threshold
+    boxes = cell_boxes(t.cell_inset_mm)
+    # A cell that joined the paper only because a shadow was taken out is not known paper.
+    joined = read.paper_cells - read.brightened
+    shadowed = read.shadowed | read.brightened
+    doubtful = set()
+    # Cells that are not known paper where the light changes steeply nearby: a hard shadow edge was bridged.
+    for index, (x0, y0, x1, y1) in enumerate(boxes):
+        if index not in joined and read.variation[(y0 + y1) // 2, (x0 + x1) // 2] > t.shadow_variation:
+            doubtful.add(index)
+    # Near the edge of a shadow that was taken out (or anywhere, when the light still changes steeply once the
+    # shadows are out), a cell near the threshold is less sure (a wider band, see the confidence below), and a
+    # grey cell may be paper under a misjudged shadow rather than light pencil, or the other way round (a shadow
+    # never adds colour, and never darkens paper as much as heavy pencil does).
+    if shadowed:
+        for index, box in enumerate(boxes):
+            known_paper = index in joined and not read.steep
+            if (index in shadowed and not known_paper and values[index] < t.shadow_max_ink
+                    and _neutral(field_, box, t)):
+                doubtful.add(index)
+    # Cells brighter than paper: the light estimate is wrong around them.
+    for index in _overbright_cells(field_, t):
+        row, col = divmod(index, SIZE)
+        doubtful |= {
+            r * SIZE + c
+            for r in range(row - 1, row + 2)
+            for c in range(col - 1, col + 2)
+            if 0 <= r < SIZE and 0 <= c < SIZE
+        }
+    shaded_cells = []
+    for index, value in enumerate(values):
+        row, col = divmod(index, SIZE)
+        shaded = bool(value > threshold)
+        if shaded and index in shadowed and _paper_block(field_, boxes[index], t):
+            # Pencil never leaves a wide block of bare paper inside a shaded cell: what darkens the rest of it is
+            # a shadow whose edge was placed a little off.
+            shaded = False
+            doubtful.add(index)
+        shaded, sure = _marks(read, index, shaded, doubtful)
+        margin = t.cell_log_margin * (2.0 if index in shadowed else 1.0)
+        conf = min(1.0, log_distance(float(value), threshold) / margin)
+        if sure:
+            conf = max(conf, OUTLINED_CONFIDENCE)
+        if index in doubtful:
+            conf = min(conf, t.shadow_doubt)
+        read.confidences.append(conf)
+        if shaded:
+            shaded_cells.append((row, col))
+        if conf < t.uncertain_below:
+            read.uncertain.append(Uncertain.of_cell((row, col), shaded, conf))
+    read.quilt = Quilt(mask_of(shaded_cells))
+
+
+def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tuple[bool, bool]:
+    """What the strokes, the stains and the drawn outline say of a cell read `shaded` or not by its ink: whether
+    it is shaded, and whether it is sure to be (a few strokes inside an outline). Doubts go into `doubtful`."""
+    strokes, value, outlined = read.strokes.shares[index], read.values[index], index in read.outlined
+    few_strokes = value < TINT_SURE and strokes < STROKE_DENSE
+    if not shaded and strokes >= STROKE_MARK:
+        # Little ink on average, but strokes: a deliberate mark (a slash, a loose scribble) when the player
+        # outlined the cell, else maybe a stray line (or a ring's rim: see below).
+        if outlined:
+            return True, True
+        shaded = True
+        doubtful.add(index)
+    if index in read.stains:
+        # A tint whose edge does not keep to the grid: a stain, a smudge. A tint alone is no mark.
+        doubtful.add(index)
+        return shaded and (strokes >= STROKE_MARK or outlined), False
+    if shaded and not outlined and stain_coloured(read.light.normalised, cell_boxes(read.tuning.cell_inset_mm)[index]):
+        # Brown, with no outline around it: tea or coffee (a few brown strokes: a ring's rim, no mark).
+        doubtful.add(index)
+        return not few_strokes, False
+    return shaded, False
+
+
+def read_specials(read: SheetRead) -> None:
+    """The crossed boxes, each read against the light right around it (so a shadow needs no estimate here)."""
+    if not read.marks:
+        return
+    t, sheet = read.tuning, read.sheet
+    specials = []
+    reach = round(t.check_reach_mm * PX_PER_MM)
+    for special in layout.SPECIALS:
+        ink = local_ink(sheet, special.check.inset(t.check_inset_mm).to_px(PX_PER_MM), reach)
+        value = float((ink > t.check_stroke_ink).mean())
+        crossed = value > t.check_threshold
+        conf = min(1.0, log_distance(value, t.check_threshold) / t.check_log_margin)
+        if t.check_faint < value < t.check_sure and uneven_around(sheet, special.check, t):
+            conf = min(conf, t.shadow_doubt)
+        read.confidences.append(conf)
+        if crossed:
+            specials.append(special.name)
+        if conf < t.uncertain_below:
+            read.uncertain.append(Uncertain.of_special(special.name, crossed, conf))
+    read.specials = tuple(specials)
+
+
+def read_rounds(read: SheetRead) -> None:
+    """The round scores from their bubbles, each read against the light right around it, and checked against the
+    paper in a ring around it in the photo's own light."""
+    if not read.marks:
+        return
+    t = read.tuning
+    rounds: list[int | None] = []
+    squares = _bubble_squares(t.bubble_local_half_mm)
+    # One closing over all the bubbles: each bubble's values are the same as from a closing of its own surroundings
+    # (the closing reaches no further than bubble_reach_mm), at a quarter of the cost of 60 overlapping ones.
+    ax0, ay0 = min(b[0] for b in squares.values()), min(b[1] for b in squares.values())
+    ax1, ay1 = max(b[2] for b in squares.values()), max(b[3] for b in squares.values())
+    ink = local_ink(read.sheet, (ax0, ay0, ax1, ay1), round(t.bubble_reach_mm * PX_PER_MM))
+    for block in layout.ROUNDS:
+        digits: dict[str, int | None] = {}
+        for place in layout.PLACES:
+            filled = []
+            doubts: dict[int, Uncertain] = {}
+            for digit in range(10):
+                x0, y0, x1, y1 = squares[block.number, place, digit]
+                value = float(ink[y0 - ay0 : y1 - ay0, x0 - ax0 : x1 - ax0].mean())
+                conf = min(1.0, log_distance(value, t.bubble_local_threshold) / t.bubble_log_margin)
+                center = layout.bubble_center(block.number, place, digit)
+                against_ring, doubtful = _bubble_value(read.plain, center, t)
+                if doubtful or (against_ring > t.bubble_threshold) != (value > t.bubble_local_threshold):
+                    conf = min(conf, t.shadow_doubt)
+                read.confidences.append(conf)
+                if value > t.bubble_local_threshold:
+                    filled.append((value, digit))
+                if conf < t.uncertain_below:
+                    doubts[digit] = Uncertain.of_bubble(block.number, place, digit,
+                                                        value > t.bubble_local_threshold, conf)
+            filled.sort(reverse=True)
+            # Two bubbles filled in one row: the darker is taken, and the others are reported as uncertain.
+            for _, digit in filled[1:]:
+                doubts[digit] = Uncertain.of_bubble(block.number, place, digit, True, 0.0)
+                read.confidences.append(0.0)
+            read.uncertain.extend(doubts[d] for d in sorted(doubts))
+            digits[place] = filled[0][1] if filled else None
+        score = _round_score(digits["tens"], digits["units"])
+        if score is not None and score > MAX_ROUND_SCORE:
+            # No rectangle scores more than 81: the bubbles were misread or misfilled.
+            for place in layout.PLACES:
+                digit = digits[place]
+                if digit is not None:
+                    read.uncertain.append(Uncertain.of_bubble(block.number, place, digit, True, 0.0))
+            read.confidences.append(0.0)
+        rounds.append(score)
+    read.rounds = tuple(rounds)
+
+
+STAGES: tuple[Stage, ...] = (
+    find_paper,
+    take_out_shadows,
+    light_and_cells,
+    shadow_doubts,
+    find_strokes,
+    decide_cells,
+    read_specials,
+    read_rounds,
+)
+
+
+def read_sheet(sheet: np.ndarray, inside: np.ndarray, marks: bool, tuning: ReaderTuning = TUNING) -> SheetRead:
+    """The flattened sheet read by each of `STAGES` in turn. Raises `TooDarkError` when there was too little
+    light to tell pencil from paper."""
+    read = SheetRead(sheet, inside, marks, tuning)
+    for stage in STAGES:
+        stage(read)
+    return read
+
+
+# --- what the stages measure with ------------------------------------------------------------------------------
+def _set(mask: np.ndarray, rect: layout.Rect, value: bool) -> None:
+    x0, y0, x1, y1 = rect.to_px(PX_PER_MM)
+    mask[max(y0, 0) : max(y1, 0), max(x0, 0) : max(x1, 0)] = value
+
+
+@cache
+def cell_boxes(inset_mm: float = TUNING.cell_inset_mm) -> tuple[Box, ...]:
+    """Each cell's interior (`inset_mm` inside its printed lines) in sheet-image pixels, row by row."""
+    return tuple(layout.cell_rect(r, c).inset(inset_mm).to_px(PX_PER_MM) for r in range(SIZE) for c in range(SIZE))
+
+
+@cache
+def _cell_interiors(height: int, width: int, clearance_mm: float) -> np.ndarray:
+    """Each cell's interior away from its printed lines, numbered 1 to 81 row by row (0 elsewhere)."""
+    cells = np.zeros((height, width), np.int32)
+    for index in range(SIZE * SIZE):
+        x0, y0, x1, y1 = layout.cell_rect(*divmod(index, SIZE)).inset(clearance_mm).to_px(PX_PER_MM)
+        cells[y0:y1, x0:x1] = index + 1
+    cells.setflags(write=False)  # cached: shared by every read
+    return cells
+
+
+def _shadowed_cells(shadows: ShadowMap, t: ReaderTuning) -> set[int]:
+    """Cells near the edge of a shadow that was taken out: there the light is least sure, and an error could
+    pass for light pencil. Inside a shadow, away from its edge, the light taken out was measured on paper."""
+    if shadows.depth <= 0.0:
+        return set()
+    log_gain = np.log(np.maximum(shadows.gain, 1e-3))
+    k = np.ones((3, 3), np.uint8)
+    dark = (cv2.dilate(log_gain, k) - cv2.erode(log_gain, k)) > t.shadow_edge
+    found = set()
+    for index, rect in enumerate(layout.cell_rect(r, c) for r in range(SIZE) for c in range(SIZE)):
+        x0, y0, x1, y1 = rect.inset(-t.shadow_near_mm).to_px(PX_PER_MM)
+        if dark[max(y0, 0) : y1, max(x0, 0) : x1].any():
+            found.add(index)
+    return found
+
+
+def _brightened_cells(read: SheetRead) -> set[int]:
+    """Cells inside a shadow taken out that read as paper only because it was taken out (read in the photo's own
+    light, they read as pencil). Light pencil under a shadow that was not there (or deeper than it was) comes out
+    just like paper, so these are in doubt like the cells near a shadow's edge."""
+    t, shadows = read.tuning, read.shadows
+    if shadows.depth <= 0.0:
+        return set()
+    found = set()
+    for index, box in enumerate(cell_boxes(t.cell_inset_mm)):
+        x0, y0, x1, y1 = box
+        inside = float(np.median(shadows.gain[y0:y1, x0:x1])) < t.in_shadow_gain
+        if (inside and read.values[index] <= read.threshold < region_ink(read.plain.ink, box)
+                and _neutral(read.light, box, t)):
+            found.add(index)
+    return found
+
+
+def _cell_values(field_: FlatField, skip: np.ndarray, t: ReaderTuning) -> np.ndarray:
+    """The ink in each cell's interior. A cell crossed by a shadow's edge is measured on its parts away from
+    the edge (`skip`), where the light taken out matches the light that was there, when enough of it is left."""
+    values = []
+    for x0, y0, x1, y1 in cell_boxes(t.cell_inset_mm):
+        keep = ~skip[y0:y1, x0:x1]
+        if t.split_min_share * keep.size <= keep.sum() < keep.size:
+            values.append(float(field_.ink[y0:y1, x0:x1][keep].mean()))
+            continue
+        values.append(region_ink(field_.ink, (x0, y0, x1, y1)))
+    return np.array(values)
+
+
+def _neutral(field_: FlatField, box: Box, t: ReaderTuning) -> bool:
+    """Whether the region is grey (paper, graphite, a shadow) rather than coloured pencil."""
+    x0, y0, x1, y1 = box
+    mean = field_.normalised[y0:y1, x0:x1].reshape(-1, 3).mean(axis=0)
+    return float((mean.max() - mean.min()) / max(float(mean.max()), 1e-3)) < t.neutral_chroma
+
+
+def _paper_block(field_: FlatField, box: Box, t: ReaderTuning) -> bool:
+    """Whether a block of bare paper at least paper_block_mm wide covers paper_block_share of the region (the
+    gaps between hatching strokes or in a scribble are narrower), as bright as paper and no brighter (pencil
+    brightened by a shadow taken out where there was none comes out brighter than paper)."""
+    x0, y0, x1, y1 = box
+    paper = (field_.ink[y0:y1, x0:x1] < t.paper_block_ink).astype(np.uint8)
+    side = round(t.paper_block_mm * PX_PER_MM)
+    block = cv2.morphologyEx(paper, cv2.MORPH_OPEN, np.ones((side, side), np.uint8)) > 0
+    if block.mean() < t.paper_block_share:
+        return False
+    return float(np.median(field_.brightness[y0:y1, x0:x1][block])) < t.overbright
+
+
+def _overbright_cells(field_: FlatField, t: ReaderTuning) -> set[int]:
+    """Cells brighter than paper: the light estimate is too dark there (a shadow edge misplaced), so neither
+    they nor their neighbours can be trusted."""
+    found = set()
+    for index, (x0, y0, x1, y1) in enumerate(cell_boxes(t.cell_inset_mm)):
+        if float(np.median(field_.brightness[y0:y1, x0:x1])) > t.overbright:
+            found.add(index)
+    return found
+
+
+def uneven_around(sheet: np.ndarray, box: layout.Rect, t: ReaderTuning = TUNING) -> bool:
+    """Whether the paper in a ring around `box` changes brightness steeply: a shadow's edge beside it."""
+    height, width = sheet.shape[:2]
+    x0, y0, x1, y1 = box.inset(-t.check_ring_mm[1]).to_px(PX_PER_MM)
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)  # the ring may pass the sheet's edge
+    bx0, by0, bx1, by1 = box.inset(-t.check_ring_mm[0]).to_px(PX_PER_MM)
+    bright = cv2.dilate(sheet[y0:y1, x0:x1].max(axis=2), np.ones((5, 5), np.uint8))  # thin print taken out
+    ring = np.ones(bright.shape, bool)
+    ring[max(by0 - y0, 0) : max(by1 - y0, 0), max(bx0 - x0, 0) : max(bx1 - x0, 0)] = False
+    low, high = np.percentile(np.log(np.maximum(bright[ring], 1).astype(np.float32)), t.check_ring_percentiles)
+    return float(high - low) > t.check_ring_uneven
+
+
+@cache
+def _bubble_squares(half_mm: float) -> dict[tuple[int, str, int], Box]:
+    """The square read inside each bubble's printed ring, in sheet-image pixels, by (round, place, digit)."""
+    squares = {}
+    for block in layout.ROUNDS:
+        for place in layout.PLACES:
+            for digit in range(10):
+                cx, cy = layout.bubble_center(block.number, place, digit)
+                squares[block.number, place, digit] = layout.Rect(cx - half_mm, cy - half_mm, 2 * half_mm,
+                                                                  2 * half_mm).to_px(PX_PER_MM)
+    return squares
+
+
+def _bubble_value(field_: FlatField, center_mm: tuple[float, float], t: ReaderTuning) -> tuple[float, bool]:
+    """Ink inside a bubble, against the paper in a ring just around it (so an error in the light estimate, such
+    as a shadow's edge near the bubbles, cannot fill them in). Also whether the reading is in doubt: where the
+    light changes across the ring (a shadow's edge crosses the bubble itself), the bubble read side by side
+    instead (each sector of it against the ring's paper in the same direction, under the same light) says
+    otherwise."""
+    cx, cy = center_mm[0] * PX_PER_MM, center_mm[1] * PX_PER_MM
+    outer = t.bubble_ring_mm[1] * PX_PER_MM
+    x0, y0 = int(cx - outer), int(cy - outer)
+    patch = field_.normalised[y0 : int(cy + outer) + 2, x0 : int(cx + outer) + 2]
+    ys, xs = np.mgrid[y0 : y0 + patch.shape[0], x0 : x0 + patch.shape[1]]
+    distance = np.sqrt((xs + 0.5 - cx) ** 2 + (ys + 0.5 - cy) ** 2) / PX_PER_MM
+    disk = distance <= t.bubble_read_radius_mm
+    ring = (distance >= t.bubble_ring_mm[0]) & (distance <= t.bubble_ring_mm[1])
+    if not disk.any() or not ring.any():
+        return 0.0, False
+    paper_at = t.bubble_ring_paper_percentile
+    inside = patch[disk].mean(axis=0)
+    value = _ink_against(inside, np.percentile(patch[ring], paper_at, axis=0))
+    light = patch[ring].max(axis=1)
+    low, high = np.percentile(light, t.bubble_ring_percentiles)
+    if np.log(max(float(high), 1e-3) / max(float(low), 1e-3)) <= t.bubble_ring_uneven:
+        return value, False
+    sectors = t.bubble_sectors
+    sector = np.floor((np.arctan2(ys + 0.5 - cy, xs + 0.5 - cx) + np.pi) / (2 * np.pi) * sectors).astype(int)
+    local = [
+        _ink_against(patch[disk & (sector == k)].mean(axis=0),
+                     np.percentile(patch[ring & (sector == k)], paper_at, axis=0))
+        for k in range(sectors)
+        if (disk & (sector == k)).any() and (ring & (sector == k)).any()
+    ]
+    side_by_side = float(np.median(local)) if local else value
+    return value, (side_by_side > t.bubble_threshold) != (value > t.bubble_threshold)
+
+
+def _ink_against(colour: np.ndarray, paper: np.ndarray) -> float:
+    return float(max(0.0, 1.0 - float((colour / np.maximum(paper, 1e-3)).min())))
+
+
+def _round_score(tens: int | None, units: int | None) -> int | None:
+    """A round score from its bubbles. DECISION: a units bubble alone is a score under 10 (tens 0); a tens
+    bubble alone is that many tens (units 0); no bubble filled is an unknown score (None)."""
+    if tens is None and units is None:
+        return None
+    return (tens or 0) * 10 + (units or 0)
