@@ -292,12 +292,15 @@ def read_specials(read: SheetRead) -> None:
     specials = []
     reach = round(t.check_reach_mm * PX_PER_MM)
     for special in layout.SPECIALS:
-        ink = local_ink(sheet, special.check.inset(t.check_inset_mm).to_px(PX_PER_MM), reach)
+        box = special.check.inset(t.check_inset_mm).to_px(PX_PER_MM)
+        ink = local_ink(sheet, box, reach)
         value = float((ink > t.check_stroke_ink).mean())
         crossed = value > t.check_threshold
         conf = min(1.0, log_distance(value, t.check_threshold) / t.check_log_margin)
         if t.check_faint < value < t.check_sure and uneven_around(sheet, special.check, t):
             conf = min(conf, t.shadow_doubt)
+        if crossed and stain_coloured(read.plain.normalised, box, ink > t.check_stroke_ink):
+            conf = min(conf, t.shadow_doubt)  # brown strokes: a tea or coffee ring's rim across the box?
         read.confidences.append(conf)
         if crossed:
             specials.append(special.name)

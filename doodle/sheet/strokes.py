@@ -151,10 +151,16 @@ def stray_edges(ink: np.ndarray, px_per_mm: float, boxes: tuple[tuple[int, int, 
     return np.array([float(stray[b[1] : b[3], b[0] : b[2]].mean()) for b in boxes])
 
 
-def stain_coloured(normalised: np.ndarray, box: tuple[int, int, int, int]) -> bool:
-    """Whether the box is tinted brown, as tea or coffee stains paper (`normalised`: BGR over the paper's own)."""
+def stain_coloured(normalised: np.ndarray, box: tuple[int, int, int, int], where: np.ndarray | None = None) -> bool:
+    """Whether the box (its pixels `where`, when given) is tinted brown, as tea or coffee stains paper
+    (`normalised`: BGR over the paper's own)."""
     x0, y0, x1, y1 = box
-    b, g, r = normalised[y0:y1, x0:x1].reshape(-1, 3).mean(axis=0)
+    pixels = normalised[y0:y1, x0:x1]
+    if where is not None:
+        if not where.any():
+            return False
+        pixels = pixels[where]
+    b, g, r = pixels.reshape(-1, 3).mean(axis=0)
     ink = 1.0 - min(b, g, r)
     if ink <= 0.01 or not r >= g >= b:
         return False
