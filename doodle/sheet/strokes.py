@@ -6,12 +6,13 @@ smooth tint. Two signals for the cells beside their mean ink (issue 15):
   but clear strokes; a smooth tint has none;
 - whether a tint keeps to the printed grid: pencil shading fills the cells it shades evenly and stops at their
   lines, while a stain or a smudge is a blob whose edge runs across cells, so some of its cells (or the cells
-  beside it) are tinted on one side only.
+  beside it) are tinted on one side only, or it fades before a cell's lines, or spills over them into a cell
+  left empty;
+- its colour: tea and coffee stain paper brown, which neither graphite nor the usual coloured pencils are.
 """
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
 from doodle.quilt import SIZE
@@ -25,9 +26,9 @@ STROKE_INK = 0.15  # a pixel this much darker than the light around it is on a s
 STROKE_MARK = 0.05
 TINT_SURE = 0.35  # a tint this dark is pencil pressed hard, never a stain or a smudge
 # Strokes over this share of a cell's interior shade it densely (hatching and scribbles: over 30 tuning photos at
-# mild, moderate and harsh, 95% of such cells over 0.2); between STROKE_MARK and this, the cell holds a few
-# strokes only: a slash, a loose scribble, or a line that is not a mark (a stray line, a coffee ring's rim, up to
-# 0.34 where two rims cross a cell), which its outline tells apart.
+# mild, moderate and harsh, 95% of such cells over 0.2); under it, a cell holds a few strokes only: a slash, a
+# loose scribble, or a line that is not a mark (a stray line, a coffee ring's rim: up to 0.34 where two rims
+# cross a cell), which its outline and its colour tell apart.
 STROKE_DENSE = 0.2
 # Brown: a tea or coffee stain. Ink is 1 - the darkest channel; the chroma (brightest less darkest channel) over
 # the ink is a pigment's own (about the same at any strength): graphite under 0.12, a coffee tint 0.5-0.63, the
@@ -38,6 +39,15 @@ UNEVEN_BLOCKS = 3  # a cell's interior split into this many blocks a side to see
 UNEVEN_SHARE = 0.5  # blocks differing by this share of the tint's ink: the tint's edge runs through the cell
 UNEVEN_LEAST = 0.03  # ... and by at least this much ink (paper noise)
 UNEVEN_MIN_SHARE = 0.3  # a block is judged on what lies between its strokes when that is this much of it
+FALL_MARGIN_MM = (2.0, 3.5)  # between a cell's interior and its lines, clear of an outline (inset up to 1.8 mm)
+SPILL_BAND_MM = (5.5, 7.0)  # from the interior's edge: 2.0-3.5 mm past the cell's line, clear of an outline there
+# A tint fading near one of its lines to less than FALL_STAIN of its ink, or spilling over a line into a cell
+# left empty at more than SPILL_STAIN of it, is no pencil shading. Over 28 tuning photos (seeds 4-10: mild, harsh,
+# smudges, coffee rings) pencil tints (light, solid, coloured, pale yellow, blurred hatching) kept 0.74-1.0 of
+# it near every line (once 0.56, pale yellow at harsh) and spilled at most 0.13; eraser smudges kept 0.21-0.57
+# near their faintest side, or spilled 0.07-0.5.
+FALL_STAIN = 0.65
+SPILL_STAIN = 0.3
 
 
 class StrokeMap:
@@ -120,37 +130,6 @@ def _beside(index: int) -> list[tuple[int, int]]:
             if 0 <= r < SIZE and 0 <= c < SIZE]
 
 
-TINT_OPEN_MM = 3.0  # what is narrower than this is taken out of the ink before tints are compared (strokes, print)
-TINT_BLUR_MM = 0.75
-TINT_EDGE = 0.02  # ink per mm: a tint's edge (a step of 0.05 ink spread over 2.5 mm) is steeper than this
-GRID_EDGE_REACH_MM = 2.5  # a pencil fill's edge lies this close to a printed line (over it or short of it) ...
-GRID_EDGE_SLOPE = 0.5  # ... and runs along it: its gradient across the line, at most this share along it
-
-
-def stray_edges(ink: np.ndarray, px_per_mm: float, boxes: tuple[tuple[int, int, int, int], ...],
-                grid: tuple[float, float, float]) -> np.ndarray:
-    """Per box, the mean steepness (ink per mm) of the tint's edges inside it that do not keep to the printed
-    grid: 0 for pencil filled to the lines, whatever its darkness; the edge of a stain, a smudge or a coffee
-    ring, which runs across cells, at any angle, is counted. `grid` is (x0, y0, cell side) in pixels."""
-    side = round(TINT_OPEN_MM * px_per_mm) | 1
-    tint = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((side, side), np.uint8))
-    tint = cv2.GaussianBlur(tint, (0, 0), TINT_BLUR_MM * px_per_mm)
-    gx = cv2.Sobel(tint, cv2.CV_32F, 1, 0, ksize=3) * px_per_mm / 8
-    gy = cv2.Sobel(tint, cv2.CV_32F, 0, 1, ksize=3) * px_per_mm / 8
-    height, width = ink.shape[:2]
-    x0, y0, step = grid
-    xs, ys = np.arange(width, dtype=np.float32), np.arange(height, dtype=np.float32)
-    reach = GRID_EDGE_REACH_MM * px_per_mm
-    near_col = np.abs((xs - x0 + step / 2) % step - step / 2) <= reach
-    near_row = np.abs((ys - y0 + step / 2) % step - step / 2) <= reach
-    ax, ay = np.abs(gx), np.abs(gy)
-    along_col = near_col[None, :] & (ay <= GRID_EDGE_SLOPE * ax)
-    along_row = near_row[:, None] & (ax <= GRID_EDGE_SLOPE * ay)
-    steep = np.hypot(gx, gy)
-    stray = np.where((steep > TINT_EDGE) & ~along_col & ~along_row, steep, 0.0)
-    return np.array([float(stray[b[1] : b[3], b[0] : b[2]].mean()) for b in boxes])
-
-
 def stain_coloured(normalised: np.ndarray, box: tuple[int, int, int, int], where: np.ndarray | None = None) -> bool:
     """Whether the box (its pixels `where`, when given) is tinted brown, as tea or coffee stains paper
     (`normalised`: BGR over the paper's own)."""
@@ -167,16 +146,6 @@ def stain_coloured(normalised: np.ndarray, box: tuple[int, int, int, int], where
     chroma = (r - b) / ink
     return STAIN_CHROMA[0] <= chroma <= STAIN_CHROMA[1]
 
-
-FALL_MARGIN_MM = (2.0, 3.5)  # between a cell's interior and its lines, clear of an outline (inset up to 1.8 mm)
-SPILL_BAND_MM = (5.5, 7.0)  # from the interior's edge: 2.0-3.5 mm past the cell's line, clear of an outline there
-# A tint fading near one of its lines to less than FALL_STAIN of its ink, or spilling over a line into a cell
-# left empty at more than SPILL_STAIN of it, is no pencil shading. Over 28 tuning photos (seeds 4-10: mild, harsh,
-# smudges, coffee rings) pencil tints (light, solid, coloured, pale yellow, blurred hatching) kept 0.74-1.0 of
-# it near every line (once 0.56, pale yellow at harsh) and spilled at most 0.13; eraser smudges kept 0.21-0.57
-# near their faintest side, or spilled 0.07-0.5.
-FALL_STAIN = 0.65
-SPILL_STAIN = 0.3
 
 
 def _band(ink: np.ndarray, box: tuple[int, int, int, int], side: int, reach: tuple[float, float]) -> np.ndarray:
