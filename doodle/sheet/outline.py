@@ -19,6 +19,7 @@ import numpy as np
 
 from doodle.quilt import SIZE
 from doodle.sheet import layout
+from doodle.sheet.strokes import touching_groups
 
 OUTLINE_BAND_MM = 2.5  # a hand-drawn outline lies within this of the printed line, on either side
 FAR_BAND_MM = (3.0, 5.5)  # deeper inside the cell: hatching parallel to the side shows here as much as near it
@@ -52,7 +53,6 @@ def edge_lines(ink: np.ndarray, px_per_mm: float) -> EdgeLines:
     cell = layout.CELL_MM * px_per_mm
     gx, gy = grid.x * px_per_mm, grid.y * px_per_mm
     bounds = np.linspace(EDGE_SPAN[0], EDGE_SPAN[1], EDGE_PARTS + 1)
-    height, width = ink.shape[:2]
 
     def read(strip: np.ndarray) -> tuple[float, float]:
         """strip: parts along the side (rows) by offsets across it, -far1 .. far1 (the line at the middle)."""
@@ -69,28 +69,23 @@ def edge_lines(ink: np.ndarray, px_per_mm: float) -> EdgeLines:
             sides.append(float(np.median(excess)) / px_per_mm)
         return sides[0], sides[1]
 
-    shape_across, shape_down = (SIZE + 1, SIZE), (SIZE, SIZE + 1)
-    above, below = np.zeros(shape_across, np.float32), np.zeros(shape_across, np.float32)
-    left, right = np.zeros(shape_down, np.float32), np.zeros(shape_down, np.float32)
+    def sides_of(image: np.ndarray, along: float, across: float) -> tuple[np.ndarray, np.ndarray]:
+        """Both readings of the horizontal lines of `image` (padded by far1), (SIZE + 1) by SIZE: `across` is
+        where the first line lies, `along` where the grid starts along it."""
+        first, second = np.zeros((SIZE + 1, SIZE), np.float32), np.zeros((SIZE + 1, SIZE), np.float32)
+        for k in range(SIZE + 1):
+            line = round(across + k * cell) + far1
+            for c in range(SIZE):
+                parts = [image[line - far1 : line + far1 + 1, round(along + (c + a) * cell) + far1 :
+                               round(along + (c + b) * cell) + far1].mean(axis=1)
+                         for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+                first[k, c], second[k, c] = read(np.array(parts, np.float32))
+        return first, second
+
     padded = cv2.copyMakeBorder(ink, far1, far1, far1, far1, cv2.BORDER_REPLICATE)
-    for k in range(SIZE + 1):
-        line = round(gy + k * cell) + far1
-        for c in range(SIZE):
-            rows = slice(line - far1, line + far1 + 1)
-            parts = []
-            for a, b in zip(bounds[:-1], bounds[1:], strict=True):
-                x0, x1 = round(gx + (c + a) * cell) + far1, round(gx + (c + b) * cell) + far1
-                parts.append(padded[rows, x0:x1].mean(axis=1))
-            above[k, c], below[k, c] = read(np.array(parts, np.float32))
-        line = round(gx + k * cell) + far1
-        for r in range(SIZE):
-            cols = slice(line - far1, line + far1 + 1)
-            parts = []
-            for a, b in zip(bounds[:-1], bounds[1:], strict=True):
-                y0, y1 = round(gy + (r + a) * cell) + far1, round(gy + (r + b) * cell) + far1
-                parts.append(padded[y0:y1, cols].mean(axis=0))
-            left[r, k], right[r, k] = read(np.array(parts, np.float32))
-    return EdgeLines(above, below, left, right)
+    above, below = sides_of(padded, gx, gy)
+    left, right = sides_of(np.ascontiguousarray(padded.T), gy, gx)  # the vertical lines, as rows of the transpose
+    return EdgeLines(above, below, left.T, right.T)
 
 
 # Over 4 tuning photos of single slashes per cell (seeds 0-3, mild), a side's reading less the photo's median
@@ -136,24 +131,15 @@ def outlined_cells(lines: EdgeLines, marked: set[int]) -> set[int]:
     a drawn side between two of them parting them (two patches side by side, or a patch and a stray mark in the
     hole it leaves), and a group counts as outlined when most of its border is drawn on its side."""
     drawn = drawn_sides(lines)
+
+    def joins(index: int, other: int) -> bool:
+        for (nr, nc), name, at in _sides(*divmod(index, SIZE)):
+            if nr * SIZE + nc == other and 0 <= nc < SIZE:
+                return not drawn[name][at] and not drawn[_other(name)][at]
+        return False
+
     found: set[int] = set()
-    seen: set[int] = set()
-    for start in sorted(marked):
-        if start in seen:
-            continue
-        group, todo = set(), [start]
-        while todo:
-            index = todo.pop()
-            if index in group:
-                continue
-            group.add(index)
-            r, c = divmod(index, SIZE)
-            for (nr, nc), name, at in _sides(r, c):
-                other = nr * SIZE + nc
-                if (0 <= nr < SIZE and 0 <= nc < SIZE and other in marked and not drawn[name][at]
-                        and not drawn[_other(name)][at]):
-                    todo.append(other)
-        seen |= group
+    for group in touching_groups(marked, joins):
         border = {index: [bool(drawn[name][at]) for (nr, nc), name, at in _sides(*divmod(index, SIZE))
                           if not (0 <= nr < SIZE and 0 <= nc < SIZE and nr * SIZE + nc in group)] for index in group}
         sides = [side for own in border.values() for side in own]

@@ -13,6 +13,8 @@ smooth tint. Two signals for the cells beside their mean ink (issue 15):
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from doodle.quilt import SIZE
@@ -95,17 +97,7 @@ def stain_cells(ink: np.ndarray, values: np.ndarray, shaded: np.ndarray, strokes
     light = {i for i in range(SIZE * SIZE) if strokes.shares[i] < STROKE_DENSE and values[i] < TINT_SURE}
     spread = {i: _unevenness(ink, strokes, boxes[i]) for i in light}
     found: set[int] = set()
-    seen: set[int] = set()
-    for start in sorted(tint):
-        if start in seen:
-            continue
-        group, todo = set(), [start]
-        while todo:  # the tinted cells touching this one, side by side
-            index = todo.pop()
-            if index not in group:
-                group.add(index)
-                todo += [r * SIZE + c for r, c in _beside(index) if r * SIZE + c in tint]
-        seen |= group
+    for group in touching_groups(tint, lambda _a, _b: True):
         limit = max(UNEVEN_LEAST, UNEVEN_SHARE * float(np.median([values[i] for i in group])))
         around = {r * SIZE + c for i in group for r, c in _beside(i)}
         if any(spread.get(i, 0.0) > limit for i in around | group) or any(
@@ -122,6 +114,25 @@ def _stray_tint(ink: np.ndarray, boxes: tuple[tuple[int, int, int, int], ...], i
                        for r, c in ((row - 1, col), (row, col + 1), (row + 1, col), (row, col - 1)))
     near, past = grid_keeping(ink, boxes[index], px_per_mm, open_sides)  # type: ignore[arg-type]
     return near < FALL_STAIN or past > SPILL_STAIN
+
+
+def touching_groups(cells: set[int], joins: Callable[[int, int], bool]) -> list[set[int]]:
+    """The groups of `cells` (index row * 9 + col) that touch side by side, where `joins(a, b)` lets them."""
+    groups: list[set[int]] = []
+    seen: set[int] = set()
+    for start in sorted(cells):
+        if start in seen:
+            continue
+        group, todo = set(), [start]
+        while todo:
+            index = todo.pop()
+            if index not in group:
+                group.add(index)
+                todo += [other for other in (r * SIZE + c for r, c in _beside(index))
+                         if other in cells and other not in group and joins(index, other)]
+        seen |= group
+        groups.append(group)
+    return groups
 
 
 def _beside(index: int) -> list[tuple[int, int]]:
