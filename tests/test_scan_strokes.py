@@ -65,7 +65,7 @@ def test_a_round_stain_across_cells_is_in_doubt_and_pencil_to_the_lines_is_not()
         ink, values = _ink_and_values(paint)
         shaded = values > 0.06
         assert shaded.sum() >= 4
-        found = stain_cells(ink, values, shaded, blank, boxes, PX_PER_MM)
+        found, _ = stain_cells(ink, values, shaded, blank, boxes, PX_PER_MM)
         assert bool(found) is expected
         if expected:
             assert found == {i for i in range(81) if shaded[i]}  # every cell of the stain

@@ -35,7 +35,16 @@ from doodle.sheet.measure import (
 from doodle.sheet.outline import OUTLINED_CONFIDENCE, edge_lines, outlined_cells
 from doodle.sheet.scan_errors import TooDarkError
 from doodle.sheet.shadows import ShadowMap, find_shadows
-from doodle.sheet.strokes import STROKE_DENSE, STROKE_MARK, TINT_SURE, StrokeMap, stain_cells, stain_coloured
+from doodle.sheet.strokes import (
+    BLOT_FAINT,
+    STROKE_DENSE,
+    STROKE_MARK,
+    TINT_SURE,
+    StrokeMap,
+    graphite,
+    stain_cells,
+    stain_coloured,
+)
 from doodle.sheet.tuning import TUNING, ReaderTuning
 
 PX_PER_MM = 4.0
@@ -76,7 +85,8 @@ class SheetRead:
     brightened: set[int] = field(init=False)  # cells read as paper only because a shadow was taken out
     # find_strokes
     strokes: StrokeMap = field(init=False)
-    stains: set[int] = field(init=False)  # cells shaded by a tint that does not keep to the grid
+    stains: set[int] = field(init=False)  # cells shaded by a tint that may not keep to the grid
+    blots: set[int] = field(init=False)  # ... of them, those whose tint fades before their lines or spills over
     outlined: set[int] = field(init=False)  # marked cells inside a drawn outline (see `outline`)
     # decide_cells, read_specials, read_rounds
     quilt: Quilt = field(init=False)
@@ -200,7 +210,7 @@ def find_strokes(read: SheetRead) -> None:
     boxes = cell_boxes(read.tuning.cell_inset_mm)
     read.strokes = StrokeMap(read.sheet, boxes, PX_PER_MM)
     shaded = read.values > read.threshold
-    read.stains = stain_cells(read.light.ink, read.values, shaded, read.strokes, boxes, PX_PER_MM)
+    read.stains, read.blots = stain_cells(read.light.ink, read.values, shaded, read.strokes, boxes, PX_PER_MM)
     marked = {i for i in range(SIZE * SIZE) if shaded[i] or read.strokes.shares[i] >= STROKE_MARK}
     read.outlined = outlined_cells(edge_lines(read.light.ink, PX_PER_MM), marked)
 
@@ -265,6 +275,7 @@ def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tup
     """What the strokes, the stains and the drawn outline say of a cell read `shaded` or not by its ink: whether
     it is shaded, and whether it is sure to be (a few strokes inside an outline). Doubts go into `doubtful`."""
     strokes, value, outlined = read.strokes.shares[index], read.values[index], index in read.outlined
+    box = cell_boxes(read.tuning.cell_inset_mm)[index]
     few_strokes = value < TINT_SURE and strokes < STROKE_DENSE
     if not shaded and strokes >= STROKE_MARK:
         # Little ink on average, but strokes: a deliberate mark (a slash, a loose scribble) when the player
@@ -274,13 +285,15 @@ def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tup
         shaded = True
         doubtful.add(index)
     if index in read.stains:
-        # A tint whose edge does not keep to the grid: a stain, a smudge. A tint alone is no mark.
+        # A tint whose edge may not keep to the grid: a stain, a smudge? A faint grey one that fades before its
+        # lines or spills over them is a blot of graphite, no mark (unless outlined).
         doubtful.add(index)
-        return shaded and (strokes >= STROKE_MARK or outlined), False
-    if shaded and not outlined and stain_coloured(read.light.normalised, cell_boxes(read.tuning.cell_inset_mm)[index]):
+        blot = index in read.blots and value < BLOT_FAINT and graphite(read.light.normalised, box)
+        return bool(shaded and (outlined or not blot)), False
+    if shaded and not outlined and stain_coloured(read.light.normalised, box):
         # Brown, with no outline around it: tea or coffee (a few brown strokes: a ring's rim, no mark).
         doubtful.add(index)
-        return not few_strokes, False
+        return not bool(few_strokes), False
     return shaded, False
 
 

@@ -50,6 +50,10 @@ SPILL_BAND_MM = (5.5, 7.0)  # from the interior's edge: 2.0-3.5 mm past the cell
 # near their faintest side, or spilled 0.07-0.5.
 FALL_STAIN = 0.65
 SPILL_STAIN = 0.3
+# Such a blot is read as paper (in doubt) when fainter than this: eraser smudges measured 0.05-0.1, the lightest
+# pencil fills 0.114 (harsh seeds 4-10); on 40 harsh photos (seeds 600-639) light and pale yellow fills on the
+# grid's edge faded or spilled so (a blur over its thick border) at 0.09-0.24.
+BLOT_FAINT = 0.1
 
 
 class StrokeMap:
@@ -85,25 +89,27 @@ def _unevenness(ink: np.ndarray, strokes: StrokeMap, box: tuple[int, int, int, i
 
 
 def stain_cells(ink: np.ndarray, values: np.ndarray, shaded: np.ndarray, strokes: StrokeMap,
-                boxes: tuple[tuple[int, int, int, int], ...], px_per_mm: float) -> set[int]:
-    """Cells read as shaded that may be a stain: each group of touching shaded cells darkened by a tint alone (no
-    strokes, not dark) when a cell of it, or beside it, is tinted unevenly (a tint's edge runs through it), or
-    a cell of it fades before its lines (a smudge). Cells with strokes are not judged so: the paper between
-    hatching strokes is not even enough to tell."""
+                boxes: tuple[tuple[int, int, int, int], ...], px_per_mm: float) -> tuple[set[int], set[int]]:
+    """Cells read as shaded that may be a stain, and those that are blots. Each group of touching shaded cells
+    darkened by a tint alone (no strokes, not dark) may be a stain when a cell of it, or beside it, is tinted
+    unevenly (a tint's edge runs through it: in doubt, since a light pencil fill beside a misjudged light reads
+    so too), and is a blot when a cell of it fades before its lines or spills over them into a cell left empty
+    (a smudge, a smear). Cells with strokes are not judged so: the paper between hatching strokes is not even
+    enough to tell."""
     plain = {i for i in range(SIZE * SIZE) if strokes.shares[i] < STROKE_MARK and values[i] < TINT_SURE}
     tint = {i for i in plain if shaded[i]}
-    # The cells around a tint are judged between their strokes, whatever they hold: a coffee ring's rim crosses
-    # the cells where its tint ends.
-    light = {i for i in range(SIZE * SIZE) if strokes.shares[i] < STROKE_DENSE and values[i] < TINT_SURE}
-    spread = {i: _unevenness(ink, strokes, boxes[i]) for i in light}
-    found: set[int] = set()
+    spread = {i: _unevenness(ink, strokes, boxes[i]) for i in plain}
+    stains: set[int] = set()
+    blots: set[int] = set()
     for group in touching_groups(tint, lambda _a, _b: True):
+        if any(_stray_tint(ink, boxes, i, shaded, px_per_mm) for i in group):
+            blots |= group
+            continue
         limit = max(UNEVEN_LEAST, UNEVEN_SHARE * float(np.median([values[i] for i in group])))
         around = {r * SIZE + c for i in group for r, c in _beside(i)}
-        if any(spread.get(i, 0.0) > limit for i in around | group) or any(
-                _stray_tint(ink, boxes, i, shaded, px_per_mm) for i in group):
-            found |= group
-    return found
+        if any(spread.get(i, 0.0) > limit for i in around | group):
+            stains |= group
+    return stains | blots, blots
 
 
 def _stray_tint(ink: np.ndarray, boxes: tuple[tuple[int, int, int, int], ...], index: int, shaded: np.ndarray,
@@ -141,21 +147,34 @@ def _beside(index: int) -> list[tuple[int, int]]:
             if 0 <= r < SIZE and 0 <= c < SIZE]
 
 
-def stain_coloured(normalised: np.ndarray, box: tuple[int, int, int, int], where: np.ndarray | None = None) -> bool:
-    """Whether the box (its pixels `where`, when given) is tinted brown, as tea or coffee stains paper
-    (`normalised`: BGR over the paper's own)."""
+def _pigment(normalised: np.ndarray, box: tuple[int, int, int, int],
+             where: np.ndarray | None = None) -> tuple[float, float, bool] | None:
+    """The ink of the box (its pixels `where`, when given), its chroma over its ink (a pigment's own, about the
+    same at any strength), and whether it is warm (red over green over blue); None for bare paper."""
     x0, y0, x1, y1 = box
     pixels = normalised[y0:y1, x0:x1]
     if where is not None:
         if not where.any():
-            return False
+            return None
         pixels = pixels[where]
-    b, g, r = pixels.reshape(-1, 3).mean(axis=0)
+    b, g, r = (float(v) for v in pixels.reshape(-1, 3).mean(axis=0))
     ink = 1.0 - min(b, g, r)
-    if ink <= 0.01 or not r >= g >= b:
-        return False
-    chroma = (r - b) / ink
-    return STAIN_CHROMA[0] <= chroma <= STAIN_CHROMA[1]
+    if ink <= 0.01:
+        return None
+    return ink, (max(b, g, r) - min(b, g, r)) / ink, r >= g >= b
+
+
+def stain_coloured(normalised: np.ndarray, box: tuple[int, int, int, int], where: np.ndarray | None = None) -> bool:
+    """Whether the box (its pixels `where`, when given) is tinted brown, as tea or coffee stains paper
+    (`normalised`: BGR over the paper's own)."""
+    pigment = _pigment(normalised, box, where)
+    return pigment is not None and pigment[2] and STAIN_CHROMA[0] <= pigment[1] <= STAIN_CHROMA[1]
+
+
+def graphite(normalised: np.ndarray, box: tuple[int, int, int, int]) -> bool:
+    """Whether the box is tinted grey (graphite, a smudge of it), not by a coloured pencil, however faint."""
+    pigment = _pigment(normalised, box)
+    return pigment is None or pigment[1] < STAIN_CHROMA[0]
 
 
 
