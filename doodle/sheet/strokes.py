@@ -116,9 +116,12 @@ def _stray_tint(ink: np.ndarray, boxes: tuple[tuple[int, int, int, int], ...], i
                 px_per_mm: float) -> bool:
     """Whether the tint of a cell fades before its lines or spills over them into a cell left empty."""
     row, col = divmod(index, SIZE)
-    open_sides = tuple(0 <= r < SIZE and 0 <= c < SIZE and not shaded[r * SIZE + c]
-                       for r, c in ((row - 1, col), (row, col + 1), (row + 1, col), (row, col - 1)))
-    near, past = grid_keeping(ink, boxes[index], px_per_mm, open_sides)  # type: ignore[arg-type]
+
+    def empty(r: int, c: int) -> bool:
+        return 0 <= r < SIZE and 0 <= c < SIZE and not shaded[r * SIZE + c]
+
+    open_sides = (empty(row - 1, col), empty(row, col + 1), empty(row + 1, col), empty(row, col - 1))
+    near, past = grid_keeping(ink, boxes[index], px_per_mm, open_sides)
     return near < FALL_STAIN or past > SPILL_STAIN
 
 
@@ -177,12 +180,11 @@ def graphite(normalised: np.ndarray, box: tuple[int, int, int, int]) -> bool:
     return pigment is None or pigment[1] < STAIN_CHROMA[0]
 
 
-
 def _band(ink: np.ndarray, box: tuple[int, int, int, int], side: int, reach: tuple[float, float]) -> np.ndarray:
     """The strip along one side of `box` (0 top, 1 right, 2 bottom, 3 left) from reach[0] to reach[1] pixels
-    out of it (inwards when negative)."""
+    out of it."""
     x0, y0, x1, y1 = box
-    a, b = round(min(reach)), round(max(reach))
+    a, b = round(reach[0]), round(reach[1])
     if side == 0:
         return ink[max(y0 - b, 0) : max(y0 - a, 0), x0:x1]
     if side == 2:
@@ -200,11 +202,11 @@ def grid_keeping(ink: np.ndarray, box: tuple[int, int, int, int], px_per_mm: flo
     inner = float(np.median(ink[box[1] : box[3], box[0] : box[2]]))
     if inner <= 0:
         return 1.0, 0.0
-    fall = [(FALL_MARGIN_MM[1] - FALL_MARGIN_MM[0]) * px_per_mm * k for k in (0.0, 1.0)]
-    spill = [v * px_per_mm for v in SPILL_BAND_MM]
+    margin = (1.0, (FALL_MARGIN_MM[1] - FALL_MARGIN_MM[0]) * px_per_mm)  # the interior's own edge pixel left out
+    spill = (SPILL_BAND_MM[0] * px_per_mm, SPILL_BAND_MM[1] * px_per_mm)
     near, past = [], []
     for side in range(4):
-        band = _band(ink, box, side, (fall[0] + 1, fall[1]))
+        band = _band(ink, box, side, margin)
         if band.size:
             near.append(float(np.median(band)) / inner)
         band = _band(ink, box, side, spill)
