@@ -37,6 +37,7 @@ from doodle.sheet.scan_errors import TooDarkError
 from doodle.sheet.shadows import ShadowMap, find_shadows
 from doodle.sheet.strokes import (
     BLOT_FAINT,
+    STRAY_INK,
     STROKE_DENSE,
     STROKE_MARK,
     TINT_SURE,
@@ -294,6 +295,8 @@ def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tup
         # Brown, with no outline around it: tea or coffee (a few brown strokes: a ring's rim, no mark).
         doubtful.add(index)
         return not bool(few_strokes), False
+    if shaded and not outlined and strokes >= STROKE_MARK and value < STRAY_INK:
+        doubtful.add(index)  # a line or two across a cell, with no outline around it: a stray line?
     return shaded, False
 
 
