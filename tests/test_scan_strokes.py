@@ -134,3 +134,11 @@ def test_a_smudge_fades_before_its_lines_and_pencil_reaches_them():
     assert grid_keeping(fill, box, PX_PER_MM, closed)[1] < SPILL_STAIN
     near, past = grid_keeping(smudge, box, PX_PER_MM, closed)
     assert near < FALL_STAIN or past > SPILL_STAIN
+
+
+def test_a_line_run_on_across_an_empty_cell_is_in_doubt():
+    """A loose scribble's line running on from one patch to the next across empty cells read as shading with no
+    doubt (seed 41: b1 and c1): a line or two with no outline around it is suspect."""
+    photo = styled_photo(41, "mild", style="loose scribble", outlines="always")
+    result = read_photo(photo.jpeg)
+    assert wrong_items(result, photo.truth) <= flagged(result)
