@@ -295,8 +295,9 @@ def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tup
         # Brown, with no outline around it: tea or coffee (a few brown strokes: a ring's rim, no mark).
         doubtful.add(index)
         return not bool(few_strokes), False
-    if shaded and not outlined and strokes >= STROKE_MARK and value < STRAY_INK:
-        doubtful.add(index)  # a line or two across a cell, with no outline around it: a stray line?
+    if (shaded and not outlined and STROKE_MARK <= strokes < STROKE_DENSE and value < STRAY_INK
+            and graphite(read.light.normalised, box)):
+        doubtful.add(index)  # a pencil line or two across a cell, with no outline around it: a stray line?
     return shaded, False
 
 

@@ -34,7 +34,8 @@ TINT_SURE = 0.35  # a tint this dark is pencil pressed hard, never a stain or a 
 STROKE_DENSE = 0.2
 # A line or two across a cell darkens it by this much at most (slashes 0.03-0.08 over 4 tuning photos; a loose
 # scribble's line run on across an empty cell 0.05-0.06); the lightest pencil fills start at 0.107 (pale yellow,
-# harsh). A cell shaded by so little ink, in strokes, with no outline around it may hold a stray line.
+# harsh; hatched or scribbled in pale yellow, 0.077-0.091 at moderate, in coloured strokes). A cell shaded by so
+# little ink, in a few grey strokes, with no outline around it may hold a stray line.
 STRAY_INK = 0.1
 # Brown: a tea or coffee stain. Ink is 1 - the darkest channel; the chroma (brightest less darkest channel) over
 # the ink is a pigment's own (about the same at any strength): graphite under 0.12, a coffee tint 0.5-0.63, the
