@@ -1,5 +1,7 @@
 """More kinds of synthetic photo than tests/photogen.py makes: framing (a second sheet in view, a mirrored photo),
-marking styles (a slash per cell, a loose scribble), distractors (an eraser smudge, a coffee ring) and sharpening.
+marking styles (a slash per cell, a loose scribble, a bleeding felt-tip; patches outlined or not, or in part),
+distractors (an eraser smudge, a coffee ring, tea and coffee rings of any kind, a hand's smear of graphite) and
+sharpening.
 
 Each builds on `photogen.make_photo` and keeps its ground truth, so the same checks apply. Seeds from
 HELD_OUT_FIRST_SEED on are kept out of tuning (see benchmarks/bench_scan_styles.py).
@@ -7,6 +9,7 @@ HELD_OUT_FIRST_SEED on are kept out of tuning (see benchmarks/bench_scan_styles.
     photo = two_sheet_photo(3, "mild", "beside")   # photo.truths: what each sheet says, the readable one first
     photo = mirrored_photo(3, "mild")
     photo = styled_photo(3, "mild", style="slash", distractor="coffee ring", sharpen=1.5)
+    photo = styled_photo(3, "mild", style="loose scribble", outlines="partial")
 """
 
 from __future__ import annotations
