@@ -1,6 +1,6 @@
 """The photo reader on kinds of photo the project's own levels do not make (run by hand; figures in the report
-or README): marking styles, distractors, sharpening, a second sheet in view, a mirrored photo
-(tests/photogen_styles.py).
+or README): marking styles (outlined or not), distractors (smudges, tea and coffee rings, smears), sharpening,
+a second sheet in view, a mirrored photo (tests/photogen_styles.py).
 
     python3 benchmarks/bench_scan_styles.py --photos 24                 # seeds 0-23, the ones looked at
     python3 benchmarks/bench_scan_styles.py --photos 24 --held-out      # seeds 10000-10023, never looked at
@@ -34,6 +34,12 @@ FAMILIES = {
     "loose-scribble": lambda seed: _one(styled_photo(seed, "mild", style="loose scribble")),
     "smudge": lambda seed: _one(styled_photo(seed, "mild", distractor="smudge")),
     "coffee-ring": lambda seed: _one(styled_photo(seed, "mild", distractor="coffee ring")),
+    "tea-ring": lambda seed: _one(styled_photo(seed, "mild", distractor="tea ring")),
+    "hand-smear": lambda seed: _one(styled_photo(seed, "mild", distractor="hand smear")),
+    "felt-tip": lambda seed: _one(styled_photo(seed, "mild", style="felt-tip")),
+    "slash-outlined": lambda seed: _one(styled_photo(seed, "mild", style="slash", outlines="always")),
+    "slash-partial-outline": lambda seed: _one(styled_photo(seed, "mild", style="slash", outlines="partial")),
+    "scribble-outlined": lambda seed: _one(styled_photo(seed, "mild", style="loose scribble", outlines="always")),
     "sharpened": lambda seed: _one(styled_photo(seed, "moderate", sharpen=2.0)),
     "mirrored": lambda seed: _one(mirrored_photo(seed, "mild")),
     "second-sheet-beside": lambda seed: _two(two_sheet_photo(seed, "mild", "beside")),

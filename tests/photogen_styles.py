@@ -1,5 +1,7 @@
 """More kinds of synthetic photo than tests/photogen.py makes: framing (a second sheet in view, a mirrored photo),
-marking styles (a slash per cell, a loose scribble), distractors (an eraser smudge, a coffee ring) and sharpening.
+marking styles (a slash per cell, a loose scribble, a bleeding felt-tip; patches outlined or not, or in part),
+distractors (an eraser smudge, a coffee ring, tea and coffee rings of any kind, a hand's smear of graphite) and
+sharpening.
 
 Each builds on `photogen.make_photo` and keeps its ground truth, so the same checks apply. Seeds from
 HELD_OUT_FIRST_SEED on are kept out of tuning (see benchmarks/bench_scan_styles.py).
@@ -7,6 +9,7 @@ HELD_OUT_FIRST_SEED on are kept out of tuning (see benchmarks/bench_scan_styles.
     photo = two_sheet_photo(3, "mild", "beside")   # photo.truths: what each sheet says, the readable one first
     photo = mirrored_photo(3, "mild")
     photo = styled_photo(3, "mild", style="slash", distractor="coffee ring", sharpen=1.5)
+    photo = styled_photo(3, "mild", style="loose scribble", outlines="partial")
 """
 
 from __future__ import annotations
@@ -121,12 +124,19 @@ def mirrored_photo(seed: int, level: str | Conditions = "mild") -> SyntheticPhot
 
 
 # --- marking styles and distractors the project's generator does not draw ------------------------------------------
-MARK_STYLES = ("slash", "loose scribble")
-"""Patch styles: one diagonal stroke per cell; a scribble of so few passes that one or two strokes cross a cell."""
-DISTRACTORS = ("smudge", "coffee ring")
+MARK_STYLES = ("slash", "loose scribble", "felt-tip")
+"""Patch styles: one diagonal stroke per cell; a scribble of so few passes that one or two strokes cross a cell; a
+felt-tip that fills the patch and bleeds over its lines."""
+DISTRACTORS = ("smudge", "coffee ring", "tea ring", "hand smear")
 """Drawn on empty cells: a faint round eraser smudge (no outline, about 8% darker than paper); a mug's ring, its
-inside tinted."""
+inside tinted; a ring of tea or coffee of any tint, width and wholeness (an arc, a ring with no tint inside, a
+wide pale one); a smear of graphite a hand dragged from shading across the sheet."""
+OUTLINES = ("some", "always", "never", "partial")
+"""How players outline their patches: some do (the project's generator: half of them, 70% for MARK_STYLES), every
+one, none, or with sides left out."""
 COFFEE = (0.78, 0.62, 0.45)
+TEA = ((0.85, 0.70, 0.50), (0.72, 0.55, 0.40), (0.80, 0.68, 0.58))  # weak tea, strong coffee, milky coffee
+FELT_TIPS = ((0.20, 0.45, 0.90), (0.90, 0.25, 0.30), (0.25, 0.70, 0.35), (0.25, 0.25, 0.28))
 
 
 class _StyledDrawer(photogen._PageDrawer):
@@ -134,8 +144,19 @@ class _StyledDrawer(photogen._PageDrawer):
 
     distractor: str | None = None
     sharpen: float = 0.0
+    outlines: str = "some"
+    _outlined: bool = False
 
     def shade_patch(self, cells: frozenset, style: str) -> None:
+        self._outlined = False
+        self._shade_patch(cells, style)
+        if self.outlines == "always" and not self._outlined:
+            self.outline(cells, strength=self.rng.uniform(0.5, 0.85))
+
+    def _shade_patch(self, cells: frozenset, style: str) -> None:
+        if style == "felt-tip":
+            self._felt_tip(cells)
+            return
         if style not in MARK_STYLES:
             super().shade_patch(cells, style)
             return
@@ -171,16 +192,37 @@ class _StyledDrawer(photogen._PageDrawer):
         if rng.random() < 0.7:
             self.outline(cells, strength=rng.uniform(0.5, 0.85))
 
+    def _felt_tip(self, cells: frozenset) -> None:
+        """A felt-tip fill: flat, strong colour, bleeding 0.3-2 mm over the patch's lines with a soft edge."""
+        rng = self.rng
+        bleed = rng.uniform(0.3, 2.0)
+        bounds = photogen._bounds([L.cell_rect(r, c) for r, c in cells]).inset(-bleed - 1)
+
+        def paint(mask, to_local) -> None:
+            for row, col in cells:
+                r = L.cell_rect(row, col).inset(-bleed * rng.uniform(0.3, 1.0))
+                cv2.rectangle(mask, to_local(r.x, r.y), to_local(r.x2, r.y2), 255, -1, cv2.LINE_AA, 4)
+            mask[:] = cv2.GaussianBlur(mask, (0, 0), max(self.mm(bleed * 0.4), 0.5))
+
+        colour = FELT_TIPS[int(rng.integers(len(FELT_TIPS)))]
+        self.apply(bounds, paint, colour, rng.uniform(0.55, 0.9), grain=0.1)
+        if rng.random() < 0.5:
+            self.outline(cells, strength=rng.uniform(0.5, 0.85))
+
     def outline(self, cells: frozenset, strength: float) -> None:
-        """A patch's outline; called for a distractor (cells of no patch), the photo's distractor instead."""
+        """A patch's outline (as `outlines` says); called for a distractor (cells of no patch), the photo's
+        distractor instead."""
         shaded = getattr(self, "_shaded", None)
         if self.distractor is None or shaded is None or any(cell in shaded for cell in cells):
-            super().outline(cells, strength)
+            self._outline(cells, strength, patch=shaded is not None and any(cell in shaded for cell in cells))
             return
         rng = self.rng
         row, col = sorted(cells)[int(rng.integers(len(cells)))]
         cx, cy = L.cell_rect(row, col).center
         cx, cy = cx + rng.uniform(-4, 4), cy + rng.uniform(-4, 4)
+        if self.distractor in ("tea ring", "hand smear"):
+            self._stain(cx, cy)
+            return
         if self.distractor == "smudge":
             radius = rng.uniform(4.0, 9.0)
             box = L.Rect(cx - radius * 1.6, cy - radius * 1.6, radius * 3.2, radius * 3.2)
@@ -205,14 +247,75 @@ class _StyledDrawer(photogen._PageDrawer):
             self.apply(box, tint, COFFEE, rng.uniform(0.1, 0.3), grain=0.05)
             self.apply(box, ring, COFFEE, rng.uniform(0.6, 0.9), grain=0.2)
 
+    def _outline(self, cells: frozenset, strength: float, patch: bool) -> None:
+        if patch and self.outlines == "never":
+            return
+        self._outlined = True
+        if not (patch and self.outlines == "partial"):
+            super().outline(cells, strength)
+            return
+        # Some sides left out: the outline drawn around a copy of the patch that leaves out one to three of its
+        # cells' outer sides (drawn, then the left-out sides painted back as they were).
+        before = self.page.copy()
+        super().outline(cells, strength)
+        rng = self.rng
+        sides = [(row, col, dr, dc) for row, col in cells for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+                 if (row + dr, col + dc) not in cells]
+        for k in rng.choice(len(sides), size=min(len(sides), int(rng.integers(1, 4))), replace=False):
+            row, col, dr, dc = sides[k]
+            r = L.cell_rect(row, col)
+            edge = {(-1, 0): L.Rect(r.x, r.y, r.w, 2.2), (1, 0): L.Rect(r.x, r.y2 - 2.2, r.w, 2.2),
+                    (0, -1): L.Rect(r.x, r.y, 2.2, r.h), (0, 1): L.Rect(r.x2 - 2.2, r.y, 2.2, r.h)}[dr, dc]
+            x0, y0 = (int(v) for v in self.px(edge.x + 0.5, edge.y + 0.5))
+            x1, y1 = (int(v) for v in self.px(edge.x2 - 0.5, edge.y2 - 0.5))
+            self.page[y0:y1, x0:x1] = before[y0:y1, x0:x1]
+
+    def _stain(self, cx: float, cy: float) -> None:
+        """A tea or coffee ring (tint and rim of any strength, whole or an arc), or a smear of graphite."""
+        rng = self.rng
+        if self.distractor == "hand smear":
+            length, width = rng.uniform(10, 30), rng.uniform(4, 9)
+            angle = rng.uniform(0, 180)
+            box = L.Rect(cx - length, cy - length, 2 * length, 2 * length)
+
+            def smear(mask, to_local) -> None:
+                axes = (int(self.mm(length / 2) * 16), int(self.mm(width / 2) * 16))
+                cv2.ellipse(mask, to_local(cx, cy), axes, angle, 0, 360, 255, -1, cv2.LINE_AA, 4)
+                mask[:] = cv2.GaussianBlur(mask, (0, 0), self.mm(width * 0.3))
+
+            self.apply(box, smear, photogen.GRAPHITE, rng.uniform(0.08, 0.2), grain=0.2)
+            return
+        colour = TEA[int(rng.integers(len(TEA)))]
+        radius = rng.uniform(10.0, 22.0)
+        box = L.Rect(cx - radius - 3, cy - radius - 3, 2 * radius + 6, 2 * radius + 6)
+        start = rng.uniform(0, 360)
+        arc = 360 if rng.random() < 0.5 else rng.uniform(90, 300)  # a ring, or the part of one that dried
+
+        def tint(mask, to_local) -> None:
+            cv2.circle(mask, to_local(cx, cy), int(self.mm(radius) * 16), 255, -1, cv2.LINE_AA, 4)
+            mask[:] = cv2.GaussianBlur(mask, (0, 0), self.mm(rng.uniform(0.3, 1.5)))
+
+        def ring(mask, to_local) -> None:
+            axes = (int(self.mm(radius) * 16), int(self.mm(radius) * 16))
+            cv2.ellipse(mask, to_local(cx, cy), axes, 0, start, start + arc, 255, self.line_px(rng.uniform(0.5, 3)),
+                        cv2.LINE_AA, 4)
+            mask[:] = cv2.GaussianBlur(mask, (0, 0), self.mm(rng.uniform(0.2, 0.8)))
+
+        tinted = rng.uniform(0.0, 0.35) if rng.random() < 0.8 else 0.0
+        if tinted:
+            self.apply(box, tint, colour, tinted, grain=0.05)
+        self.apply(box, ring, colour, rng.uniform(0.3, 0.9), grain=0.2)
+
 
 def styled_photo(seed: int, level: str | Conditions = "mild", style: str | None = None,
-                 distractor: str | None = None, sharpen: float = 0.0) -> SyntheticPhoto:
+                 distractor: str | None = None, sharpen: float = 0.0, outlines: str = "some") -> SyntheticPhoto:
     """A photo of the project's generator with every patch drawn in `style` (one of MARK_STYLES, or the project's
-    own), its distractor outlines replaced by `distractor` (one of DISTRACTORS), and the photo sharpened by an
-    unsharp mask of `sharpen` (a phone's processing: 1.5 is strong)."""
+    own) and outlined as `outlines` says (one of OUTLINES), its distractor outlines replaced by `distractor` (one
+    of DISTRACTORS), and the photo sharpened by an unsharp mask of `sharpen` (a phone's processing: 1.5 is
+    strong)."""
     cond = CONDITIONS[level] if isinstance(level, str) else level
-    changes: dict = {"name": f"{cond.name}-{style}-{distractor}-{sharpen}"}
+    suffix = "" if outlines == "some" else f"-{outlines}"
+    changes: dict = {"name": f"{cond.name}-{style}-{distractor}-{sharpen}{suffix}"}
     if style is not None:
         changes["styles"] = (style,)
     if distractor is not None:
@@ -224,6 +327,7 @@ def styled_photo(seed: int, level: str | Conditions = "mild", style: str | None 
         def __init__(self, *args, **kwargs) -> None:
             super().__init__(*args, **kwargs)
             self.distractor = distractor
+            self.outlines = outlines
 
         def shade_patch(self, cells: frozenset, style: str) -> None:
             self._shaded = getattr(self, "_shaded", set()) | set(cells)

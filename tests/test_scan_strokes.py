@@ -11,10 +11,10 @@ import pytest
 from doodle.quilt import SIZE
 from doodle.sheet.scan import read_photo
 from doodle.sheet.stages import PX_PER_MM, cell_boxes
-from doodle.sheet.strokes import StrokeMap, stain_cells
+from doodle.sheet.strokes import FALL_STAIN, SPILL_STAIN, StrokeMap, grid_keeping, stain_cells
 from doodle.sheet.tuning import TUNING
 from tests.photogen_styles import styled_photo
-from tests.test_scan import wrong_items
+from tests.test_scan import flagged, wrong_items
 
 SIDE = 16 * PX_PER_MM  # a cell, in sheet-image pixels
 
@@ -66,7 +66,7 @@ def test_a_round_stain_across_cells_is_in_doubt_and_pencil_to_the_lines_is_not()
         ink, values = _ink_and_values(paint)
         shaded = values > 0.06
         assert shaded.sum() >= 4
-        found = stain_cells(ink, values, shaded, blank, boxes)
+        found, _ = stain_cells(ink, values, shaded, blank, boxes, PX_PER_MM)
         assert bool(found) is expected
         if expected:
             assert found == {i for i in range(81) if shaded[i]}  # every cell of the stain
@@ -87,3 +87,59 @@ def test_a_sharpened_photo_does_not_cross_its_unused_boxes():
     photo = styled_photo(0, "moderate", sharpen=2.0)
     result = read_photo(photo.jpeg)
     assert result.specials_used == photo.truth.specials_used and result.round_scores == photo.truth.round_scores
+
+
+@pytest.mark.parametrize("seed", [0, 3, 11])
+def test_a_coffee_rings_tint_is_never_read_as_shaded_without_a_doubt(seed):
+    """The tinted inside of a mug's ring was read as shaded with full confidence (seeds 0 and 3: 8 and 9 cells),
+    and its rim across an unused special box as a cross (seed 11)."""
+    photo = styled_photo(seed, "mild", distractor="coffee ring")
+    result = read_photo(photo.jpeg)
+    assert wrong_items(result, photo.truth) <= flagged(result)
+
+
+@pytest.mark.parametrize("seed", [7, 15])
+def test_an_eraser_smudge_is_not_read_as_shading_without_a_doubt(seed):
+    """A faint round smudge inside one empty cell, fading before its lines, was read as shaded (seeds 7, 15)."""
+    photo = styled_photo(seed, "mild", distractor="smudge")
+    result = read_photo(photo.jpeg)
+    assert wrong_items(result, photo.truth) <= flagged(result)
+
+
+def test_slashes_inside_drawn_outlines_are_read_without_doubt():
+    """Every patch outlined, then one slash per cell: the outline makes the slashes sure marks (before, every
+    slashed cell was in doubt)."""
+    photo = styled_photo(0, "mild", style="slash", outlines="always")
+    result = read_photo(photo.jpeg)
+    assert result.quilt == photo.truth.quilt
+    assert not [doubt for doubt in result.uncertain if doubt.kind == "cell"]
+
+
+def test_slashes_without_outlines_stay_in_doubt():
+    photo = styled_photo(0, "mild", style="slash", outlines="never")
+    result = read_photo(photo.jpeg)
+    slashed = {(r, c) for r in range(SIZE) for c in range(SIZE) if photo.truth.quilt.is_covered(r, c)}
+    assert slashed <= {doubt.cell for doubt in result.uncertain if doubt.kind == "cell"}
+
+
+def test_a_smudge_fades_before_its_lines_and_pencil_reaches_them():
+    box = cell_boxes()[40]
+    x, y = _cell_origin(40)
+    fill = np.zeros((262 * 4, 190 * 4), np.float32)
+    fill[y - 2 : y + int(SIDE) + 2, x - 2 : x + int(SIDE) + 2] = 0.12  # shaded a little over its lines
+    smudge = np.zeros_like(fill)
+    cv2.circle(smudge, (x + 36, y + 30), 18, 0.12, -1)
+    smudge = cv2.GaussianBlur(smudge, (0, 0), 6)
+    closed = (True, True, True, True)
+    assert grid_keeping(fill, box, PX_PER_MM, closed)[0] > FALL_STAIN
+    assert grid_keeping(fill, box, PX_PER_MM, closed)[1] < SPILL_STAIN
+    near, past = grid_keeping(smudge, box, PX_PER_MM, closed)
+    assert near < FALL_STAIN or past > SPILL_STAIN
+
+
+def test_a_line_run_on_across_an_empty_cell_is_in_doubt():
+    """A loose scribble's line running on from one patch to the next across empty cells read as shading with no
+    doubt (seed 41: b1 and c1): a line or two with no outline around it is suspect."""
+    photo = styled_photo(41, "mild", style="loose scribble", outlines="always")
+    result = read_photo(photo.jpeg)
+    assert wrong_items(result, photo.truth) <= flagged(result)

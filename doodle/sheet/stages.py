@@ -33,10 +33,19 @@ from doodle.sheet.measure import (
     log_distance,
     region_ink,
 )
+from doodle.sheet.outline import OUTLINED_CONFIDENCE, edge_lines, outlined_cells
 from doodle.sheet.processing import level_only, print_lift
 from doodle.sheet.scan_errors import TooDarkError
 from doodle.sheet.shadows import ShadowMap, find_shadows
-from doodle.sheet.strokes import StrokeMap, stain_cells
+from doodle.sheet.strokes import (
+    BLOT_FAINT,
+    STRAY_INK,
+    STROKE_DENSE,
+    StrokeMap,
+    graphite,
+    stain_cells,
+    stain_coloured,
+)
 from doodle.sheet.tuning import TUNING, ReaderTuning
 
 PX_PER_MM = 4.0
@@ -80,7 +89,9 @@ class SheetRead:
     brightened: set[int] = field(init=False)  # cells read as paper only because a shadow was taken out
     # find_strokes
     strokes: StrokeMap = field(init=False)
-    stains: set[int] = field(init=False)  # cells shaded by a tint that does not keep to the grid
+    stains: set[int] = field(init=False)  # cells shaded by a tint that may not keep to the grid
+    blots: set[int] = field(init=False)  # ... of them, those whose tint fades before their lines or spills over
+    outlined: set[int] = field(init=False)  # marked cells inside a drawn outline (see `outline`)
     # measure_print
     bubble_values: dict[tuple[int, str, int], float] = field(init=False)  # each bubble's, by (round, place, digit)
     bubble_ink: tuple[Box, np.ndarray] = field(init=False)  # the local ink over all the bubbles, for the trace
@@ -226,11 +237,15 @@ def shadow_doubts(read: SheetRead) -> None:
 
 
 def find_strokes(read: SheetRead) -> None:
-    """The strokes over the cells, and the shaded cells whose tint may be a stain (see `strokes`)."""
+    """The strokes over the cells, the shaded cells whose tint may be a stain (see `strokes`), and the marked
+    cells inside a drawn outline (see `outline`)."""
     t = read.tuning
     boxes = cell_boxes(t.cell_inset_mm)
     read.strokes = StrokeMap(read.sheet, boxes, PX_PER_MM, t)
-    read.stains = stain_cells(read.light.ink, read.values, read.values > read.threshold, read.strokes, boxes, t)
+    shaded = read.values > read.threshold
+    read.stains, read.blots = stain_cells(read.light.ink, read.values, shaded, read.strokes, boxes, PX_PER_MM, t)
+    marked = {i for i in range(SIZE * SIZE) if shaded[i] or read.strokes.shares[i] >= t.stroke_mark}
+    read.outlined = outlined_cells(edge_lines(read.light.ink, PX_PER_MM), marked)
     read.show("strokes", _strokes_picture)
 
 
@@ -272,14 +287,11 @@ def decide_cells(read: SheetRead) -> None:
             # a shadow whose edge was placed a little off.
             shaded = False
             doubtful.add(index)
-        if not shaded and read.strokes.shares[index] >= t.stroke_mark:
-            # Little ink on average, but strokes: a deliberate mark (a slash, a loose scribble), or a stray line.
-            shaded = True
-            doubtful.add(index)
-        if index in read.stains:
-            doubtful.add(index)  # a tint whose edge does not keep to the grid: a stain, a smudge?
+        shaded, sure = _marks(read, index, shaded, doubtful)
         margin = t.cell_log_margin * (t.shadow_margin_factor if index in shadowed else 1.0)
         conf = min(1.0, log_distance(float(value), threshold, t) / margin)
+        if sure:
+            conf = max(conf, OUTLINED_CONFIDENCE)
         if index in doubtful:
             conf = min(conf, t.shadow_doubt)
         read.confidences.append(conf)
@@ -309,6 +321,35 @@ def measure_print(read: SheetRead) -> None:
     read.print_lift = print_lift(np.array(list(read.bubble_values.values())), t)
 
 
+def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tuple[bool, bool]:
+    """What the strokes, the stains and the drawn outline say of a cell read `shaded` or not by its ink: whether
+    it is shaded, and whether it is sure to be (a few strokes inside an outline). Doubts go into `doubtful`."""
+    strokes, value, outlined = read.strokes.shares[index], read.values[index], index in read.outlined
+    box = cell_boxes(read.tuning.cell_inset_mm)[index]
+    few_strokes = value < read.tuning.tint_sure and strokes < STROKE_DENSE
+    if not shaded and strokes >= read.tuning.stroke_mark:
+        # Little ink on average, but strokes: a deliberate mark (a slash, a loose scribble) when the player
+        # outlined the cell, else maybe a stray line (or a ring's rim: see below).
+        if outlined:
+            return True, True
+        shaded = True
+        doubtful.add(index)
+    if index in read.stains:
+        # A tint whose edge may not keep to the grid: a stain, a smudge? A faint grey one that fades before its
+        # lines or spills over them is a blot of graphite, no mark (unless outlined).
+        doubtful.add(index)
+        blot = index in read.blots and value < BLOT_FAINT and graphite(read.light.normalised, box)
+        return bool(shaded and (outlined or not blot)), False
+    if shaded and not outlined and stain_coloured(read.light.normalised, box):
+        # Brown, with no outline around it: tea or coffee (a few brown strokes: a ring's rim, no mark).
+        doubtful.add(index)
+        return not bool(few_strokes), False
+    if (shaded and not outlined and read.tuning.stroke_mark <= strokes < STROKE_DENSE and value < STRAY_INK
+            and graphite(read.light.normalised, box)):
+        doubtful.add(index)  # a pencil line or two across a cell, with no outline around it: a stray line?
+    return shaded, False
+
+
 def read_specials(read: SheetRead) -> None:
     """The crossed boxes, each read against the light right around it (so a shadow needs no estimate here)."""
     if not read.marks:
@@ -327,6 +368,8 @@ def read_specials(read: SheetRead) -> None:
             conf = min(conf, t.shadow_doubt)
         if crossed and level_only(ink, t.check_stroke_ink, read.print_lift, t):
             conf = min(conf, t.shadow_doubt)  # grey all over on a processed photo: a halo or a light solid fill
+        if crossed and stain_coloured(read.plain.normalised, box, ink > t.check_stroke_ink):
+            conf = min(conf, t.shadow_doubt)  # brown strokes: a tea or coffee ring's rim across the box?
         read.confidences.append(conf)
         if crossed:
             specials.append(special.name)

@@ -1,0 +1,150 @@
+"""The drawn outline: players outline each patch along the printed grid lines, then shade it (issue 15). A pencil
+line along a cell's side, over the printed line or just beside it, is a second signal beside the ink inside the
+cell: a mark inside a drawn outline is deliberate; a tint or a stray line with no outline around it is suspect.
+
+Each side of each cell is read as a profile across the printed line (the ink averaged along the side), and the
+line-like part of it (a one-dimensional top-hat: what is narrower than a pencil line's reach) is summed: the
+printed line alone gives the same sum all over the sheet, measured in the same photo; a drawn line adds to it.
+Strokes crossing the side (hatching, a slash) add about the same at every offset, so the top-hat takes them out;
+a curve (a coffee ring's rim) runs along a side for a short stretch only, so each side is read in parts and the
+middle part-reading taken.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from doodle.quilt import SIZE
+from doodle.sheet import layout
+from doodle.sheet.strokes import touching_groups
+
+OUTLINE_BAND_MM = 2.5  # a hand-drawn outline lies within this of the printed line, on either side
+FAR_BAND_MM = (3.0, 5.5)  # deeper inside the cell: hatching parallel to the side shows here as much as near it
+LINE_REACH_MM = 2.0  # a line (printed, drawn, or both side by side) is narrower than this across
+EDGE_SPAN = (0.15, 0.85)  # the part of a side read: away from its corners, where the crossing lines meet
+EDGE_PARTS = 3  # read in this many parts; the middle reading counts (a curve runs along one part only)
+
+
+@dataclass(frozen=True)
+class EdgeLines:
+    """The line-like ink along each side of each cell, in mm of full ink (the width a black line would have),
+    on each side of the printed line, less what lies as deep again inside the cell (hatching parallel to the
+    side shows there too; an outline does not).
+
+    `above[r, c]` is read on the upper side of the horizontal line at the top of row r (r = 9: the bottom of the
+    grid), `below[r, c]` on its lower side; `left[r, c]` and `right[r, c]` on either side of the vertical line at
+    the left of column c (c = 9: the right of the grid)."""
+
+    above: np.ndarray  # (SIZE + 1, SIZE)
+    below: np.ndarray
+    left: np.ndarray  # (SIZE, SIZE + 1)
+    right: np.ndarray
+
+
+def edge_lines(ink: np.ndarray, px_per_mm: float) -> EdgeLines:
+    """The line-like ink along every cell side of the grid, from the sheet image's ink (0 paper .. 1 black)."""
+    band = round(OUTLINE_BAND_MM * px_per_mm)
+    far0, far1 = (round(v * px_per_mm) for v in FAR_BAND_MM)
+    reach = round(LINE_REACH_MM * px_per_mm) | 1
+    grid = layout.GRID_RECT
+    cell = layout.CELL_MM * px_per_mm
+    gx, gy = grid.x * px_per_mm, grid.y * px_per_mm
+    bounds = np.linspace(EDGE_SPAN[0], EDGE_SPAN[1], EDGE_PARTS + 1)
+
+    def read(strip: np.ndarray) -> tuple[float, float]:
+        """strip: parts along the side (rows) by offsets across it, -far1 .. far1 (the line at the middle)."""
+        opened = cv2.morphologyEx(strip, cv2.MORPH_OPEN, np.ones((1, reach), np.uint8),
+                                  borderType=cv2.BORDER_REPLICATE)
+        lines = strip - opened
+        mid = far1
+        sides = []
+        for sign in (-1, 1):
+            near = lines[:, mid + 1 : mid + band + 1] if sign > 0 else lines[:, mid - band : mid]
+            far = lines[:, mid + far0 : mid + far1] if sign > 0 else lines[:, mid - far1 + 1 : mid - far0 + 1]
+            centre = lines[:, mid] / 2
+            excess = near.sum(axis=1) + centre - far.sum(axis=1) * band / far.shape[1]
+            sides.append(float(np.median(excess)) / px_per_mm)
+        return sides[0], sides[1]
+
+    def sides_of(image: np.ndarray, along: float, across: float) -> tuple[np.ndarray, np.ndarray]:
+        """Both readings of the horizontal lines of `image` (padded by far1), (SIZE + 1) by SIZE: `across` is
+        where the first line lies, `along` where the grid starts along it."""
+        first, second = np.zeros((SIZE + 1, SIZE), np.float32), np.zeros((SIZE + 1, SIZE), np.float32)
+        for k in range(SIZE + 1):
+            line = round(across + k * cell) + far1
+            for c in range(SIZE):
+                parts = [image[line - far1 : line + far1 + 1, round(along + (c + a) * cell) + far1 :
+                               round(along + (c + b) * cell) + far1].mean(axis=1)
+                         for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+                first[k, c], second[k, c] = read(np.array(parts, np.float32))
+        return first, second
+
+    padded = cv2.copyMakeBorder(ink, far1, far1, far1, far1, cv2.BORDER_REPLICATE)
+    above, below = sides_of(padded, gx, gy)
+    left, right = sides_of(np.ascontiguousarray(padded.T), gy, gx)  # the vertical lines, as rows of the transpose
+    return EdgeLines(above, below, left.T, right.T)
+
+
+# Over 4 tuning photos of single slashes per cell (seeds 0-3, mild), a side's reading less the photo's median
+# reading of an inner side: sides not outlined at most 0.1 (99%: 0.04), outlined at least 0.04 (95%: 0.13).
+OUTLINE_DRAWN = 0.07  # mm of full ink: a side reading this much above the print's own is drawn over
+ENCLOSED_SHARE = 0.75  # a region is outlined when this share of its border sides is drawn on its side ...
+OWN_SHARE = 0.5  # ... and a cell of it on that border when this share of its own border sides is
+OUTLINED_CONFIDENCE = 0.8  # a few strokes inside a drawn outline: a deliberate mark
+
+
+def _sides(r: int, c: int) -> list[tuple[tuple[int, int], str, tuple[int, int]]]:
+    """The cell's four sides: (neighbour across it, which reading is on this cell's side, index into it)."""
+    return [((r - 1, c), "below", (r, c)), ((r + 1, c), "above", (r + 1, c)),
+            ((r, c - 1), "right", (r, c)), ((r, c + 1), "left", (r, c + 1))]
+
+
+def _other(name: str) -> str:
+    return {"below": "above", "above": "below", "right": "left", "left": "right"}[name]
+
+
+def drawn_sides(lines: EdgeLines) -> dict[str, np.ndarray]:
+    """Per reading (above, below, left, right), whether a line is drawn over the print on that side: more
+    line-like ink than the print alone gives, measured on the inner sides of this photo (most of them are not
+    outlined) and, apart, on the grid's thicker border."""
+    inner = np.concatenate([lines.above[1:SIZE].ravel(), lines.below[1:SIZE].ravel(),
+                            lines.left[:, 1:SIZE].ravel(), lines.right[:, 1:SIZE].ravel()])
+    border = np.concatenate([lines.above[[0, SIZE]].ravel(), lines.below[[0, SIZE]].ravel(),
+                             lines.left[:, [0, SIZE]].ravel(), lines.right[:, [0, SIZE]].ravel()])
+    drawn = {}
+    for name in ("above", "below", "left", "right"):
+        reading = getattr(lines, name)
+        reference = np.full(reading.shape, float(np.median(inner)), np.float32)
+        if name in ("above", "below"):
+            reference[[0, SIZE]] = float(np.median(border))
+        else:
+            reference[:, [0, SIZE]] = float(np.median(border))
+        drawn[name] = reading - reference > OUTLINE_DRAWN
+    return drawn
+
+
+def outlined_cells(lines: EdgeLines, marked: set[int]) -> set[int]:
+    """The marked cells (index row * 9 + col) that lie in a drawn outline: marked cells are grouped as they touch,
+    a drawn side between two of them parting them (two patches side by side, or a patch and a stray mark in the
+    hole it leaves), and a group counts as outlined when most of its border is drawn on its side."""
+    drawn = drawn_sides(lines)
+
+    def joins(index: int, other: int) -> bool:
+        for (nr, nc), name, at in _sides(*divmod(index, SIZE)):
+            if nr * SIZE + nc == other and 0 <= nc < SIZE:
+                return not drawn[name][at] and not drawn[_other(name)][at]
+        return False
+
+    found: set[int] = set()
+    for group in touching_groups(marked, joins):
+        border = {index: [bool(drawn[name][at]) for (nr, nc), name, at in _sides(*divmod(index, SIZE))
+                          if not (0 <= nr < SIZE and 0 <= nc < SIZE and nr * SIZE + nc in group)] for index in group}
+        sides = [side for own in border.values() for side in own]
+        if sides and np.mean(sides) >= ENCLOSED_SHARE:
+            # ... and each cell of it on the border is outlined on its own sides (a stroke running on from a
+            # patch into an empty cell beside it does not join that cell to the patch).
+            found |= {index for index, own in border.items() if not own or np.mean(own) >= OWN_SHARE}
+    return found

@@ -1,0 +1,82 @@
+"""The drawn outline (issue 15): pencil along the printed lines around a patch, told from the print itself and
+from hatching that runs along a side."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from doodle.quilt import SIZE
+from doodle.sheet import layout
+from doodle.sheet.measure import flat_field
+from doodle.sheet.outline import drawn_sides, edge_lines, outlined_cells
+from doodle.sheet.scan import PX_PER_MM
+
+GREY = (95, 95, 100)
+
+
+def _printed_sheet() -> np.ndarray:
+    """A flattened sheet with the grid printed as the PDF prints it (thin inner lines, a thick border)."""
+    width, height = layout.canonical_size_px(PX_PER_MM)
+    sheet = np.full((height, width, 3), 235, np.uint8)
+    grid = layout.GRID_RECT
+    for k in range(SIZE + 1):
+        x = round((grid.x + k * layout.CELL_MM) * PX_PER_MM)
+        y = round((grid.y + k * layout.CELL_MM) * PX_PER_MM)
+        thick = 3 if k in (0, SIZE) else 1
+        cv2.line(sheet, (x, round(grid.y * PX_PER_MM)), (x, round(grid.y2 * PX_PER_MM)), (40, 36, 29), thick)
+        cv2.line(sheet, (round(grid.x * PX_PER_MM), y), (round(grid.x2 * PX_PER_MM), y), (40, 36, 29), thick)
+    return sheet
+
+
+def _outline(sheet: np.ndarray, cells: set[tuple[int, int]], inset_mm: float = 0.8) -> None:
+    for row, col in cells:
+        r = layout.cell_rect(row, col).inset(inset_mm)
+        for (dr, dc), (a, b) in (((-1, 0), ((r.x, r.y), (r.x2, r.y))), ((1, 0), ((r.x, r.y2), (r.x2, r.y2))),
+                                 ((0, -1), ((r.x, r.y), (r.x, r.y2))), ((0, 1), ((r.x2, r.y), (r.x2, r.y2)))):
+            if (row + dr, col + dc) not in cells:
+                p = [(round(x * PX_PER_MM), round(y * PX_PER_MM)) for x, y in (a, b)]
+                cv2.line(sheet, p[0], p[1], GREY, 2, cv2.LINE_AA)
+
+
+def _slash(sheet: np.ndarray, row: int, col: int) -> None:
+    r = layout.cell_rect(row, col).inset(2.0)
+    cv2.line(sheet, (round(r.x * PX_PER_MM), round(r.y * PX_PER_MM)), (round(r.x2 * PX_PER_MM),
+             round(r.y2 * PX_PER_MM)), GREY, 2, cv2.LINE_AA)
+
+
+def _lines(sheet: np.ndarray):
+    return edge_lines(flat_field(sheet, np.ones(sheet.shape[:2], bool)).ink, PX_PER_MM)
+
+
+def test_an_outline_is_found_on_its_own_side_of_the_print():
+    sheet = _printed_sheet()
+    _outline(sheet, {(2, 2), (2, 3)})
+    drawn = drawn_sides(_lines(sheet))
+    assert drawn["below"][2, 2] and drawn["below"][2, 3] and drawn["above"][3, 2]  # top and bottom, inside
+    assert drawn["right"][2, 2] and drawn["left"][2, 4]  # left and right sides
+    assert not drawn["above"][2, 2] and not drawn["below"][3, 2]  # not on the far side of the print
+    assert not drawn["left"][2, 3] and not drawn["right"][2, 3]  # nor inside the patch
+    assert sum(int(side.sum()) for side in drawn.values()) == 6
+
+
+def test_hatching_along_a_side_is_not_an_outline():
+    sheet = _printed_sheet()
+    grid = layout.GRID_RECT
+    for row in (4, 5):  # horizontal hatching 1.6 mm apart over two whole rows
+        top = grid.y + row * layout.CELL_MM
+        for k in range(1, 10):
+            y = round((top + k * 1.6) * PX_PER_MM)
+            cv2.line(sheet, (round(grid.x * PX_PER_MM), y), (round(grid.x2 * PX_PER_MM), y), GREY, 2, cv2.LINE_AA)
+    drawn = drawn_sides(_lines(sheet))
+    assert not any(side.any() for side in drawn.values())
+
+
+def test_only_marked_cells_in_an_outline_are_outlined():
+    sheet = _printed_sheet()
+    patch = {(1, 1), (1, 2), (2, 2)}
+    _outline(sheet, patch)
+    for row, col in patch | {(2, 3), (6, 6)}:  # a slash beside the patch, outside its outline, and one far off
+        _slash(sheet, row, col)
+    marked = {r * SIZE + c for r, c in patch | {(2, 3), (6, 6)}}
+    assert outlined_cells(_lines(sheet), marked) == {r * SIZE + c for r, c in patch}
