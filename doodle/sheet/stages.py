@@ -33,7 +33,7 @@ from doodle.sheet.measure import (
     log_distance,
     region_ink,
 )
-from doodle.sheet.outline import OUTLINED_CONFIDENCE, edge_lines, outlined_cells
+from doodle.sheet.outline import edge_lines, outlined_cells
 from doodle.sheet.processing import level_only, print_lift
 from doodle.sheet.scan_errors import TooDarkError
 from doodle.sheet.shadows import ShadowMap, find_shadows
@@ -245,7 +245,7 @@ def find_strokes(read: SheetRead) -> None:
     shaded = read.values > read.threshold
     read.stains, read.blots = stain_cells(read.light.ink, read.values, shaded, read.strokes, boxes, PX_PER_MM, t)
     marked = {i for i in range(SIZE * SIZE) if shaded[i] or read.strokes.shares[i] >= t.stroke_mark}
-    read.outlined = outlined_cells(edge_lines(read.light.ink, PX_PER_MM), marked)
+    read.outlined = outlined_cells(edge_lines(read.light.ink, PX_PER_MM, t), marked, t)
     read.show("strokes", _strokes_picture)
 
 
@@ -291,7 +291,7 @@ def decide_cells(read: SheetRead) -> None:
         margin = t.cell_log_margin * (t.shadow_margin_factor if index in shadowed else 1.0)
         conf = min(1.0, log_distance(float(value), threshold, t) / margin)
         if sure:
-            conf = max(conf, OUTLINED_CONFIDENCE)
+            conf = max(conf, t.outlined_confidence)
         if index in doubtful:
             conf = min(conf, t.shadow_doubt)
         read.confidences.append(conf)

@@ -182,6 +182,19 @@ class ReaderTuning:
     uneven_least: float = 0.03  # ... and by at least this much ink (paper noise)
     uneven_min_share: float = 0.3  # a block is judged on what lies between its strokes when that is this much of it
 
+    # --- the drawn outline (outline.py; lengths in sheet mm) ---
+    outline_band_mm: float = 2.5  # a hand-drawn outline lies within this of the printed line, on either side
+    outline_far_band_mm: tuple[float, float] = (3.0, 5.5)  # deeper in the cell: parallel hatching shows here as much
+    outline_line_reach_mm: float = 2.0  # a line (printed, drawn, or both side by side) is narrower than this across
+    outline_edge_span: tuple[float, float] = (0.15, 0.85)  # the part of a side read: away from its corners ...
+    outline_edge_parts: int = 3  # ... in this many parts; the middle reading counts (a curve runs along one only)
+    # Over 4 tuning photos of single slashes per cell (seeds 0-3, mild), a side's reading less the photo's median
+    # reading of an inner side: sides not outlined at most 0.1 (99%: 0.04), outlined at least 0.04 (95%: 0.13).
+    outline_drawn: float = 0.07  # mm of full ink: a side reading this much above the print's own is drawn over
+    outline_enclosed_share: float = 0.75  # a region is outlined when this share of its border sides is drawn ...
+    outline_own_share: float = 0.5  # ... and a cell of it on that border when this share of its own border sides is
+    outlined_confidence: float = 0.8  # a few strokes inside a drawn outline: a deliberate mark
+
     # --- crossed special boxes ---
     # The share of the box's inside covered by pencil strokes (pixels of more than check_stroke_ink against the
     # local light: measure.local_ink, with a closing wider than the box), against a fixed threshold. Over 2400
