@@ -181,6 +181,34 @@ class ReaderTuning:
     uneven_share: float = 0.5  # blocks differing by this share of the tint's ink: the tint's edge runs through
     uneven_least: float = 0.03  # ... and by at least this much ink (paper noise)
     uneven_min_share: float = 0.3  # a block is judged on what lies between its strokes when that is this much of it
+    # Strokes over this share of a cell's interior shade it densely (hatching and scribbles: over 30 tuning photos at
+    # mild, moderate and harsh, 95% of such cells over 0.2); under it, a cell holds a few strokes only: a slash, a
+    # loose scribble, or a line that is not a mark (a stray line, a coffee ring's rim: up to 0.34 where two rims
+    # cross a cell), which its outline and its colour tell apart.
+    stroke_dense: float = 0.2
+    # A line or two across a cell darkens it by this much at most (slashes 0.03-0.08 over 4 tuning photos; a loose
+    # scribble's line run on across an empty cell 0.05-0.06); the lightest pencil fills start at 0.107 (pale yellow,
+    # harsh; hatched or scribbled in pale yellow, 0.077-0.091 at moderate, in coloured strokes). A cell shaded by so
+    # little ink, in a few grey strokes, with no outline around it may hold a stray line.
+    stray_ink: float = 0.1
+    # Brown: a tea or coffee stain. Ink is 1 - the darkest channel; the chroma (brightest less darkest channel) over
+    # the ink is a pigment's own (about the same at any strength): graphite under 0.12, a coffee tint 0.5-0.63, the
+    # coloured pencils of the generator 0.5 (green, purple: not warm) to 1 (orange, pale yellow); red 0.81. Warm
+    # (red over green over blue) and within stain_chroma: the colour of a stain (under its low end: graphite).
+    stain_chroma: tuple[float, float] = (0.3, 0.72)
+    fall_margin_mm: tuple[float, float] = (2.0, 3.5)  # between a cell's interior and its lines, clear of an outline
+    spill_band_mm: tuple[float, float] = (5.5, 7.0)  # from the interior's edge: 2.0-3.5 mm past the cell's line
+    # A tint fading near one of its lines to less than fall_stain of its ink, or spilling over a line into a cell
+    # left empty at more than spill_stain of it, is no pencil shading. Over 28 tuning photos (seeds 4-10: mild,
+    # harsh, smudges, coffee rings) pencil tints (light, solid, coloured, pale yellow, blurred hatching) kept
+    # 0.74-1.0 of it near every line (once 0.56, pale yellow at harsh) and spilled at most 0.13; eraser smudges kept
+    # 0.21-0.57 near their faintest side, or spilled 0.07-0.5.
+    fall_stain: float = 0.65
+    spill_stain: float = 0.3
+    # Such a blot is read as paper (in doubt) when fainter than this: eraser smudges measured 0.05-0.1, the lightest
+    # pencil fills 0.114 (harsh seeds 4-10); on 40 harsh photos (seeds 600-639) light and pale yellow fills on the
+    # grid's edge faded or spilled so (a blur over its thick border) at 0.09-0.24.
+    blot_faint: float = 0.1
 
     # --- the drawn outline (outline.py; lengths in sheet mm) ---
     outline_band_mm: float = 2.5  # a hand-drawn outline lies within this of the printed line, on either side
