@@ -152,7 +152,7 @@ def _marker_votes(
 
 
 @cache
-def _reads_mirrored(marker_id: int) -> bool:
+def reads_mirrored(marker_id: int) -> bool:
     """Whether the marker, seen in a mirror, still reads as one of our ids (8 and 9 do: as themselves)."""
     dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, layout.ARUCO_DICTIONARY_NAME))
     white = 1 - np.array(layout.marker_bits(marker_id), np.uint8)[1:-1, 1:-1]  # the data bits, 1 = white
@@ -202,7 +202,7 @@ def orient(gray: np.ndarray, homography: np.ndarray, markers: Sequence[Detection
     votes, misfits = _marker_votes(homographies, markers, t.grid_marker_tolerance_mm)
     told = {index for index, _, _ in votes}
     evidence = tuple(f"marker {place.corner}" for _, _, place in votes)
-    unmirrored = any(not _reads_mirrored(marker_id) for _, marker_id, _ in votes)
+    unmirrored = any(not reads_mirrored(marker_id) for _, marker_id, _ in votes)
     rest = [] if unmirrored else [index for index in range(len(ways)) if index not in told]
     qr = _qr_way(gray, homographies, sorted(told) + rest, t)
     if qr is not None and ways[qr][0]:
