@@ -31,7 +31,7 @@ def _ids(*corners: str) -> list[int]:
 
 def test_the_grid_and_markers_in_view_give_the_sheet_and_are_surest_near_them():
     markers = [_marker(i, SLANTED) for i in _ids("tl", "bl")]
-    placed = place_layout(_grid_homography(SLANTED), markers, 10.0)
+    placed = place_layout(_grid_homography(SLANTED), markers)
     assert placed is not None and placed.error_mm < 1e-3
     assert np.allclose(placed.homography / placed.homography[2, 2], SLANTED, rtol=1e-4, atol=1e-7)
     near, far = placed.uncertainty_mm((5.0, 250.0)), placed.uncertainty_mm((185.0, 250.0))
@@ -42,5 +42,5 @@ def test_the_grid_and_markers_in_view_give_the_sheet_and_are_surest_near_them():
 def test_a_marker_that_does_not_fit_the_grid_places_nothing(shift_mm):
     """A marker near where the grid puts it, but not of one flat sheet with it (another sheet's, or a bent page)."""
     moved = SLANTED @ np.array([[1, 0, shift_mm], [0, 1, 0], [0, 0, 1]])
-    assert place_layout(_grid_homography(SLANTED), [_marker(_ids("br")[0], moved)], 10.0) is None
-    assert place_layout(_grid_homography(SLANTED), [], 10.0) is None
+    assert place_layout(_grid_homography(SLANTED), [_marker(_ids("br")[0], moved)]) is None
+    assert place_layout(_grid_homography(SLANTED), []) is None

@@ -158,14 +158,14 @@ def test_a_mirrored_photo_without_its_qr_code_is_never_read_with_confidence(flip
 
 
 def test_which_markers_read_in_a_mirror_is_what_the_detector_sees():
-    from doodle.sheet.grid_fallback import _reads_mirrored
+    from doodle.sheet.grid_fallback import reads_mirrored
     from doodle.sheet.markers import detect_markers
 
     for marker_id in sorted({i for marks in L.LAYOUT_MARKS for ids in marks.marker_ids_by_slot for i in ids}):
         bits = np.array(L.marker_bits(marker_id), np.uint8)
         image = cv2.resize(255 - 255 * bits, (120, 120), interpolation=cv2.INTER_NEAREST)
         mirrored = cv2.copyMakeBorder(image[:, ::-1], 40, 40, 40, 40, cv2.BORDER_CONSTANT, value=255)
-        assert _reads_mirrored(marker_id) == bool(detect_markers(mirrored)), marker_id
+        assert reads_mirrored(marker_id) == bool(detect_markers(mirrored)), marker_id
 
 
 def test_doodle_score_shows_the_boxes_read_from_the_grid_and_markers_in_view(tmp_path):

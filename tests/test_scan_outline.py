@@ -3,6 +3,8 @@ from hatching that runs along a side."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import cv2
 import numpy as np
 
@@ -11,6 +13,7 @@ from doodle.sheet import layout
 from doodle.sheet.measure import flat_field
 from doodle.sheet.outline import drawn_sides, edge_lines, outlined_cells
 from doodle.sheet.scan import PX_PER_MM
+from doodle.sheet.tuning import TUNING
 
 GREY = (95, 95, 100)
 
@@ -80,3 +83,5 @@ def test_only_marked_cells_in_an_outline_are_outlined():
         _slash(sheet, row, col)
     marked = {r * SIZE + c for r, c in patch | {(2, 3), (6, 6)}}
     assert outlined_cells(_lines(sheet), marked) == {r * SIZE + c for r, c in patch}
+    # the tuning passed in is the one decided with: asked for far more ink than a pencil line, none is drawn
+    assert not outlined_cells(_lines(sheet), marked, dataclasses.replace(TUNING, outline_drawn=1.0))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from doodle.sheet.shadows import find_shadows
+from doodle.sheet.shadows import corrected_by_paper, find_shadows
 
 SIZE = 480
 GRID = (96, 96, 384, 384)  # x0, y0, x1, y1: a 6 x 6 grid of 48-pixel cells, paper all around it
@@ -102,8 +102,6 @@ def test_the_paper_beside_the_grid_decides_what_the_trace_left_unsure():
     """On the shadow map (1 mm per pixel): a shadow over everything left of x = 100, traced with a lit hole in the
     grid (pencil edges fooled the trace) and a shadowed blob in the grid's lit part; the paper around the grid
     shows where the shadow really is, and both are put right."""
-    from doodle.sheet.shadows import _as_the_paper_shows
-
     size, depth = 130, 0.4
     xs = np.arange(size)[None, :].repeat(size, axis=0)
     log = np.full((size, size), np.log(200.0), np.float32) - np.where(xs < 100, depth, 0.0).astype(np.float32)
@@ -113,7 +111,7 @@ def test_the_paper_beside_the_grid_decides_what_the_trace_left_unsure():
     traced = np.where(xs < 100, -depth, 0.0).astype(np.float32)
     traced[50:80, 50:80] = 0.0  # a lit hole the trace left inside the shadow
     traced[40:60, 102:112] = -depth  # a shadowed blob in the lit part of the grid
-    corrected = _as_the_paper_shows(traced, log, bare, drawn)
+    corrected = corrected_by_paper(traced, log, bare, drawn)
     assert (corrected[50:80, 50:80] < -0.3).all()
     assert (corrected[40:60, 102:112] == 0.0).all()
     assert (corrected[bare & (xs < 95)] < -0.3).all() and (corrected[bare & (xs > 105)] == 0.0).all()
@@ -160,8 +158,6 @@ def test_the_paper_is_labelled_by_the_light_that_fits_it_best_not_by_a_leaked_tr
     """On the shadow map: a light falling off across the sheet, a shadow over the bottom, and a trace that leaked
     from it up the paper on the right. Refits from the trace alone keep the leak (the smooth light bends to fit
     it); the paper is labelled as it shows."""
-    from doodle.sheet.shadows import _as_the_paper_shows
-
     size, depth = 130, 0.45
     ys, xs = np.mgrid[0:size, 0:size].astype(np.float32)
     light = np.log(220.0) - 0.5 * (xs + ys) / size
@@ -171,7 +167,7 @@ def test_the_paper_is_labelled_by_the_light_that_fits_it_best_not_by_a_leaked_tr
     drawn[20:90, 20:105] = True
     bare = ~drawn
     traced = np.where(truth | (xs > 105), -depth, 0.0).astype(np.float32)
-    corrected = _as_the_paper_shows(traced, log, bare, drawn)
+    corrected = corrected_by_paper(traced, log, bare, drawn)
     assert ((corrected < -0.3) == truth)[bare].mean() > 0.99
 
 
@@ -191,8 +187,6 @@ def test_a_spur_the_trace_followed_along_pencil_is_taken_off_the_shadow():
     """On the shadow map: a shadow over everything left of x = 60, and a narrow spur of it (4 mm wide) that the
     trace followed into the grid along pencil edges. A silhouette has no such spur: the spur keeps its light, and
     the shadow's straight edge stays where it is."""
-    from doodle.sheet.shadows import _as_the_paper_shows
-
     size, depth = 130, 0.4
     xs = np.arange(size)[None, :].repeat(size, axis=0)
     log = np.full((size, size), np.log(200.0), np.float32) - np.where(xs < 60, depth, 0.0).astype(np.float32)
@@ -200,7 +194,7 @@ def test_a_spur_the_trace_followed_along_pencil_is_taken_off_the_shadow():
     drawn[25:105, 25:115] = True
     traced = np.where(xs < 60, -depth, 0.0).astype(np.float32)
     traced[60:64, 60:85] = -depth  # the spur
-    corrected = _as_the_paper_shows(traced, log, ~drawn, drawn)
+    corrected = corrected_by_paper(traced, log, ~drawn, drawn)
     assert (corrected[58:68, 64:85] == 0.0).all()
     assert (corrected[:, :58] < -0.3).all() and (corrected[:20, 62:] == 0.0).all()
 
@@ -208,8 +202,6 @@ def test_a_spur_the_trace_followed_along_pencil_is_taken_off_the_shadow():
 def test_the_depth_taken_out_is_the_one_the_paper_shows_not_a_traced_one():
     """On the shadow map: a shadow taking 0.45 (log) over everything left of x = 50, traced far too shallow, and a
     larger region traced in the grid from pencil with another shallow depth. The paper shows the real depth."""
-    from doodle.sheet.shadows import _as_the_paper_shows
-
     size, depth = 130, 0.45
     ys, xs = np.mgrid[0:size, 0:size]
     light = (np.log(210.0) - 0.3 * xs / size).astype(np.float32)
@@ -218,6 +210,6 @@ def test_the_depth_taken_out_is_the_one_the_paper_shows_not_a_traced_one():
     drawn[25:105, 25:115] = True
     traced = np.where(xs < 50, -0.12, 0.0).astype(np.float32)
     traced[30:100, 60:110] = -0.1  # pencil, traced as a shadow
-    corrected = _as_the_paper_shows(traced, log, ~drawn, drawn)
+    corrected = corrected_by_paper(traced, log, ~drawn, drawn)
     assert np.allclose(corrected[:, :45], -depth, atol=0.02)
     assert (corrected[:, 55:] == 0.0).all()

@@ -7,12 +7,14 @@ import dataclasses
 import pytest
 
 from doodle.sheet import layout
-from doodle.sheet.processing import LIFT_SEEN
+from doodle.sheet.refine import UNFLAT_NOTE
 from doodle.sheet.scan import read_photo
+from doodle.sheet.scan_errors import ScanError
 from doodle.sheet.stages import STAGES, SheetRead
 from doodle.sheet.tuning import TUNING, ReaderTuning
 from tests.photogen import make_photo
-from tests.test_scan import SMALL
+from tests.photogen_families import family_photo
+from tests.test_scan import SMALL, cover_markers, recode
 
 
 def test_the_tuning_is_frozen_and_its_default_is_the_one_used():
@@ -35,6 +37,37 @@ def test_a_tuning_passed_in_is_the_one_read_with():
     blind = read_photo(photo.jpeg, tuning=dataclasses.replace(TUNING, cell_lowest=2.0, cell_highest=3.0))
     assert blind.threshold >= 2.0 and blind.quilt.bits != default.quilt.bits
 
+
+
+def test_the_tuning_reaches_the_qr_code_the_print_lift_and_the_bent_page():
+    """`read_photo(..., tuning=)` is what qr.py, processing.py and refine.py decide with, not values of their own."""
+    photo = make_photo(3, "mild", megapixels=SMALL)
+    default = read_photo(photo.jpeg)
+    assert default.sheet_id is not None and default.round_scores == tuple(photo.truth.round_scores)
+    assert UNFLAT_NOTE not in default.notes
+    # the code's square rectified with a margin wider than the photo: not read
+    assert read_photo(photo.jpeg, tuning=dataclasses.replace(TUNING, qr_margin_mm=1000.0)).sheet_id is None
+    # empty print said to read far lighter than it does: every bubble's ink is taken as the photo's processing
+    lifted = read_photo(photo.jpeg, tuning=dataclasses.replace(TUNING, empty_bubble_ink=-1.0))
+    assert lifted.round_scores == (None, None, None)
+    # no box or bubble row found anywhere is close enough to the field: all in doubt, the sheet taken as bent
+    strict = dataclasses.replace(TUNING, refine_box_tolerance_mm=-1.0, refine_row_tolerance_mm=-1.0)
+    bent = read_photo(photo.jpeg, tuning=strict)
+    assert UNFLAT_NOTE in bent.notes and bent.confidence <= strict.unflat_confidence
+    assert {doubt.special for doubt in bent.uncertain if doubt.kind == "special"} == set(layout.SPECIAL_NAMES)
+
+
+def test_the_tuning_reaches_the_grid_finder_and_the_layout_placed_from_it():
+    """Without all the markers, grid_fallback.py and placement.py decide with the tuning passed in."""
+    photo = make_photo(5, "mild", megapixels=SMALL)
+    no_markers = recode(cover_markers(photo, ("tl", "tr", "br", "bl")))
+    assert read_photo(no_markers).quilt == photo.truth.quilt
+    with pytest.raises(ScanError, match="no score sheet found"):  # more inner lines asked for than a grid has
+        read_photo(no_markers, tuning=dataclasses.replace(TUNING, grid_min_lines=17))
+    cut = family_photo(1, "framing")  # a corner marker cut by the frame: the others place the boxes and bubbles
+    assert read_photo(cut.jpeg).specials_used is not None
+    unplaced = read_photo(cut.jpeg, tuning=dataclasses.replace(TUNING, placed_unsure_mm=0.0))
+    assert unplaced.specials_used is None and not unplaced.rounds_read
 
 def test_each_stage_fills_in_what_the_next_reads():
     """The stages run in order on one SheetRead: each finds what it says, and none reads what is not there yet."""
@@ -61,5 +94,5 @@ def test_each_stage_fills_in_what_the_next_reads():
     assert read.quilt == photo.truth.quilt
     assert set(read.specials) == set(photo.truth.specials_used)
     assert read.rounds == tuple(photo.truth.round_scores)
-    assert 0.0 <= read.print_lift < LIFT_SEEN  # an unprocessed photo's empty print reads as such
+    assert 0.0 <= read.print_lift < TUNING.lift_seen  # an unprocessed photo's empty print reads as such
     assert len(read.confidences) == 81 + len(layout.SPECIALS) + 60 and np.all(np.asarray(read.confidences) <= 1.0)

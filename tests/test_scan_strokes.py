@@ -11,7 +11,7 @@ import pytest
 from doodle.quilt import SIZE
 from doodle.sheet.scan import read_photo
 from doodle.sheet.stages import PX_PER_MM, cell_boxes
-from doodle.sheet.strokes import FALL_STAIN, SPILL_STAIN, StrokeMap, grid_keeping, stain_cells
+from doodle.sheet.strokes import StrokeMap, grid_keeping, stain_cells
 from doodle.sheet.tuning import TUNING
 from tests.photogen_styles import styled_photo
 from tests.test_scan import flagged, wrong_items
@@ -131,10 +131,10 @@ def test_a_smudge_fades_before_its_lines_and_pencil_reaches_them():
     cv2.circle(smudge, (x + 36, y + 30), 18, 0.12, -1)
     smudge = cv2.GaussianBlur(smudge, (0, 0), 6)
     closed = (True, True, True, True)
-    assert grid_keeping(fill, box, PX_PER_MM, closed)[0] > FALL_STAIN
-    assert grid_keeping(fill, box, PX_PER_MM, closed)[1] < SPILL_STAIN
+    assert grid_keeping(fill, box, PX_PER_MM, closed)[0] > TUNING.fall_stain
+    assert grid_keeping(fill, box, PX_PER_MM, closed)[1] < TUNING.spill_stain
     near, past = grid_keeping(smudge, box, PX_PER_MM, closed)
-    assert near < FALL_STAIN or past > SPILL_STAIN
+    assert near < TUNING.fall_stain or past > TUNING.spill_stain
 
 
 def test_a_line_run_on_across_an_empty_cell_is_in_doubt():

@@ -6,7 +6,7 @@ since the photo holds nothing but white. So the saturated part of the sheet is f
 channels over a blob some millimetres wide (holes where pencil is not quite clipped filled in), where the printed
 lines are lighter than along the rest of the same line (added light; a bright exposure of white paper clips too,
 but leaves the print as dark as ever). What it may hide is put in doubt with the reason, and a note says where and
-asks for another photo.
+asks for another photo. The values it decides with are `tuning.ReaderTuning`'s `glare_*`, with their evidence.
 """
 
 from __future__ import annotations
@@ -21,24 +21,8 @@ from doodle.geometry import Cell
 from doodle.quilt import SIZE, Quilt, cell_list, cell_name
 from doodle.sheet import layout
 from doodle.sheet.doubts import Uncertain
+from doodle.sheet.tuning import TUNING, ReaderTuning
 
-# Clipped: the darkest channel at least this high (0-255). A saturating glare on the families' photos (light 2, 6,
-# 9, 20) reads 253-255 after JPEG over its core.
-GLARE_CLIP = 250
-# Clipped paper alone is not glare: a bright photo of white paper clips too (mild photos of tests/photogen.py: up to
-# a third of the paper), and pencil stays as dark as ever there. Glare adds light to everything, the black print as
-# well: where a printed line under the clipped blob is this many grey levels lighter than the rest of the same line
-# (or than the other boxes, or bubbles), the light added is enough to wash out light pencil (pencil at 0.8 of the
-# paper's light, with the paper clipped, reads as paper from about 50 levels added). Lines differ among themselves
-# by up to 60 levels in a bright mild photo (thin inner lines against the border), hence each against itself.
-# Under the saturating glares of the families' light photos (tuning seeds 0-23) the lines rise by 60-180.
-GLARE_LIFT = 50.0
-GLARE_LINE_MM = 0.6  # half the width of the strip along a printed line where its darkness is measured
-GLARE_LINE_PERCENTILE = 10  # the line's darkness: this percentile of the darkest channel over the strip
-GLARE_MIN_SHARE = 0.5  # a millimetre square is clipped when this share of its pixels is
-GLARE_MIN_AREA_MM2 = 12.0  # a clipped blob smaller than this (a 4 mm spot) hides no cell's shading
-GLARE_FRINGE_MM = 2.0  # around the clipped blob the paper is near white: pencil there is faint too
-GLARE_CLOSE_MM = 3  # printed lines and thin strokes across the blob are bridged (they are not clipped)
 GLARE_REASON = "under glare: washed out to white, pencil may not show"
 GLARE_ADVICE = "retake the photo without the glare (tilt the phone, no flash)"
 MAX_NAMED_CELLS = 6  # more cells than this are told by their count and the corners they span
@@ -88,27 +72,27 @@ class Glare:
         return tuple(found)
 
 
-def find_glare(sheet: np.ndarray, px_per_mm: float) -> Glare:
+def find_glare(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) -> Glare:
     """The glare on the flattened sheet `sheet` (BGR uint8, `px_per_mm` pixels per mm)."""
     height, width = sheet.shape[:2]
     size = (max(1, round(width / px_per_mm)), max(1, round(height / px_per_mm)))
     b, g, r = cv2.split(sheet)
     lowest = cv2.min(cv2.min(b, g), r)
-    clipped = cv2.compare(lowest, GLARE_CLIP, cv2.CMP_GE)
-    if cv2.countNonZero(clipped) < GLARE_MIN_AREA_MM2 * px_per_mm**2 * GLARE_MIN_SHARE:
+    clipped = cv2.compare(lowest, t.glare_clip, cv2.CMP_GE)
+    if cv2.countNonZero(clipped) < t.glare_min_area_mm2 * px_per_mm**2 * t.glare_min_share:
         return Glare(np.zeros(size[::-1], bool))
     share = cv2.resize(clipped, size, interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
-    blob = (share >= GLARE_MIN_SHARE).astype(np.uint8)
-    blob = cv2.morphologyEx(blob, cv2.MORPH_CLOSE, np.ones((GLARE_CLOSE_MM, GLARE_CLOSE_MM), np.uint8))
+    blob = (share >= t.glare_min_share).astype(np.uint8)
+    blob = cv2.morphologyEx(blob, cv2.MORPH_CLOSE, np.ones((t.glare_close_mm,) * 2, np.uint8))
     # Pencil under the glare that is not quite clipped leaves holes in the blob: the light over it is the blob's.
     contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     mask = np.zeros_like(blob)
     for contour in contours:
-        if cv2.contourArea(contour) >= GLARE_MIN_AREA_MM2:
+        if cv2.contourArea(contour) >= t.glare_min_area_mm2:
             cv2.drawContours(mask, [contour], -1, 1, cv2.FILLED)
     if not mask.any():
         return Glare(mask > 0)
-    fringe = 2 * round(GLARE_FRINGE_MM) + 1
+    fringe = 2 * round(t.glare_fringe_mm) + 1
     mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (fringe, fringe))) > 0
 
     def touched(rect: layout.Rect) -> bool:
@@ -119,7 +103,7 @@ def find_glare(sheet: np.ndarray, px_per_mm: float) -> Glare:
     def darkness(rect: layout.Rect) -> float:
         x0, y0, x1, y1 = rect.to_px(px_per_mm)
         patch = lowest[max(y0, 0) : max(y1, 0), max(x0, 0) : max(x1, 0)]
-        return float(np.percentile(patch, GLARE_LINE_PERCENTILE)) if patch.size else 255.0
+        return float(np.percentile(patch, t.glare_line_percentile)) if patch.size else 255.0
 
     def lifted(strips: list[layout.Rect]) -> list[bool]:
         """Which of these strips of one printed line, or of alike print, are lighter than the rest of it: lines
@@ -127,9 +111,9 @@ def find_glare(sheet: np.ndarray, px_per_mm: float) -> Glare:
         dark = [darkness(strip) for strip in strips]
         away = [value for value, strip in zip(dark, strips, strict=True) if not touched(strip)] or dark
         reference = float(np.median(away))
-        return [touched(strip) and value >= reference + GLARE_LIFT for value, strip in zip(dark, strips, strict=True)]
+        return [touched(strip) and value >= reference + t.glare_lift for value, strip in zip(dark, strips, strict=True)]
 
-    grid, cell_mm, w = layout.GRID_RECT, layout.CELL_MM, GLARE_LINE_MM
+    grid, cell_mm, w = layout.GRID_RECT, layout.CELL_MM, t.glare_line_mm
     across = [lifted([layout.Rect(grid.x + col * cell_mm, grid.y + k * cell_mm - w, cell_mm, 2 * w)
                       for col in range(SIZE)]) for k in range(SIZE + 1)]  # [line][column]
     down = [lifted([layout.Rect(grid.x + k * cell_mm - w, grid.y + row * cell_mm, 2 * w, cell_mm)

@@ -3,6 +3,7 @@ by its inner lines.
 
 The result is a homography from our sheet frame to the photo that puts the found grid where our layout's grid
 is, so the same cell reader works; nothing outside the grid (special actions, round scores) can be read this way.
+The values it decides with are `tuning.ReaderTuning`'s `grid_*` and `code_*`, with their evidence.
 """
 
 from __future__ import annotations
@@ -17,16 +18,7 @@ import numpy as np
 
 from doodle.sheet import layout
 from doodle.sheet.markers import Detection
-
-SEARCH_SIDE = 1000  # the grid is looked for in a copy of the photo this large
-CELL_PX = 40  # resolution of the candidate grid while checking its lines
-MIN_AREA = 0.04  # a candidate border encloses at least this fraction of the photo
-MIN_LINES = 13  # of the 16 inner lines, this many must show as lines
-# A border with a corner this close to the photo's edge (share of the search image's side) runs along the frame:
-# the grid goes on beyond it (framing 16 of tests/photogen_families.py: the top row cut off, its corners found 0
-# and 3 pixels from the edge, read as a whole grid with 7 cells wrong). A whole grid lies inside a sheet's
-# margins, well inside the photo.
-EDGE_MARGIN = 0.005
+from doodle.sheet.tuning import TUNING, ReaderTuning
 
 
 def _order(quad: np.ndarray) -> np.ndarray:
@@ -39,56 +31,60 @@ def _order(quad: np.ndarray) -> np.ndarray:
     )
 
 
-def _line_score(gray: np.ndarray, quad: np.ndarray) -> tuple[int, float]:
+def _line_score(gray: np.ndarray, quad: np.ndarray, t: ReaderTuning) -> tuple[int, float]:
     """How many of the 16 inner lines of a 9x9 grid show inside `quad`, and their mean prominence (0-255)."""
-    side = 9 * CELL_PX
+    cell = t.grid_check_cell_px
+    peak_px, (near, far) = t.grid_line_peak_px, t.grid_line_around_px
+    side = 9 * cell
     target = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
     warp = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
     flat = 255.0 - cv2.warpPerspective(gray, warp, (side, side), flags=cv2.INTER_AREA).astype(np.float32)
     count, prominence = 0, []
     for profile in (np.median(flat, axis=0), np.median(flat, axis=1)):
         for i in range(1, 9):
-            at = i * CELL_PX
-            peak = profile[at - 4 : at + 5].max()
-            around = np.concatenate((profile[at - 16 : at - 8], profile[at + 9 : at + 17])).mean()
+            at = i * cell
+            peak = profile[at - peak_px : at + peak_px + 1].max()
+            around = np.concatenate((profile[at - far : at - near], profile[at + near + 1 : at + far + 1])).mean()
             prominence.append(peak - around)
-            if peak - around > 6:
+            if peak - around > t.grid_line_prominence:
                 count += 1
     return count, float(np.mean(prominence))
 
 
-def _at_edge(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
-    """Whether a corner of `quad` lies at the edge of an image of `shape`: cut by the frame."""
+def _at_edge(quad: np.ndarray, shape: tuple[int, ...], edge_margin: float) -> bool:
+    """Whether a corner of `quad` lies at the edge of an image of `shape` (within `edge_margin` of its side): cut by
+    the frame."""
     height, width = shape[:2]
-    margin = EDGE_MARGIN * max(height, width)
+    margin = edge_margin * max(height, width)
     points = quad.reshape(-1, 2)
     return bool((points.min(axis=0) < margin).any() or (points[:, 0] > width - 1 - margin).any()
                 or (points[:, 1] > height - 1 - margin).any())
 
 
-def find_grid_homography(image: np.ndarray) -> np.ndarray | None:
+def find_grid_homography(image: np.ndarray, t: ReaderTuning = TUNING) -> np.ndarray | None:
     """The homography sheet mm -> photo pixels that maps our layout's grid onto the 9x9 grid in the photo."""
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    scale = min(1.0, SEARCH_SIDE / max(gray.shape))
+    scale = min(1.0, t.grid_search_side / max(gray.shape))
     small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
-    block = max(15, (max(small.shape) // 30) | 1)
-    ink = cv2.adaptiveThreshold(small, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 10)
-    ink = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    block = max(t.grid_threshold_block_px, (max(small.shape) // t.grid_threshold_blocks) | 1)
+    ink = cv2.adaptiveThreshold(small, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block,
+                                t.grid_threshold_offset)
+    ink = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, np.ones((t.grid_close_px,) * 2, np.uint8))
     contours, _ = cv2.findContours(ink, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
-    min_area = MIN_AREA * small.shape[0] * small.shape[1]
+    min_area = t.grid_min_area * small.shape[0] * small.shape[1]
     candidates = []
     for contour in contours:
         if cv2.contourArea(contour) < min_area:
             continue
         hull = cv2.convexHull(contour)
-        approx = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True)
-        if len(approx) == 4 and cv2.isContourConvex(approx) and not _at_edge(approx, small.shape):
+        approx = cv2.approxPolyDP(hull, t.grid_corner_approx * cv2.arcLength(hull, True), True)
+        if len(approx) == 4 and cv2.isContourConvex(approx) and not _at_edge(approx, small.shape, t.grid_edge_margin):
             candidates.append((cv2.contourArea(approx), _order(approx)))
     candidates.sort(key=lambda item: -item[0])
     best: tuple[int, float, np.ndarray] | None = None
-    for _, quad in candidates[:12]:
-        count, prominence = _line_score(small, quad)
-        if count >= MIN_LINES and (best is None or (count, prominence) > best[:2]):
+    for _, quad in candidates[: t.grid_candidates]:
+        count, prominence = _line_score(small, quad, t)
+        if count >= t.grid_min_lines and (best is None or (count, prominence) > best[:2]):
             best = (count, prominence, quad)
     if best is None:
         return None
@@ -98,10 +94,6 @@ def find_grid_homography(image: np.ndarray) -> np.ndarray | None:
 
 
 # --- which way up: the grid alone looks the same turned a quarter or mirrored ----------------------------------
-MARKER_TOLERANCE_MM = 10.0  # a found marker's corners within this (RMS, sheet mm) of where a way up puts them
-CODE_CHECK_PX_PER_MM = 2.0  # the coarse look at where a QR code would be
-CODE_DARK_SHARE = 0.6  # darker than this share of the paper around: a dark module
-CODE_MIN_DARK = 0.2  # a code's square (white border included) is about 40% dark modules
 UNKNOWN_REASON = (
     "which way up the sheet is could not be told (no corner marker or QR code of a doodle sheet was read, or they "
     "disagree): the quilt may be read turned or mirrored; check it against your sheet"
@@ -135,11 +127,11 @@ def _symmetries() -> tuple[tuple[bool, np.ndarray], ...]:
 
 
 def _marker_votes(
-    homographies: list[np.ndarray], markers: Sequence[Detection]
+    homographies: list[np.ndarray], markers: Sequence[Detection], tolerance_mm: float
 ) -> tuple[list[tuple[int, int, layout.MarkerPlace]], list[layout.MarkerPlace]]:
     """For each of our markers found in the photo, the way up (index) that puts its corners where it is printed
-    (any other way up puts them at least 22 mm away), with the marker's id and where it is printed; and the
-    markers that fit no way up (of another sheet in view, or mirrored)."""
+    (within `tolerance_mm`; any other way up puts them at least 22 mm away), with the marker's id and where it is
+    printed; and the markers that fit no way up (of another sheet in view, or mirrored)."""
     votes: list[tuple[int, int, layout.MarkerPlace]] = []
     misfits: list[layout.MarkerPlace] = []
     for marker_id, quad in markers:
@@ -152,7 +144,7 @@ def _marker_votes(
             back = cv2.perspectiveTransform(quad.reshape(-1, 1, 2), np.linalg.inv(homography)).reshape(-1, 2)
             errors.append(float(np.sqrt(((back - printed) ** 2).sum(axis=1).mean())))
         best = int(np.argmin(errors))
-        if errors[best] <= MARKER_TOLERANCE_MM:
+        if errors[best] <= tolerance_mm:
             votes.append((best, marker_id, place))
         else:
             misfits.append(place)
@@ -160,7 +152,7 @@ def _marker_votes(
 
 
 @cache
-def _reads_mirrored(marker_id: int) -> bool:
+def reads_mirrored(marker_id: int) -> bool:
     """Whether the marker, seen in a mirror, still reads as one of our ids (8 and 9 do: as themselves)."""
     dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, layout.ARUCO_DICTIONARY_NAME))
     white = 1 - np.array(layout.marker_bits(marker_id), np.uint8)[1:-1, 1:-1]  # the data bits, 1 = white
@@ -169,33 +161,33 @@ def _reads_mirrored(marker_id: int) -> bool:
     return bool(ok) and layout.locate_marker(int(found)) is not None
 
 
-def _qr_way(gray: np.ndarray, homographies: list[np.ndarray], ways: list[int]) -> int | None:
+def _qr_way(gray: np.ndarray, homographies: list[np.ndarray], ways: list[int], t: ReaderTuning) -> int | None:
     """The first of `ways` under which our QR code reads where a layout prints it: rectified that way, a turned
     code is upright and a mirrored one un-mirrored, and the code is printed at one place only (the 8 ways up put
     that place at least 60 mm apart)."""
     from doodle.sheet.qr import read_sheet_code  # QR decoding is only needed here when markers are missing
 
     for index in ways:
-        if any(_looks_like_a_code(gray, homographies[index], marks.qr)
-               and read_sheet_code(gray, homographies[index], marks) is not None for marks in layout.LAYOUT_MARKS):
+        if any(_looks_like_a_code(gray, homographies[index], marks.qr, t)
+               and read_sheet_code(gray, homographies[index], marks, t) is not None for marks in layout.LAYOUT_MARKS):
             return index
     return None
 
 
-def _looks_like_a_code(gray: np.ndarray, sheet_to_photo: np.ndarray, qr: layout.Rect) -> bool:
+def _looks_like_a_code(gray: np.ndarray, sheet_to_photo: np.ndarray, qr: layout.Rect, t: ReaderTuning) -> bool:
     """Whether the square where `qr` would be printed is dark enough to hold a code (about half its modules are
     dark; paper, text and boxes much less), judged coarsely so that a decode is not tried where no code is: each
     costs about 0.1 s."""
-    side = round(qr.w * CODE_CHECK_PX_PER_MM)
-    to_photo = sheet_to_photo @ np.array([[1 / CODE_CHECK_PX_PER_MM, 0, qr.x], [0, 1 / CODE_CHECK_PX_PER_MM, qr.y],
-                                          [0, 0, 1]])
+    px_per_mm = t.code_check_px_per_mm
+    side = round(qr.w * px_per_mm)
+    to_photo = sheet_to_photo @ np.array([[1 / px_per_mm, 0, qr.x], [0, 1 / px_per_mm, qr.y], [0, 0, 1]])
     square = cv2.warpPerspective(gray, to_photo, (side, side), flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
                                  borderMode=cv2.BORDER_CONSTANT, borderValue=255).astype(np.float32)
-    paper = float(np.percentile(square, 90))
-    return float((square < CODE_DARK_SHARE * paper).mean()) >= CODE_MIN_DARK
+    paper = float(np.percentile(square, t.code_paper_percentile))
+    return float((square < t.code_dark_share * paper).mean()) >= t.code_min_dark
 
 
-def orient(gray: np.ndarray, homography: np.ndarray, markers: Sequence[Detection]) -> Facing:
+def orient(gray: np.ndarray, homography: np.ndarray, markers: Sequence[Detection], t: ReaderTuning = TUNING) -> Facing:
     """Which way up the grid that `homography` (from `find_grid_homography`) maps is, from the corner markers found
     (`markers`: (id, photo corners) pairs, as `markers.detect_markers` gives them; even one tells, its id saying which
     corner) and the QR code. Known only when the evidence agrees on one way up, and no marker of the same sheet
@@ -207,12 +199,12 @@ def orient(gray: np.ndarray, homography: np.ndarray, markers: Sequence[Detection
     mirrored outweighs the markers."""
     ways = _symmetries()
     homographies = [homography @ symmetry for _, symmetry in ways]
-    votes, misfits = _marker_votes(homographies, markers)
+    votes, misfits = _marker_votes(homographies, markers, t.grid_marker_tolerance_mm)
     told = {index for index, _, _ in votes}
     evidence = tuple(f"marker {place.corner}" for _, _, place in votes)
-    unmirrored = any(not _reads_mirrored(marker_id) for _, marker_id, _ in votes)
+    unmirrored = any(not reads_mirrored(marker_id) for _, marker_id, _ in votes)
     rest = [] if unmirrored else [index for index in range(len(ways)) if index not in told]
-    qr = _qr_way(gray, homographies, sorted(told) + rest)
+    qr = _qr_way(gray, homographies, sorted(told) + rest, t)
     if qr is not None and ways[qr][0]:
         return Facing(homographies[qr], True, True, ("QR code, mirrored",))  # mirrored markers are no evidence
     if qr is not None:

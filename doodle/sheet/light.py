@@ -20,11 +20,6 @@ from doodle.quilt import SIZE
 from doodle.sheet.measure import blend_paper, blend_scales, coarse_paper, light_trend
 from doodle.sheet.tuning import TUNING, ReaderTuning
 
-HOLDOUT_REACH = 2  # cells (in rows and columns) around a shaded cell whose predictions say how sure its light is
-# The light at a shaded cell is predicted from paper a little further away than at an empty cell left out of a
-# grid of paper: its error is taken as this many times the worst error seen near it.
-HOLDOUT_SAFETY = 1.5
-
 
 def light_uncertainty(
     bgr: np.ndarray, trusted: np.ndarray, paper_cells: Collection[int], boxes: Sequence[tuple[int, int, int, int]],
@@ -33,12 +28,12 @@ def light_uncertainty(
     """Per cell (81, row by row), how far off (in log brightness) the paper's light estimated from `trusted` may be.
 
     `paper_cells` are the cells taken as paper (their interiors `boxes` are in `trusted`): 0 for them. A cell with
-    no paper cell within HOLDOUT_REACH gets its `fallback` (81 values), or more where the estimates with and
+    no paper cell within `t.light_holdout_reach` gets its `fallback` (81 values), or more where the estimates with and
     without the light's broad shape disagree more."""
     colours, weight = coarse_paper(bgr, trusted, t)
     values = colours.max(axis=2, keepdims=True)  # the brightest channel alone: a third of the work
     seen = np.log(np.maximum(values[..., 0], 1.0))
-    trend = light_trend(values, weight)  # the broad shape barely changes with a quarter of the cells left out
+    trend = light_trend(values, weight, t)  # the broad shape barely changes with a quarter of the cells left out
     step = t.light_coarse
     coarse = [(x0 // step, y0 // step, -(-x1 // step), -(-y1 // step)) for x0, y0, x1, y1 in boxes]
     errors: dict[int, float] = {}
@@ -59,7 +54,7 @@ def light_uncertainty(
     # Where no empty cell is near to tell, the light follows its broad shape; had it followed the paper around
     # instead, it would be this different: as unsure as that, at least (a shape bent by a shadow over a margin).
     # Each colour on its own: ink is read in the darkest of them (the blue, under a tungsten lamp).
-    colour_trend = light_trend(colours, weight)
+    colour_trend = light_trend(colours, weight, t)
     if colour_trend is None:
         shapes = np.zeros_like(seen)
     else:
@@ -71,9 +66,9 @@ def light_uncertainty(
             continue
         row, col = divmod(i, SIZE)
         near = [error for j, error in errors.items()
-                if abs(j // SIZE - row) <= HOLDOUT_REACH and abs(j % SIZE - col) <= HOLDOUT_REACH]
+                if abs(j // SIZE - row) <= t.light_holdout_reach and abs(j % SIZE - col) <= t.light_holdout_reach]
         if near:
-            uncertainty[i] = HOLDOUT_SAFETY * max(near)
+            uncertainty[i] = t.light_holdout_safety * max(near)
         else:
             x0, y0, x1, y1 = coarse[i]
             uncertainty[i] = max(float(fallback[i]), float(np.median(shapes[y0:y1, x0:x1])))

@@ -63,33 +63,23 @@ def blend_scales(
     if weight.sum() < t.light_min_paper:
         weight = np.ones_like(weight)
     if trend is None:
-        trend = light_trend(values, weight)
+        trend = light_trend(values, weight, t)
     if trend is not None:
         return np.exp(trend + blend_paper(np.log(np.maximum(values, 1.0)) - trend, weight, t))
     return blend_paper(values, weight, t)
 
 
-TREND_MIN_PIXELS = 200  # coarse paper pixels needed to fit the light's broad shape (6 coefficients per channel)
-TREND_CLIPPED = 250.0  # paper this bright in its darkest channel is clipped (as glare.GLARE_CLIP) ...
-# ... and left out of the fit when less than this share of the paper is: a glare spot (light 14: 6% of the paper,
-# tungsten paper clipped in its blue channel only under the glare) rather than a bright exposure of white paper,
-# lit parts clipped all over (light 22: 25%, its light's shape bent by a hand's shadow once they were left out).
-TREND_CLIPPED_SHARE = 0.15
-TREND_ROUNDS = 3  # fits, each without the paper far off the one before (a shadow over a margin, a glare, ink)
-TREND_OUTLIER = 2.5  # ... further than this many robust standard deviations
-
-
-def light_trend(values: np.ndarray, weight: np.ndarray) -> np.ndarray | None:
+def light_trend(values: np.ndarray, weight: np.ndarray, t: ReaderTuning = TUNING) -> np.ndarray | None:
     """A quadratic surface per channel fitted to the log of the paper (refitted without the points far off it), or
-    None with too little paper."""
+    None with too little paper (`t.light_trend_*`)."""
     # Paper clipped in every channel by a glare shows only that the light is at least so bright there: nothing of
     # its shape (a glare over a margin bent the shape up across the grid: light 14 read 37 empty cells as shaded).
     paper = weight > 0
-    clipped = paper & (values.min(axis=-1) >= TREND_CLIPPED)
-    if np.count_nonzero(clipped) < TREND_CLIPPED_SHARE * np.count_nonzero(paper):
+    clipped = paper & (values.min(axis=-1) >= t.glare_clip)
+    if np.count_nonzero(clipped) < t.light_trend_clipped_share * np.count_nonzero(paper):
         paper &= ~clipped
     ys, xs = np.nonzero(paper)
-    if xs.size < TREND_MIN_PIXELS:
+    if xs.size < t.light_trend_min_pixels:
         return None
     height, width = weight.shape
     scale = max(height, width) / 2.0
@@ -101,11 +91,11 @@ def light_trend(values: np.ndarray, weight: np.ndarray) -> np.ndarray | None:
     rows = design(xs.astype(np.float64), ys.astype(np.float64))
     target = np.log(np.maximum(values[ys, xs], 1.0)).astype(np.float64)
     keep = np.ones(len(rows), bool)
-    for _ in range(TREND_ROUNDS):
+    for _ in range(t.light_trend_rounds):
         coefficients = _least_squares(rows[keep], target[keep])
         residual = np.abs(target - rows @ coefficients).max(axis=1)
-        keep = residual < TREND_OUTLIER * 1.4826 * float(np.median(residual[keep])) + 1e-3
-        if keep.sum() < TREND_MIN_PIXELS:
+        keep = residual < t.light_trend_outlier * 1.4826 * float(np.median(residual[keep])) + 1e-3
+        if keep.sum() < t.light_trend_min_pixels:
             break
     gy, gx = np.mgrid[0:height, 0:width].astype(np.float64)
     return (design(gx, gy) @ coefficients).astype(np.float32)

@@ -7,7 +7,8 @@ line-like part of it (a one-dimensional top-hat: what is narrower than a pencil 
 printed line alone gives the same sum all over the sheet, measured in the same photo; a drawn line adds to it.
 Strokes crossing the side (hatching, a slash) add about the same at every offset, so the top-hat takes them out;
 a curve (a coffee ring's rim) runs along a side for a short stretch only, so each side is read in parts and the
-middle part-reading taken.
+middle part-reading taken. The values it decides with are `tuning.ReaderTuning`'s `outline_*`, with their
+evidence.
 """
 
 from __future__ import annotations
@@ -20,12 +21,7 @@ import numpy as np
 from doodle.quilt import SIZE
 from doodle.sheet import layout
 from doodle.sheet.strokes import touching_groups
-
-OUTLINE_BAND_MM = 2.5  # a hand-drawn outline lies within this of the printed line, on either side
-FAR_BAND_MM = (3.0, 5.5)  # deeper inside the cell: hatching parallel to the side shows here as much as near it
-LINE_REACH_MM = 2.0  # a line (printed, drawn, or both side by side) is narrower than this across
-EDGE_SPAN = (0.15, 0.85)  # the part of a side read: away from its corners, where the crossing lines meet
-EDGE_PARTS = 3  # read in this many parts; the middle reading counts (a curve runs along one part only)
+from doodle.sheet.tuning import TUNING, ReaderTuning
 
 
 @dataclass(frozen=True)
@@ -44,15 +40,15 @@ class EdgeLines:
     right: np.ndarray
 
 
-def edge_lines(ink: np.ndarray, px_per_mm: float) -> EdgeLines:
+def edge_lines(ink: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) -> EdgeLines:
     """The line-like ink along every cell side of the grid, from the sheet image's ink (0 paper .. 1 black)."""
-    band = round(OUTLINE_BAND_MM * px_per_mm)
-    far0, far1 = (round(v * px_per_mm) for v in FAR_BAND_MM)
-    reach = round(LINE_REACH_MM * px_per_mm) | 1
+    band = round(t.outline_band_mm * px_per_mm)
+    far0, far1 = (round(v * px_per_mm) for v in t.outline_far_band_mm)
+    reach = round(t.outline_line_reach_mm * px_per_mm) | 1
     grid = layout.GRID_RECT
     cell = layout.CELL_MM * px_per_mm
     gx, gy = grid.x * px_per_mm, grid.y * px_per_mm
-    bounds = np.linspace(EDGE_SPAN[0], EDGE_SPAN[1], EDGE_PARTS + 1)
+    bounds = np.linspace(t.outline_edge_span[0], t.outline_edge_span[1], t.outline_edge_parts + 1)
 
     def read(strip: np.ndarray) -> tuple[float, float]:
         """strip: parts along the side (rows) by offsets across it, -far1 .. far1 (the line at the middle)."""
@@ -88,14 +84,6 @@ def edge_lines(ink: np.ndarray, px_per_mm: float) -> EdgeLines:
     return EdgeLines(above, below, left.T, right.T)
 
 
-# Over 4 tuning photos of single slashes per cell (seeds 0-3, mild), a side's reading less the photo's median
-# reading of an inner side: sides not outlined at most 0.1 (99%: 0.04), outlined at least 0.04 (95%: 0.13).
-OUTLINE_DRAWN = 0.07  # mm of full ink: a side reading this much above the print's own is drawn over
-ENCLOSED_SHARE = 0.75  # a region is outlined when this share of its border sides is drawn on its side ...
-OWN_SHARE = 0.5  # ... and a cell of it on that border when this share of its own border sides is
-OUTLINED_CONFIDENCE = 0.8  # a few strokes inside a drawn outline: a deliberate mark
-
-
 def _sides(r: int, c: int) -> list[tuple[tuple[int, int], str, tuple[int, int]]]:
     """The cell's four sides: (neighbour across it, which reading is on this cell's side, index into it)."""
     return [((r - 1, c), "below", (r, c)), ((r + 1, c), "above", (r + 1, c)),
@@ -106,7 +94,7 @@ def _other(name: str) -> str:
     return {"below": "above", "above": "below", "right": "left", "left": "right"}[name]
 
 
-def drawn_sides(lines: EdgeLines) -> dict[str, np.ndarray]:
+def drawn_sides(lines: EdgeLines, t: ReaderTuning = TUNING) -> dict[str, np.ndarray]:
     """Per reading (above, below, left, right), whether a line is drawn over the print on that side: more
     line-like ink than the print alone gives, measured on the inner sides of this photo (most of them are not
     outlined) and, apart, on the grid's thicker border."""
@@ -122,15 +110,15 @@ def drawn_sides(lines: EdgeLines) -> dict[str, np.ndarray]:
             reference[[0, SIZE]] = float(np.median(border))
         else:
             reference[:, [0, SIZE]] = float(np.median(border))
-        drawn[name] = reading - reference > OUTLINE_DRAWN
+        drawn[name] = reading - reference > t.outline_drawn
     return drawn
 
 
-def outlined_cells(lines: EdgeLines, marked: set[int]) -> set[int]:
+def outlined_cells(lines: EdgeLines, marked: set[int], t: ReaderTuning = TUNING) -> set[int]:
     """The marked cells (index row * 9 + col) that lie in a drawn outline: marked cells are grouped as they touch,
     a drawn side between two of them parting them (two patches side by side, or a patch and a stray mark in the
     hole it leaves), and a group counts as outlined when most of its border is drawn on its side."""
-    drawn = drawn_sides(lines)
+    drawn = drawn_sides(lines, t)
 
     def joins(index: int, other: int) -> bool:
         for (nr, nc), name, at in _sides(*divmod(index, SIZE)):
@@ -143,8 +131,8 @@ def outlined_cells(lines: EdgeLines, marked: set[int]) -> set[int]:
         border = {index: [bool(drawn[name][at]) for (nr, nc), name, at in _sides(*divmod(index, SIZE))
                           if not (0 <= nr < SIZE and 0 <= nc < SIZE and nr * SIZE + nc in group)] for index in group}
         sides = [side for own in border.values() for side in own]
-        if sides and np.mean(sides) >= ENCLOSED_SHARE:
+        if sides and np.mean(sides) >= t.outline_enclosed_share:
             # ... and each cell of it on the border is outlined on its own sides (a stroke running on from a
             # patch into an empty cell beside it does not join that cell to the patch).
-            found |= {index for index, own in border.items() if not own or np.mean(own) >= OWN_SHARE}
+            found |= {index for index, own in border.items() if not own or np.mean(own) >= t.outline_own_share}
     return found

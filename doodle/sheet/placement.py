@@ -6,7 +6,8 @@ each) are points of the same sheet: together they over-determine the homography,
 of them places the special boxes and the bubbles, which lie outside the grid. How sure each place is follows from
 the fit: with the corners' own uncertainty (a marker's corners are found to a tenth of a millimetre, the grid's
 outline much less well) propagated through the fit to the point, in sheet millimetres. Far from the points that
-fix it (the bubbles, with only the grid and one marker on the other side) the place is least sure.
+fix it (the bubbles, with only the grid and one marker on the other side) the place is least sure. The corners'
+uncertainties and the limits of a placement are in `tuning.ReaderTuning` (`grid_corner_sigma_mm`, `placed_*`).
 """
 
 from __future__ import annotations
@@ -20,31 +21,11 @@ import numpy as np
 from doodle.sheet import layout
 from doodle.sheet.doubts import Uncertain
 from doodle.sheet.markers import Detection
+from doodle.sheet.tuning import TUNING, ReaderTuning
 
-# How far a found point lies from where it truly is, one standard deviation along each axis (sheet mm). Measured
-# on photos whose 4 markers all show (tests/photogen_families.py, plain seeds 0-7): the grid corners that
-# `grid_fallback.find_grid_homography` finds lie a median 0.27 mm, at most 0.5 mm, from where the 4 markers' fit
-# puts the outer edge of the grid's border (FOUND_OUTLINE_MM); marker corners (subpixel) fit within 0.1-0.25 mm
-# RMS.
-GRID_CORNER_SIGMA_MM = 0.25
-MARKER_CORNER_SIGMA_MM = 0.1
-# A marker that fits the grid's way up (within grid_fallback.MARKER_TOLERANCE_MM) but lies this far (RMS) from
-# where the joint fit puts it: the points are not of one flat sheet, and the layout is not placed.
-CONSISTENT_MM = 2.0
-# All points (grid corners and markers) fit within this (RMS, sheet mm), or the layout is not placed: in the 360
-# fits of SURE_MM's check (below) at most 0.34 mm.
-FIT_LIMIT_MM = 0.8
 # The grid's outline is found on the outer edge of its printed border (grid_fallback thresholds the ink), half the
 # border's width outside the line's middle, where layout.GRID_RECT lies.
 FOUND_OUTLINE_MM = layout.GRID_OUTER_LINE_MM / 2
-# A box or bubble placed with an uncertainty (one standard deviation, sheet mm) up to SURE_MM is read as on a
-# sheet with all its markers; up to UNSURE_MM it is read in doubt; beyond, not read. Checked by leaving markers
-# out of photos whose 4 markers show (plain and framing seeds 0-23, 360 fits of the grid and 1 or 2 markers,
-# against the fit of all 4): the true misplacement of a box or bubble was at most 3 of its standard deviations;
-# fits whose every item is within 0.25 misplaced none by more than 0.61 mm (a bubble's read square reaches 1.3 mm
-# from its centre, its printed ring 2.1 mm), the others by up to 0.81 mm.
-SURE_MM = 0.25
-UNSURE_MM = 0.5
 
 
 @dataclass(frozen=True)
@@ -69,25 +50,27 @@ def grid_corners_mm(outward_mm: float = 0.0) -> np.ndarray:
     return np.float64([[g.x, g.y], [g.x2, g.y], [g.x2, g.y2], [g.x, g.y2]])
 
 
-def place_layout(grid_homography: np.ndarray, markers: Sequence[Detection], tolerance_mm: float) -> Placement | None:
+def place_layout(grid_homography: np.ndarray, markers: Sequence[Detection], t: ReaderTuning = TUNING
+                 ) -> Placement | None:
     """The layout placed from the grid (`grid_homography`: sheet mm -> photo, turned the way the sheet is) and the
-    markers among `markers` that lie within `tolerance_mm` of where it puts them; None when no marker joins (the
-    grid's corners alone leave the boxes and bubbles unsure) or the points do not fit one sheet."""
+    markers among `markers` that lie within `t.grid_marker_tolerance_mm` of where it puts them (as when the way up
+    was told); None when no marker joins (the grid's corners alone leave the boxes and bubbles unsure) or the points
+    do not fit one sheet."""
     inverse = np.linalg.inv(grid_homography)
     sheet_pts = [grid_corners_mm(FOUND_OUTLINE_MM)]
     photo_pts = [cv2.perspectiveTransform(grid_corners_mm().reshape(-1, 1, 2), grid_homography).reshape(-1, 2)]
-    sigmas = [np.full(4, GRID_CORNER_SIGMA_MM)]
+    sigmas = [np.full(4, t.grid_corner_sigma_mm)]
     used = []
     for marker_id, quad in markers:
         if layout.locate_marker(marker_id) is None or marker_id in used:
             continue
         printed = np.array(layout.marker_corners_mm(marker_id), np.float64)
         back = cv2.perspectiveTransform(quad.reshape(-1, 1, 2), inverse).reshape(-1, 2)
-        if float(np.sqrt(((back - printed) ** 2).sum(axis=1).mean())) <= tolerance_mm:
+        if float(np.sqrt(((back - printed) ** 2).sum(axis=1).mean())) <= t.grid_marker_tolerance_mm:
             used.append(marker_id)
             sheet_pts.append(printed)
             photo_pts.append(np.asarray(quad, np.float64).reshape(-1, 2))
-            sigmas.append(np.full(4, MARKER_CORNER_SIGMA_MM))
+            sigmas.append(np.full(4, t.marker_corner_sigma_mm))
     if not used:
         return None
     sheet, photo, sigma = np.concatenate(sheet_pts), np.concatenate(photo_pts), np.concatenate(sigmas)
@@ -97,10 +80,10 @@ def place_layout(grid_homography: np.ndarray, markers: Sequence[Detection], tole
     back = cv2.perspectiveTransform(photo.reshape(-1, 1, 2), np.linalg.inv(homography)).reshape(-1, 2)
     distances = np.sqrt(((back - sheet) ** 2).sum(axis=1))
     markers_error = distances[4:].reshape(-1, 4)
-    if (np.sqrt((markers_error**2).mean(axis=1)) > CONSISTENT_MM).any():
+    if (np.sqrt((markers_error**2).mean(axis=1)) > t.placed_consistent_mm).any():
         return None
     error = float(np.sqrt((distances**2).mean()))
-    if error > FIT_LIMIT_MM:
+    if error > t.placed_fit_limit_mm:
         return None
     return Placement(homography, tuple(used), error, _covariance(homography, sheet, sigma))
 
@@ -179,29 +162,31 @@ class PlacedItems:
     rounds: dict[int, float]
     specials_in_view: frozenset[str]
     rounds_in_view: frozenset[int]
+    unsure_mm: float = TUNING.placed_unsure_mm  # beyond this, a place is too unsure to read at all
 
     @property
     def read_specials(self) -> bool:
-        return any(self.specials[name] <= UNSURE_MM for name in self.specials_in_view)
+        return any(self.specials[name] <= self.unsure_mm for name in self.specials_in_view)
 
     @property
     def read_rounds(self) -> bool:
-        return any(self.rounds[number] <= UNSURE_MM for number in self.rounds_in_view)
+        return any(self.rounds[number] <= self.unsure_mm for number in self.rounds_in_view)
 
 
-def placed_items(placement: Placement, inside: np.ndarray, px_per_mm: float) -> PlacedItems:
+def placed_items(placement: Placement, inside: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) -> PlacedItems:
     """`inside`: the flattened sheet's pixels (at `px_per_mm`) that were in the photo."""
     specials = {special.name: max(placement.uncertainty_mm(corner) for corner in _corners(special.box))
                 for special in layout.SPECIALS}
     rounds = {block.number: max(placement.uncertainty_mm(layout.bubble_center(block.number, place, digit))
                                 for place in layout.PLACES for digit in (0, 9)) for block in layout.ROUNDS}
+    around = -t.placed_in_view_mm
     boxes_in_view = frozenset(special.name for special in layout.SPECIALS
-                              if _all_inside(inside, special.check.inset(-1.0), px_per_mm))
+                              if _all_inside(inside, special.check.inset(around), px_per_mm))
     bubbles_in_view = frozenset(
         block.number for block in layout.ROUNDS
-        if all(_all_inside(inside, layout.bubble_rect(block.number, place, digit).inset(-1.0), px_per_mm)
+        if all(_all_inside(inside, layout.bubble_rect(block.number, place, digit).inset(around), px_per_mm)
                for place in layout.PLACES for digit in range(10)))
-    return PlacedItems(specials, rounds, boxes_in_view, bubbles_in_view)
+    return PlacedItems(specials, rounds, boxes_in_view, bubbles_in_view, t.placed_unsure_mm)
 
 
 def _corners(rect: layout.Rect) -> tuple[tuple[float, float], ...]:
@@ -216,7 +201,6 @@ def _all_inside(inside: np.ndarray, rect: layout.Rect, px_per_mm: float) -> bool
     return bool(inside[y0:y1, x0:x1].all())
 
 
-UNSURE_CONFIDENCE = 0.3  # a box read where its place is in doubt: as sure as a cell by a shadow (tuning.shadow_doubt)
 UNSURE_ROUND_REASON = (
     "round {number}: its bubbles were placed from the grid and the corner markers in view, not surely enough to "
     "trust the score read ({score}); check it on the sheet"
@@ -225,11 +209,12 @@ OUT_OF_VIEW_REASON = "round {number}: its bubbles are not all in the photo, so i
 
 
 def placed_reading(items: PlacedItems, specials_used: tuple[str, ...] | None, round_scores: tuple[int | None, ...],
-                   uncertain: tuple[Uncertain, ...]) -> tuple[tuple[str, ...] | None, tuple[int | None, ...],
-                                                          tuple[Uncertain, ...]]:
+                   uncertain: tuple[Uncertain, ...], t: ReaderTuning = TUNING
+                   ) -> tuple[tuple[str, ...] | None, tuple[int | None, ...], tuple[Uncertain, ...]]:
     """The boxes, round scores and doubts of a reading of the whole layout: the boxes or the bubbles not read at all
     when none of them can be placed (None), what lies outside the photo not read (a box not crossed and a round
-    without a score, each in doubt), and what was placed unsurely (between SURE_MM and UNSURE_MM) in doubt."""
+    without a score, each in doubt), and what was placed unsurely (between `t.placed_sure_mm` and the unsure limit)
+    in doubt."""
     doubts = []
     if not items.read_specials:
         specials_used = None
@@ -242,8 +227,8 @@ def placed_reading(items: PlacedItems, specials_used: tuple[str, ...] | None, ro
         specials_used = tuple(name for name in specials_used if name not in unseen)
         uncertain = tuple(d for d in uncertain if d.special not in unseen)
         doubts += [Uncertain.of_special(name, False, 0.0) for name in sorted(unseen)]
-        doubts += [Uncertain.of_special(name, name in specials_used, UNSURE_CONFIDENCE)
-                   for name, spread in items.specials.items() if name not in unseen and spread > SURE_MM]
+        doubts += [Uncertain.of_special(name, name in specials_used, t.placed_unsure_confidence)
+                   for name, spread in items.specials.items() if name not in unseen and spread > t.placed_sure_mm]
     if items.read_rounds:
         unseen_rounds = {number for number in items.rounds if number not in items.rounds_in_view}
         round_scores = tuple(None if number in unseen_rounds else score
@@ -253,7 +238,7 @@ def placed_reading(items: PlacedItems, specials_used: tuple[str, ...] | None, ro
             score = round_scores[number - 1]
             if number in unseen_rounds:
                 doubts.append(Uncertain.of_round(number, False, OUT_OF_VIEW_REASON.format(number=number)))
-            elif spread > SURE_MM:
+            elif spread > t.placed_sure_mm:
                 shown = "none" if score is None else str(score)
                 doubts.append(Uncertain.of_round(number, score is not None,
                                                  UNSURE_ROUND_REASON.format(number=number, score=shown)))

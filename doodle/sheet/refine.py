@@ -15,7 +15,8 @@ A smooth displacement field is fitted to what was found (bilinear on a lattice a
 penalised, outliers down-weighted), and the sheet is warped again through it (`sheet_maps`), so that cells,
 boxes and bubbles are read where they really are. Where the field does not explain what was seen (a box or a
 bubble row not found where a displaced sheet would need it, or found far from the fitted field) the items there
-are named (`Refinement.doubtful_*`), to be read with doubt and a request to flatten the sheet and retake it.
+are named (`Refinement.doubtful_*`), to be read with doubt and a request to flatten the sheet and retake it. The
+values it decides with are `tuning.ReaderTuning`'s `refine_*`, with their evidence.
 """
 
 from __future__ import annotations
@@ -32,9 +33,7 @@ from doodle.sheet import layout
 from doodle.sheet.doubts import Uncertain
 from doodle.sheet.markers import Detection, MarkerFit
 from doodle.sheet.stages import PX_PER_MM
-
-LINE_PAPER_PX = 7  # a closing this wide (1.75 mm) takes out thin print and strokes: the paper they lie on
-HALO_PX = 3  # bright rings narrower than this beside lines (a sharpened photo) are taken out first
+from doodle.sheet.tuning import TUNING, ReaderTuning
 
 LATTICE_MM = layout.CELL_MM  # the field's nodes lie on the grid lines, one cell apart
 LATTICE_ORIGIN_MM = (layout.GRID_RECT.x - 2 * LATTICE_MM, layout.GRID_RECT.y - 2 * LATTICE_MM)
@@ -42,42 +41,6 @@ LATTICE_SHAPE = (  # rows, columns: enough to cover the sheet
     int(np.ceil((layout.SHEET_HEIGHT_MM - LATTICE_ORIGIN_MM[1]) / LATTICE_MM)) + 1,
     int(np.ceil((layout.SHEET_WIDTH_MM - LATTICE_ORIGIN_MM[0]) / LATTICE_MM)) + 1,
 )
-# The fit: BENDING weighs the field's second differences against one probe's squared error (mm); probes off the
-# field by more than ROBUST_MM weigh less (Cauchy), so a stroke taken for a line does not pull it. On the curl
-# family (seeds 0-23, folds and bows up to 20 mm moving the grid up to 6 mm) the field then lies within 0.25 mm of
-# the truth at the cells' centres, 0.3 mm at the bubbles and 0.7 mm at the check squares (an edge curl, seed 4).
-BENDING = 0.1
-ROBUST_MM = 0.4
-FIT_ROUNDS = 4
-
-WIDE_SEARCH_MM = 7.0  # first look: up to this far from the homography (a 20 mm fold moves the grid 6 mm)
-NARROW_SEARCH_MM = 2.5  # second look, around the fitted field: under half the bubbles' pitch (5.6 mm)
-SEGMENT_GAP_MM = 1.5  # line segments are measured this far from the crossings (the other line adds a step there)
-LINE_MIN_INK = 0.06  # a printed line's profile peak stands this far above the profile's median (ink units)
-LINE_DISTINCT = 0.7  # ... and the next peak, beyond LINE_APART_MM, reaches at most this share of it
-LINE_APART_MM = 1.5
-NEAR_SHARE = 0.5  # looking close, a peak this high against the highest may be the printed line
-# The least normalised correlation of a box or bubble-row template where it is found: of 480 such looks close
-# around the field (curl, mixed and harsh photos, seeds 0-9), the 469 at 0.45 or more all lay within 0.25 mm of
-# the truth; right places on harsh photos score down to 0.40 (not found then: the field reads them, or doubts them).
-MATCH_MIN = 0.45
-
-SHIFT_OK_MM = 1.0  # a box or row not found is read where the field puts it when that is this close to the homography
-NEIGHBOUR_MM = 25.0  # ... nor when a box or row this close was found moved that much (a round block's pitch is 17)
-BOX_TOLERANCE_MM = 1.0  # a check square found this far from the fitted field: the field does not explain it
-ROW_TOLERANCE_MM = 0.7  # bubbles: the read square (1.3 mm half side) stays inside the ring (2.3 mm radius)
-CELL_TOLERANCE_MM = 1.5  # cells are read 3.5 mm inside their lines
-CELL_BAD_SIDES = 3  # sides of a cell off the field (or unseen where it moves far) that put the cell in doubt
-# The field moving the grid's crossings less than FLAT_GRID_MM and the check squares and bubbles less than
-# FLAT_MARKS_MM, the sheet is read through the homography alone: cells are read 3.5 mm inside their lines, bubbles
-# 1.3 mm around their centre inside a 2.3 mm ring. On flat pages (photogen moderate and harsh, seeds 0-29) the
-# fitted field moves the crossings by up to 0.75 mm and the marks by up to 0.4 (the truth: at most 0.4), and a warp
-# through that noise only moves the printed lines the shadow finder looks along (it read harsh 607 and 635 of
-# seeds 600-639 with 56 and 81 cells in doubt, against 4 and 4). The pages one homography misread had their
-# bubbles 1.9 mm or more off and their check squares 2.7 mm (curl 2, 20, 21).
-FLAT_GRID_MM = 1.0
-FLAT_MARKS_MM = 0.6
-MARKER_REACH_MM = 3.0  # a marker of this sheet lies within this of where the homography puts it
 
 
 class Probe(NamedTuple):
@@ -101,13 +64,7 @@ class Refinement:
     doubtful_specials: frozenset[str] = frozenset()
     doubtful_rounds: frozenset[int] = frozenset()
     doubtful_cells: frozenset[tuple[int, int]] = frozenset()
-
-    @property
-    def flat(self) -> bool:
-        """Whether the homography alone places what is read well enough (no warp through the field is needed)."""
-        shift = np.hypot(*self.at(_read_points()).T)
-        grid = layout.GRID_SIZE + 1
-        return float(shift[: grid * grid].max()) < FLAT_GRID_MM and float(shift[grid * grid :].max()) < FLAT_MARKS_MM
+    flat: bool = True  # the homography alone places what is read well enough (no warp through the field is needed)
 
     @property
     def in_doubt(self) -> bool:
@@ -117,23 +74,24 @@ class Refinement:
         return _field_at(self.field, np.asarray(points_mm, np.float64).reshape(-1, 2))
 
 
-def refine(sheet: np.ndarray, marker_residuals: list[tuple[tuple[float, float], tuple[float, float]]]) -> Refinement:
+def refine(sheet: np.ndarray, marker_residuals: list[tuple[tuple[float, float], tuple[float, float]]],
+           t: ReaderTuning = TUNING) -> Refinement:
     """Find the printed marks on `sheet` (BGR, flattened by the homography at PX_PER_MM) and fit the field.
 
     `marker_residuals`: (corner in sheet mm, where the homography puts the detected corner less that, mm) for
     each corner marker of the sheet seen in the photo."""
-    ink = _line_ink(sheet)
+    ink = _line_ink(sheet, t)
     sums = _running_sums(ink)
-    anchors = [Probe(at, shift, True, "marker", 2.0) for at, shift in marker_residuals]
+    anchors = [Probe(at, shift, True, "marker", t.refine_marker_weight) for at, shift in marker_residuals]
     field = np.zeros(LATTICE_SHAPE + (2,))
-    lines = _line_probes(sums, field, WIDE_SEARCH_MM)
-    field, _ = _fit(anchors + lines, rounds=2)
-    boxes = _box_probes(ink, field, WIDE_SEARCH_MM)
-    field, _ = _fit(anchors + lines + boxes, rounds=2)
-    probes = [*anchors, *_line_probes(sums, field, NARROW_SEARCH_MM),
-              *_box_probes(ink, field, NARROW_SEARCH_MM, rows=True)]
-    field, residuals = _fit(probes)
-    return _judged(Refinement(field, tuple(probes), tuple(residuals)))
+    lines = _line_probes(sums, field, t.refine_wide_search_mm, t)
+    field, _ = _fit(anchors + lines, t.refine_first_fit_rounds, t)
+    boxes = _box_probes(ink, field, t.refine_wide_search_mm, t)
+    field, _ = _fit(anchors + lines + boxes, t.refine_first_fit_rounds, t)
+    probes = [*anchors, *_line_probes(sums, field, t.refine_narrow_search_mm, t),
+              *_box_probes(ink, field, t.refine_narrow_search_mm, t, rows=True)]
+    field, residuals = _fit(probes, t.refine_fit_rounds, t)
+    return _judged(Refinement(field, tuple(probes), tuple(residuals)), t)
 
 
 @cache
@@ -176,11 +134,11 @@ def _pixel_lattice() -> tuple[np.ndarray, np.ndarray]:
     return rows_map, cols_map
 
 
-def _line_ink(sheet: np.ndarray) -> np.ndarray:
+def _line_ink(sheet: np.ndarray, t: ReaderTuning) -> np.ndarray:
     """The ink of thin dark things (print, strokes) against the paper right around them: 0 paper, 1 black."""
     gray = cv2.cvtColor(sheet, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    lit = cv2.morphologyEx(gray, cv2.MORPH_OPEN, np.ones((HALO_PX, HALO_PX), np.uint8))
-    paper = cv2.morphologyEx(lit, cv2.MORPH_CLOSE, np.ones((LINE_PAPER_PX, LINE_PAPER_PX), np.uint8))
+    lit = cv2.morphologyEx(gray, cv2.MORPH_OPEN, np.ones((t.halo_px, t.halo_px), np.uint8))
+    paper = cv2.morphologyEx(lit, cv2.MORPH_CLOSE, np.ones((t.refine_line_paper_px,) * 2, np.uint8))
     return 1.0 - np.clip(gray / np.maximum(paper, 1.0), 0.0, 1.0)
 
 
@@ -211,7 +169,8 @@ def _running_sums(ink: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return down, along
 
 
-def _line_probes(sums: tuple[np.ndarray, np.ndarray], field: np.ndarray, search_mm: float) -> list[Probe]:
+def _line_probes(sums: tuple[np.ndarray, np.ndarray], field: np.ndarray, search_mm: float, t: ReaderTuning
+                 ) -> list[Probe]:
     """Each grid line, cell by cell: where the vertical lines cross each row and the horizontal lines each column.
 
     A segment's profile across the line is the mean ink along it (`sums`: `_running_sums`; all segments at once),
@@ -219,7 +178,7 @@ def _line_probes(sums: tuple[np.ndarray, np.ndarray], field: np.ndarray, search_
     at, is_vertical = _segments()
     predicted = at + _field_at(field, at)
     reach = round(search_mm * PX_PER_MM)
-    half = round((layout.CELL_MM / 2 - SEGMENT_GAP_MM) * PX_PER_MM)
+    half = round((layout.CELL_MM / 2 - t.refine_segment_gap_mm) * PX_PER_MM)
     offsets = np.arange(-reach, reach + 1)
     profiles = np.zeros((len(at), offsets.size), np.float32)
     inside = np.zeros(len(at), bool)
@@ -232,7 +191,7 @@ def _line_probes(sums: tuple[np.ndarray, np.ndarray], field: np.ndarray, search_
         columns = np.clip(across[:, None] + offsets[None, :], 0, span - 1)
         top, bottom = np.clip(along - half, 0, length), np.clip(along + half, 0, length)
         profiles[rows] = (running[bottom[:, None], columns] - running[top[:, None], columns]) / (2 * half)
-    peaks = _profile_peaks(profiles, nearest=search_mm < WIDE_SEARCH_MM)
+    peaks = _profile_peaks(profiles, search_mm < t.refine_wide_search_mm, t)
     found = inside & ~np.isnan(peaks)
     position = np.where(is_vertical, predicted[:, 0], predicted[:, 1])
     measured = (np.rint(position * PX_PER_MM) - reach + peaks) / PX_PER_MM - np.where(is_vertical, at[:, 0], at[:, 1])
@@ -240,31 +199,31 @@ def _line_probes(sums: tuple[np.ndarray, np.ndarray], field: np.ndarray, search_
             for (x, y), m, v, f in zip(at, measured, is_vertical, found, strict=True)]
 
 
-def _profile_peaks(profiles: np.ndarray, nearest: bool) -> np.ndarray:
+def _profile_peaks(profiles: np.ndarray, nearest: bool, t: ReaderTuning) -> np.ndarray:
     """The place (pixels, subpixel) of the printed line's peak in each profile (row), or nan.
 
     Looking wide (`nearest` False), the one clear peak: the highest, with no other nearly as high beyond
-    LINE_APART_MM. Looking close around the fitted field (`nearest`), the peak nearest the middle among those
-    at least NEAR_SHARE as high as the highest: a player's outline drawn beside the printed line, darker than it,
-    is then not taken for it."""
+    `t.refine_line_apart_mm`. Looking close around the fitted field (`nearest`), the peak nearest the middle among
+    those at least `t.refine_near_share` as high as the highest: a player's outline drawn beside the printed line,
+    darker than it, is then not taken for it."""
     smooth = profiles.copy()
     smooth[:, 1:-1] = 0.25 * profiles[:, :-2] + 0.5 * profiles[:, 1:-1] + 0.25 * profiles[:, 2:]
     base = np.median(smooth, axis=1)[:, None]
     rows = np.arange(len(smooth))
     inner = smooth[:, 1:-1]
-    local = (inner >= smooth[:, :-2]) & (inner >= smooth[:, 2:]) & (inner - base >= LINE_MIN_INK)
+    local = (inner >= smooth[:, :-2]) & (inner >= smooth[:, 2:]) & (inner - base >= t.refine_line_min_ink)
     highest = np.where(local, inner, -np.inf).max(axis=1, keepdims=True)
     if nearest:
-        candidates = local & (inner - base >= NEAR_SHARE * (highest - base))
+        candidates = local & (inner - base >= t.refine_near_share * (highest - base))
         distance = np.abs(np.arange(1, smooth.shape[1] - 1) - (smooth.shape[1] - 1) / 2)[None, :]
         top = np.argmin(np.where(candidates, distance, np.inf), axis=1) + 1
         clear = candidates.any(axis=1)
     else:
         top = np.argmax(np.where(local, inner, -np.inf), axis=1) + 1
-        apart = round(LINE_APART_MM * PX_PER_MM)
+        apart = round(t.refine_line_apart_mm * PX_PER_MM)
         away = np.abs(np.arange(smooth.shape[1])[None, :] - top[:, None]) > apart
         second = np.where(away, smooth, -np.inf).max(axis=1) - base[:, 0]
-        clear = local.any(axis=1) & (second <= LINE_DISTINCT * (smooth[rows, top] - base[:, 0]))
+        clear = local.any(axis=1) & (second <= t.refine_line_distinct * (smooth[rows, top] - base[:, 0]))
     left, centre, right = smooth[rows, top - 1], smooth[rows, top], smooth[rows, top + 1]
     curve = left - 2 * centre + right
     vertex = np.where(curve < 0, np.clip(0.5 * (left - right) / np.where(curve < 0, curve, -1.0), -0.5, 0.5), 0.0)
@@ -278,23 +237,26 @@ def _vertex(left: float, centre: float, right: float) -> float:
 
 
 # --- the check squares and the round blocks ---------------------------------------------------------------------
-def _box_probes(ink: np.ndarray, field: np.ndarray, search_mm: float, rows: bool = False) -> list[Probe]:
+def _box_probes(ink: np.ndarray, field: np.ndarray, search_mm: float, t: ReaderTuning, rows: bool = False
+                ) -> list[Probe]:
     """The check squares of the special boxes and the round blocks (whole, or row by row in halves: `rows`)."""
-    probes = [_match(ink, *_check_template(special.name), field, search_mm, f"check {special.name}", 2.0)
+    blur, weight = t.refine_template_blur_px, t.refine_box_weight
+    probes = [_match(ink, *_check_template(special.name, blur), field, search_mm, f"check {special.name}", weight, t)
               for special in layout.SPECIALS]
     for block in layout.ROUNDS:
         if not rows:
-            probes.append(_match(ink, *_block_template(block.number), field, search_mm, f"round {block.number}", 2.0))
+            probes.append(_match(ink, *_block_template(block.number, blur), field, search_mm,
+                                 f"round {block.number}", weight, t))
             continue
         for place in layout.PLACES:
             for first in (0, 5):
-                probes.append(_match(ink, *_bubbles_template(block.number, place, first), field, search_mm,
-                                     f"round {block.number}", 1.0))
+                probes.append(_match(ink, *_bubbles_template(block.number, place, first, blur), field, search_mm,
+                                     f"round {block.number}", 1.0, t))
     return probes
 
 
 def _match(ink: np.ndarray, template: np.ndarray, corner: tuple[float, float], field: np.ndarray, search_mm: float,
-           item: str, weight: float) -> Probe:
+           item: str, weight: float, t: ReaderTuning) -> Probe:
     """Where `template` (whose top-left pixel is printed at `corner`, sheet mm) best matches the sheet's ink,
     within `search_mm` of where the field puts it."""
     th, tw = template.shape
@@ -306,7 +268,7 @@ def _match(ink: np.ndarray, template: np.ndarray, corner: tuple[float, float], f
     window = _window(ink, x0, y0, tw + 2 * reach, th + 2 * reach)
     scores = cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED)
     _, best, _, (i, j) = cv2.minMaxLoc(scores)
-    if best < MATCH_MIN:
+    if best < t.refine_match_min:
         return Probe(at, (np.nan, np.nan), False, item, weight)
     sub_x = _vertex(*scores[j, i - 1 : i + 2]) if 0 < i < scores.shape[1] - 1 else 0.0
     sub_y = _vertex(*scores[j - 1 : j + 2, i]) if 0 < j < scores.shape[0] - 1 else 0.0
@@ -340,10 +302,11 @@ def _drawing(rect: layout.Rect) -> tuple[np.ndarray, float, float]:
     return np.zeros((h, w), np.float32), x0, y0
 
 
-def _finished(canvas: np.ndarray) -> np.ndarray:
+def _finished(canvas: np.ndarray, blur: float) -> np.ndarray:
+    """The template at the sheet's resolution, blurred `blur` pixels as the photo is."""
     small = cv2.resize(canvas, (canvas.shape[1] // SUPERSAMPLE, canvas.shape[0] // SUPERSAMPLE),
                        interpolation=cv2.INTER_AREA)
-    small = cv2.GaussianBlur(small, (0, 0), 0.7)  # the photo's own blur, roughly
+    small = cv2.GaussianBlur(small, (0, 0), blur)
     small.setflags(write=False)
     return small
 
@@ -364,18 +327,18 @@ def _ring(canvas: np.ndarray, centre: tuple[float, float], x0: float, y0: float,
 
 
 @cache
-def _check_template(name: str) -> tuple[np.ndarray, tuple[float, float]]:
+def _check_template(name: str, blur: float) -> tuple[np.ndarray, tuple[float, float]]:
     check = layout.special_box(name).check
     canvas, x0, y0 = _drawing(check)
     _outline(canvas, check, x0, y0, 0.4, 1.0)
-    return _finished(canvas), (x0, y0)
+    return _finished(canvas, blur), (x0, y0)
 
 
 RING_INK = 0.5  # the rings are printed grey (pdf.MUTED), the box a score is written in black
 
 
 @cache
-def _block_template(number: int) -> tuple[np.ndarray, tuple[float, float]]:
+def _block_template(number: int, blur: float) -> tuple[np.ndarray, tuple[float, float]]:
     block = layout.ROUNDS[number - 1]
     last = layout.bubble_rect(number, "units", 9)
     whole = layout.Rect(block.write.x, block.write.y, last.x2 - block.write.x, block.write.h)
@@ -384,16 +347,16 @@ def _block_template(number: int) -> tuple[np.ndarray, tuple[float, float]]:
     for place in layout.PLACES:
         for digit in range(10):
             _ring(canvas, layout.bubble_center(number, place, digit), x0, y0, RING_INK)
-    return _finished(canvas), (x0, y0)
+    return _finished(canvas, blur), (x0, y0)
 
 
 @cache
-def _bubbles_template(number: int, place: str, first: int) -> tuple[np.ndarray, tuple[float, float]]:
+def _bubbles_template(number: int, place: str, first: int, blur: float) -> tuple[np.ndarray, tuple[float, float]]:
     one, five = layout.bubble_rect(number, place, first), layout.bubble_rect(number, place, first + 4)
     canvas, x0, y0 = _drawing(layout.Rect(one.x, one.y, five.x2 - one.x, one.h))
     for digit in range(first, first + 5):
         _ring(canvas, layout.bubble_center(number, place, digit), x0, y0, 1.0)
-    return _finished(canvas), (x0, y0)
+    return _finished(canvas, blur), (x0, y0)
 
 
 # --- the field --------------------------------------------------------------------------------------------------
@@ -437,7 +400,7 @@ def _bending() -> np.ndarray:
     return form
 
 
-def _fit(probes: list[Probe], rounds: int = FIT_ROUNDS) -> tuple[np.ndarray, list[float]]:
+def _fit(probes: list[Probe], rounds: int, t: ReaderTuning) -> tuple[np.ndarray, list[float]]:
     """The field through the probes found (each axis on its own, robustly: `rounds` reweightings), and each
     probe's distance from it."""
     size = LATTICE_SHAPE[0] * LATTICE_SHAPE[1]
@@ -454,8 +417,8 @@ def _fit(probes: list[Probe], rounds: int = FIT_ROUNDS) -> tuple[np.ndarray, lis
             n, a, b, w = nodes[measured], weights[measured], shifts[measured, axis], base[measured]
             scale = w.copy()
             for _ in range(rounds):
-                values = _solve(n, a, b, scale)
-                scale = w / (1.0 + (((values[n] * a).sum(axis=1) - b) / ROBUST_MM) ** 2)
+                values = _solve(n, a, b, scale, t.refine_bending)
+                scale = w / (1.0 + (((values[n] * a).sum(axis=1) - b) / t.refine_robust_mm) ** 2)
             field[:, axis] = values
     field = field.reshape(LATTICE_SHAPE + (2,))
     off = np.array([p.shift for p in probes]) - _field_at(field, np.array([p.at for p in probes]))
@@ -463,13 +426,14 @@ def _fit(probes: list[Probe], rounds: int = FIT_ROUNDS) -> tuple[np.ndarray, lis
     return field, [float(r) if p.found else float("nan") for r, p in zip(residuals, probes, strict=True)]
 
 
-def _solve(nodes: np.ndarray, weights: np.ndarray, values: np.ndarray, scale: np.ndarray) -> np.ndarray:
+def _solve(nodes: np.ndarray, weights: np.ndarray, values: np.ndarray, scale: np.ndarray, bending: float
+           ) -> np.ndarray:
     """The node values minimising the weighted squared misfit to `values` (each a bilinear mix of 4 nodes) plus
-    the bending. The normal equations are summed pair by pair (4 nodes per probe) and solved by OpenCV's Cholesky:
-    a dense product or numpy's solver would start OpenBLAS threads, which cost far more than this on a busy
-    machine."""
+    the bending (weighed by `bending`). The normal equations are summed pair by pair (4 nodes per probe) and solved
+    by OpenCV's Cholesky: a dense product or numpy's solver would start OpenBLAS threads, which cost far more than
+    this on a busy machine."""
     size = LATTICE_SHAPE[0] * LATTICE_SHAPE[1]
-    normal = BENDING * _bending() + 1e-6 * np.eye(size)
+    normal = bending * _bending() + 1e-6 * np.eye(size)
     for p in range(4):
         for q in range(4):
             np.add.at(normal, (nodes[:, p], nodes[:, q]), scale * weights[:, p] * weights[:, q])
@@ -479,20 +443,22 @@ def _solve(nodes: np.ndarray, weights: np.ndarray, values: np.ndarray, scale: np
 
 
 # --- what the field leaves in doubt -----------------------------------------------------------------------------
-def _judged(refinement: Refinement) -> Refinement:
+def _judged(refinement: Refinement, t: ReaderTuning) -> Refinement:
     """The items whose place the field does not explain: a box or a bubble row found far from it, or not found
     where the sheet moves (the field moves it, or moves what was found near it: then nothing says how far)."""
     specials, rounds = set(), set()
     boxes = [(probe, residual) for probe, residual in zip(refinement.probes, refinement.residuals, strict=True)
              if probe.item.startswith(("check ", "round "))]
     moving = np.array([probe.at for probe, _ in boxes
-                       if probe.found and np.hypot(*probe.shift) > SHIFT_OK_MM]).reshape(-1, 2)
+                       if probe.found and np.hypot(*probe.shift) > t.refine_shift_ok_mm]).reshape(-1, 2)
     for probe, residual in boxes:
         if probe.found:
-            unexplained = residual > (BOX_TOLERANCE_MM if probe.item.startswith("check") else ROW_TOLERANCE_MM)
+            tolerance = t.refine_box_tolerance_mm if probe.item.startswith("check") else t.refine_row_tolerance_mm
+            unexplained = residual > tolerance
         else:
-            near = np.hypot(*(moving - np.array(probe.at)).T) < NEIGHBOUR_MM if len(moving) else np.array([False])
-            unexplained = float(np.hypot(*refinement.at(np.array([probe.at]))[0])) > SHIFT_OK_MM or bool(near.any())
+            apart = np.hypot(*(moving - np.array(probe.at)).T)  # from each box or row found moved
+            moved = float(np.hypot(*refinement.at(np.array([probe.at]))[0]))
+            unexplained = moved > t.refine_shift_ok_mm or bool((apart < t.refine_neighbour_mm).any())
         if unexplained:
             name = probe.item.split(" ", 1)[1]
             if probe.item.startswith("check"):
@@ -505,22 +471,31 @@ def _judged(refinement: Refinement) -> Refinement:
     bad: dict[tuple[int, int], int] = {}
     grid = layout.GRID_RECT
     for probe, residual in zip(refinement.probes, refinement.residuals, strict=True):
-        if probe.item != "line" or (probe.found and residual <= CELL_TOLERANCE_MM):
+        if probe.item != "line" or (probe.found and residual <= t.refine_cell_tolerance_mm):
             continue
         col, row = (probe.at[0] - grid.x) / layout.CELL_MM, (probe.at[1] - grid.y) / layout.CELL_MM
         for cell in ((int(np.floor(row - 0.01)), int(np.floor(col - 0.01))), (int(row), int(col))):  # either side
             if not (0 <= cell[0] < layout.GRID_SIZE and 0 <= cell[1] < layout.GRID_SIZE):
                 continue
             centre = (grid.x + (cell[1] + 0.5) * layout.CELL_MM, grid.y + (cell[0] + 0.5) * layout.CELL_MM)
-            if probe.found or float(np.hypot(*refinement.at(np.array([centre]))[0])) > CELL_TOLERANCE_MM:
+            if probe.found or float(np.hypot(*refinement.at(np.array([centre]))[0])) > t.refine_cell_tolerance_mm:
                 bad[cell] = bad.get(cell, 0) + 1
-    cells = {cell for cell, count in bad.items() if count >= CELL_BAD_SIDES}
+    cells = {cell for cell, count in bad.items() if count >= t.refine_cell_bad_sides}
     return Refinement(refinement.field, refinement.probes, refinement.residuals, frozenset(specials),
-                      frozenset(rounds), frozenset(cells))
+                      frozenset(rounds), frozenset(cells), _is_flat(refinement, t))
+
+
+def _is_flat(refinement: Refinement, t: ReaderTuning) -> bool:
+    """Whether the field moves what is read so little that the homography alone places it well enough."""
+    shift = np.hypot(*refinement.at(_read_points()).T)
+    grid = layout.GRID_SIZE + 1
+    return (float(shift[: grid * grid].max()) < t.refine_flat_grid_mm
+            and float(shift[grid * grid :].max()) < t.refine_flat_marks_mm)
 
 
 # --- for the reader ---------------------------------------------------------------------------------------------
-def marker_residuals(found: list[Detection], fit: MarkerFit) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+def marker_residuals(found: list[Detection], fit: MarkerFit, t: ReaderTuning = TUNING
+                     ) -> list[tuple[tuple[float, float], tuple[float, float]]]:
     """Each corner of the sheet's markers seen in the photo: (where it is printed, where the homography puts
     what was seen less that), in sheet mm. Markers of another sheet (the same ids) lie far off and are left out."""
     inverse = np.linalg.inv(fit.homography)
@@ -531,7 +506,7 @@ def marker_residuals(found: list[Detection], fit: MarkerFit) -> list[tuple[tuple
             continue
         printed = np.array(layout.marker_corners_mm(marker_id))
         seen = cv2.perspectiveTransform(quad.reshape(1, -1, 2).astype(np.float64), inverse)[0]
-        if np.abs(seen - printed).max() > MARKER_REACH_MM:
+        if np.abs(seen - printed).max() > t.refine_marker_reach_mm:
             continue
         residuals += [((float(p[0]), float(p[1])), (float(s[0] - p[0]), float(s[1] - p[1])))
                       for p, s in zip(printed, seen, strict=True)]
@@ -542,16 +517,15 @@ UNFLAT_NOTE = (
     "the sheet is not flat (curled, bowed or folded): where the printed lines could not be found where the bend "
     "puts them, the boxes, bubbles or cells there are in doubt; flatten the sheet and take the photo again"
 )
-UNFLAT_CONFIDENCE = 0.2  # what is read where the field does not explain the print
 
 
 def unflat_doubts(refinement: Refinement, quilt: Quilt, specials_used: tuple[str, ...] | None,
-                  round_scores: tuple[int | None, ...]) -> tuple[Uncertain, ...]:
+                  round_scores: tuple[int | None, ...], t: ReaderTuning = TUNING) -> tuple[Uncertain, ...]:
     """The doubts a sheet that is not flat leaves: the items (as read) whose place the field does not explain."""
-    doubts = [Uncertain.of_cell(cell, quilt.is_covered(*cell), UNFLAT_CONFIDENCE)
+    doubts = [Uncertain.of_cell(cell, quilt.is_covered(*cell), t.unflat_confidence)
               for cell in sorted(refinement.doubtful_cells)]
     if specials_used is not None:
-        doubts += [Uncertain.of_special(name, name in specials_used, UNFLAT_CONFIDENCE)
+        doubts += [Uncertain.of_special(name, name in specials_used, t.unflat_confidence)
                    for name in layout.SPECIAL_NAMES if name in refinement.doubtful_specials]
     doubts += [Uncertain.of_round(number, round_scores[number - 1] is not None,
                                   f"round {number}: its bubbles could not be placed on the bent sheet; check the score")

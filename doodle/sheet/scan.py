@@ -27,7 +27,6 @@ from doodle.sheet.markers import MarkerFit, detect_markers, fit_markers
 from doodle.sheet.photo import PhotoSource, load_photo
 from doodle.sheet.qr import read_sheet_code
 from doodle.sheet.refine import (
-    UNFLAT_CONFIDENCE,
     UNFLAT_NOTE,
     Refinement,
     marker_residuals,
@@ -229,15 +228,16 @@ def _read_image(
             also = OTHER_SHEET_TOO if search.other_sheet else ""
             raise SheetNotFoundError(f"part of the grid is outside the photo: photograph the whole sheet{also}")
         # A page that is not flat: where its print really is, near where the homography puts it (refine.py).
-        refinement = refine(sheet, marker_residuals(markers, search.fit))
+        refinement = refine(sheet, marker_residuals(markers, search.fit, tuning), tuning)
         if not refinement.flat:
             sheet, inside = _warp(image, search.fit.homography, refinement)
-        result = _identified(_read_sheet(sheet, inside, METHOD_MARKERS, search.found, tuning, trace), gray, search.fit)
-        return _unflat(replace(result, notes=notes + result.notes), refinement).checked(checks)
+        read = _read_sheet(sheet, inside, METHOD_MARKERS, search.found, tuning, trace)
+        result = _identified(read, gray, search.fit, tuning)
+        return _unflat(replace(result, notes=notes + result.notes), refinement, tuning).checked(checks)
     _check_light_and_focus(gray, tuning)
     from doodle.sheet.grid_fallback import find_grid_homography, orient  # only needed without markers
 
-    homography = find_grid_homography(image)
+    homography = find_grid_homography(image, tuning)
     if homography is None:
         if search.found:
             raise MarkersMissingError(
@@ -248,7 +248,7 @@ def _read_image(
             "no score sheet found: no corner markers and no 9x9 grid are visible; photograph the whole sheet, "
             "flat, filling most of the picture"
         )
-    facing = orient(gray, homography, markers)  # the grid alone looks the same turned or mirrored
+    facing = orient(gray, homography, markers, tuning)  # the grid alone looks the same turned or mirrored
     if facing.mirrored and not flipped:
         # Read again un-mirrored, where the markers read as themselves (and with them the boxes and bubbles).
         result = _read_image(cv2.flip(image, 1), checks, tuning, trace, flipped=True)
@@ -265,20 +265,19 @@ def _placed_layout(image: np.ndarray, facing: Facing, markers: list, tuning: Rea
     """A grid read whose way up is known, with the boxes and bubbles read where the grid and the markers in view
     place them (`placement`), in doubt where that place is unsure; None when no marker in view fits the grid."""
     from doodle.sheet import placement as placing
-    from doodle.sheet.grid_fallback import MARKER_TOLERANCE_MM
 
     if not facing.known or facing.mirrored:
         return None
-    placement = placing.place_layout(facing.homography, markers, MARKER_TOLERANCE_MM)
+    placement = placing.place_layout(facing.homography, markers, tuning)
     if placement is None:
         return None
     sheet, inside = _warp(image, placement.homography)
-    items = placing.placed_items(placement, inside, PX_PER_MM)
+    items = placing.placed_items(placement, inside, PX_PER_MM, tuning)
     if not (items.read_specials or items.read_rounds):
         return None
     result = _result(read_sheet(sheet, inside, True, tuning), METHOD_GRID, len(placement.markers))
     used, scores, uncertain = placing.placed_reading(items, result.specials_used, result.round_scores,
-                                                     result.uncertain)
+                                                     result.uncertain, tuning)
     return replace(result, specials_used=used, round_scores=scores, uncertain=uncertain,
                    rounds_read=items.read_rounds, confidence=min(result.confidence, tuning.grid_confidence_cap),
                    notes=(placing.placed_note(items, len(placement.markers)), *result.notes))
@@ -296,11 +295,11 @@ def _faced(result: ScanResult, facing: Facing, tuning: ReaderTuning) -> ScanResu
                    confidence=min(result.confidence, tuning.unknown_way_up_confidence))
 
 
-def _identified(result: ScanResult, gray: np.ndarray, fit: MarkerFit) -> ScanResult:
+def _identified(result: ScanResult, gray: np.ndarray, fit: MarkerFit, tuning: ReaderTuning) -> ScanResult:
     """The result with the sheet's layout version (from its marker ids: they decide) and its sheet id (from its
     QR code, when readable). A QR code naming another layout is noted, and does not change how the sheet was
     read."""
-    code = read_sheet_code(gray, fit.homography, fit.marks)
+    code = read_sheet_code(gray, fit.homography, fit.marks, tuning)
     notes = result.notes
     if code is not None and code.layout != fit.marks.version:
         notes += (
@@ -310,14 +309,14 @@ def _identified(result: ScanResult, gray: np.ndarray, fit: MarkerFit) -> ScanRes
     return replace(result, layout=fit.marks.version, sheet_id=None if code is None else code.sheet_id, notes=notes)
 
 
-def _unflat(result: ScanResult, refinement: Refinement) -> ScanResult:
+def _unflat(result: ScanResult, refinement: Refinement, tuning: ReaderTuning) -> ScanResult:
     """The reading with the doubts of a sheet that is not flat, where the printed lines did not say where its
     boxes, bubbles or cells are."""
     if not refinement.in_doubt:
         return result
-    doubts = unflat_doubts(refinement, result.quilt, result.specials_used, result.round_scores)
+    doubts = unflat_doubts(refinement, result.quilt, result.specials_used, result.round_scores, tuning)
     return replace(result, uncertain=_unique([*result.uncertain, *doubts]), notes=result.notes + (UNFLAT_NOTE,),
-                   confidence=min(result.confidence, UNFLAT_CONFIDENCE))
+                   confidence=min(result.confidence, tuning.unflat_confidence))
 
 
 def _warp(image: np.ndarray, homography: np.ndarray, refinement: Refinement | None = None
@@ -389,7 +388,7 @@ def _result(read: SheetRead, method: str, markers_found: int) -> ScanResult:
         sheet_image=read.sheet,
         rounds_read=read.marks,
     )
-    return _under_glare(result, find_glare(read.sheet, PX_PER_MM))
+    return _under_glare(result, find_glare(read.sheet, PX_PER_MM, read.tuning))
 
 
 def _under_glare(result: ScanResult, glare: Glare) -> ScanResult:

@@ -90,7 +90,7 @@ def find_shadows(
     if deepest > t.shadow_min_depth:
         log_gain = _regions(shadow < -deepest / 2, keep, log, channel_logs, shadow, bare, cell_ids, t)
         if log_gain.min() < 0:
-            log_gain = _as_the_paper_shows(log_gain, log, bare, inside & ~bare, t)
+            log_gain = corrected_by_paper(log_gain, log, bare, inside & ~bare, t)
     log_gain = cv2.GaussianBlur(log_gain, (0, 0), t.shadow_gain_blur)
     depth = float(1.0 - np.exp(log_gain.min()))
     gain = cv2.resize(np.exp(log_gain), (width, height), interpolation=cv2.INTER_LINEAR)
@@ -151,11 +151,14 @@ def _regions(
     return log_gain
 
 
-def _as_the_paper_shows(
+def corrected_by_paper(
     log_gain: np.ndarray, log: np.ndarray, bare: np.ndarray, drawn: np.ndarray, t: ReaderTuning = TUNING
 ) -> np.ndarray:
     """The traced shadows corrected by what the bare paper shows, which is plain: paper in shadow is darker than
-    the smooth light by the shadow's depth.
+    the smooth light by the shadow's depth. All on the shadow map (1 pixel per `t.shadow_map_scale` sheet pixels):
+    `log_gain` the traced shadows (log gain, 0 where lit, negative in shadow), `log` the map's log brightness,
+    `bare` the known bare paper, `drawn` where the player draws (the grid). Returns the corrected log gain: one
+    depth, fitted to the paper, wherever the shadow is.
 
     On bare paper the paper decides. Where the player draws (`drawn`, the grid), an outline traced from the edges
     can leak from a real shadow along pencil edges into cells it never reaches; a shadow comes from outside the

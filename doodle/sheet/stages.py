@@ -33,14 +33,11 @@ from doodle.sheet.measure import (
     log_distance,
     region_ink,
 )
-from doodle.sheet.outline import OUTLINED_CONFIDENCE, edge_lines, outlined_cells
+from doodle.sheet.outline import edge_lines, outlined_cells
 from doodle.sheet.processing import level_only, print_lift
 from doodle.sheet.scan_errors import TooDarkError
 from doodle.sheet.shadows import ShadowMap, find_shadows
 from doodle.sheet.strokes import (
-    BLOT_FAINT,
-    STRAY_INK,
-    STROKE_DENSE,
     StrokeMap,
     graphite,
     stain_cells,
@@ -245,7 +242,7 @@ def find_strokes(read: SheetRead) -> None:
     shaded = read.values > read.threshold
     read.stains, read.blots = stain_cells(read.light.ink, read.values, shaded, read.strokes, boxes, PX_PER_MM, t)
     marked = {i for i in range(SIZE * SIZE) if shaded[i] or read.strokes.shares[i] >= t.stroke_mark}
-    read.outlined = outlined_cells(edge_lines(read.light.ink, PX_PER_MM), marked)
+    read.outlined = outlined_cells(edge_lines(read.light.ink, PX_PER_MM, t), marked, t)
     read.show("strokes", _strokes_picture)
 
 
@@ -291,7 +288,7 @@ def decide_cells(read: SheetRead) -> None:
         margin = t.cell_log_margin * (t.shadow_margin_factor if index in shadowed else 1.0)
         conf = min(1.0, log_distance(float(value), threshold, t) / margin)
         if sure:
-            conf = max(conf, OUTLINED_CONFIDENCE)
+            conf = max(conf, t.outlined_confidence)
         if index in doubtful:
             conf = min(conf, t.shadow_doubt)
         read.confidences.append(conf)
@@ -318,16 +315,17 @@ def measure_print(read: SheetRead) -> None:
     read.bubble_values = {key: float(ink[y0 - ay0 : y1 - ay0, x0 - ax0 : x1 - ax0].mean())
                           for key, (x0, y0, x1, y1) in squares.items()}
     read.bubble_ink = ((ax0, ay0, ax1, ay1), ink)
-    read.print_lift = print_lift(np.array(list(read.bubble_values.values())))
+    read.print_lift = print_lift(np.array(list(read.bubble_values.values())), t)
 
 
 def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tuple[bool, bool]:
     """What the strokes, the stains and the drawn outline say of a cell read `shaded` or not by its ink: whether
     it is shaded, and whether it is sure to be (a few strokes inside an outline). Doubts go into `doubtful`."""
+    t = read.tuning
     strokes, value, outlined = read.strokes.shares[index], read.values[index], index in read.outlined
-    box = cell_boxes(read.tuning.cell_inset_mm)[index]
-    few_strokes = value < read.tuning.tint_sure and strokes < STROKE_DENSE
-    if not shaded and strokes >= read.tuning.stroke_mark:
+    box = cell_boxes(t.cell_inset_mm)[index]
+    few_strokes = value < t.tint_sure and strokes < t.stroke_dense
+    if not shaded and strokes >= t.stroke_mark:
         # Little ink on average, but strokes: a deliberate mark (a slash, a loose scribble) when the player
         # outlined the cell, else maybe a stray line (or a ring's rim: see below).
         if outlined:
@@ -338,14 +336,14 @@ def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tup
         # A tint whose edge may not keep to the grid: a stain, a smudge? A faint grey one that fades before its
         # lines or spills over them is a blot of graphite, no mark (unless outlined).
         doubtful.add(index)
-        blot = index in read.blots and value < BLOT_FAINT and graphite(read.light.normalised, box)
+        blot = index in read.blots and value < t.blot_faint and graphite(read.light.normalised, box, t)
         return bool(shaded and (outlined or not blot)), False
-    if shaded and not outlined and stain_coloured(read.light.normalised, box):
+    if shaded and not outlined and stain_coloured(read.light.normalised, box, t=t):
         # Brown, with no outline around it: tea or coffee (a few brown strokes: a ring's rim, no mark).
         doubtful.add(index)
         return not bool(few_strokes), False
-    if (shaded and not outlined and read.tuning.stroke_mark <= strokes < STROKE_DENSE and value < STRAY_INK
-            and graphite(read.light.normalised, box)):
+    if (shaded and not outlined and t.stroke_mark <= strokes < t.stroke_dense and value < t.stray_ink
+            and graphite(read.light.normalised, box, t)):
         doubtful.add(index)  # a pencil line or two across a cell, with no outline around it: a stray line?
     return shaded, False
 
@@ -366,9 +364,9 @@ def read_specials(read: SheetRead) -> None:
         conf = min(1.0, log_distance(value, t.check_threshold, t) / t.check_log_margin)
         if t.check_faint < value < t.check_sure and uneven_around(sheet, special.check, t):
             conf = min(conf, t.shadow_doubt)
-        if crossed and level_only(ink, t.check_stroke_ink, read.print_lift):
+        if crossed and level_only(ink, t.check_stroke_ink, read.print_lift, t):
             conf = min(conf, t.shadow_doubt)  # grey all over on a processed photo: a halo or a light solid fill
-        if crossed and stain_coloured(read.plain.normalised, box, ink > t.check_stroke_ink):
+        if crossed and stain_coloured(read.plain.normalised, box, ink > t.check_stroke_ink, t):
             conf = min(conf, t.shadow_doubt)  # brown strokes: a tea or coffee ring's rim across the box?
         read.confidences.append(conf)
         if crossed:

@@ -9,6 +9,8 @@ smooth tint. Two signals for the cells beside their mean ink (issue 15):
   beside it) are tinted on one side only, or it fades before a cell's lines, or spills over them into a cell
   left empty;
 - its colour: tea and coffee stain paper brown, which neither graphite nor the usual coloured pencils are.
+
+The values it decides with are in `tuning.ReaderTuning` (strokes against tints), with their evidence.
 """
 
 from __future__ import annotations
@@ -20,35 +22,6 @@ import numpy as np
 from doodle.quilt import SIZE
 from doodle.sheet.measure import local_ink
 from doodle.sheet.tuning import TUNING, ReaderTuning
-
-# Strokes over this share of a cell's interior shade it densely (hatching and scribbles: over 30 tuning photos at
-# mild, moderate and harsh, 95% of such cells over 0.2); under it, a cell holds a few strokes only: a slash, a
-# loose scribble, or a line that is not a mark (a stray line, a coffee ring's rim: up to 0.34 where two rims
-# cross a cell), which its outline and its colour tell apart.
-STROKE_DENSE = 0.2
-# A line or two across a cell darkens it by this much at most (slashes 0.03-0.08 over 4 tuning photos; a loose
-# scribble's line run on across an empty cell 0.05-0.06); the lightest pencil fills start at 0.107 (pale yellow,
-# harsh; hatched or scribbled in pale yellow, 0.077-0.091 at moderate, in coloured strokes). A cell shaded by so
-# little ink, in a few grey strokes, with no outline around it may hold a stray line.
-STRAY_INK = 0.1
-# Brown: a tea or coffee stain. Ink is 1 - the darkest channel; the chroma (brightest less darkest channel) over
-# the ink is a pigment's own (about the same at any strength): graphite under 0.12, a coffee tint 0.5-0.63, the
-# coloured pencils of the generator 0.5 (green, purple: not warm) to 1 (orange, pale yellow); red 0.81. Warm
-# (red over green over blue) and under STAIN_CHROMA: the colour of a stain, not of graphite or a coloured pencil.
-STAIN_CHROMA = (0.3, 0.72)
-FALL_MARGIN_MM = (2.0, 3.5)  # between a cell's interior and its lines, clear of an outline (inset up to 1.8 mm)
-SPILL_BAND_MM = (5.5, 7.0)  # from the interior's edge: 2.0-3.5 mm past the cell's line, clear of an outline there
-# A tint fading near one of its lines to less than FALL_STAIN of its ink, or spilling over a line into a cell
-# left empty at more than SPILL_STAIN of it, is no pencil shading. Over 28 tuning photos (seeds 4-10: mild, harsh,
-# smudges, coffee rings) pencil tints (light, solid, coloured, pale yellow, blurred hatching) kept 0.74-1.0 of
-# it near every line (once 0.56, pale yellow at harsh) and spilled at most 0.13; eraser smudges kept 0.21-0.57
-# near their faintest side, or spilled 0.07-0.5.
-FALL_STAIN = 0.65
-SPILL_STAIN = 0.3
-# Such a blot is read as paper (in doubt) when fainter than this: eraser smudges measured 0.05-0.1, the lightest
-# pencil fills 0.114 (harsh seeds 4-10); on 40 harsh photos (seeds 600-639) light and pale yellow fills on the
-# grid's edge faded or spilled so (a blur over its thick border) at 0.09-0.24.
-BLOT_FAINT = 0.1
 
 
 class StrokeMap:
@@ -100,7 +73,7 @@ def stain_cells(ink: np.ndarray, values: np.ndarray, shaded: np.ndarray, strokes
     stains: set[int] = set()
     blots: set[int] = set()
     for group in touching_groups(tint, lambda _a, _b: True):
-        if any(_stray_tint(ink, boxes, i, shaded, px_per_mm) for i in group):
+        if any(_stray_tint(ink, boxes, i, shaded, px_per_mm, t) for i in group):
             blots |= group
             continue
         limit = max(t.uneven_least, t.uneven_share * float(np.median([values[i] for i in group])))
@@ -111,7 +84,7 @@ def stain_cells(ink: np.ndarray, values: np.ndarray, shaded: np.ndarray, strokes
 
 
 def _stray_tint(ink: np.ndarray, boxes: tuple[tuple[int, int, int, int], ...], index: int, shaded: np.ndarray,
-                px_per_mm: float) -> bool:
+                px_per_mm: float, t: ReaderTuning) -> bool:
     """Whether the tint of a cell fades before its lines or spills over them into a cell left empty."""
     row, col = divmod(index, SIZE)
 
@@ -119,8 +92,8 @@ def _stray_tint(ink: np.ndarray, boxes: tuple[tuple[int, int, int, int], ...], i
         return 0 <= r < SIZE and 0 <= c < SIZE and not shaded[r * SIZE + c]
 
     open_sides = (empty(row - 1, col), empty(row, col + 1), empty(row + 1, col), empty(row, col - 1))
-    near, past = grid_keeping(ink, boxes[index], px_per_mm, open_sides)
-    return near < FALL_STAIN or past > SPILL_STAIN
+    near, past = grid_keeping(ink, boxes[index], px_per_mm, open_sides, t)
+    return near < t.fall_stain or past > t.spill_stain
 
 
 def touching_groups(cells: set[int], joins: Callable[[int, int], bool]) -> list[set[int]]:
@@ -165,17 +138,18 @@ def _pigment(normalised: np.ndarray, box: tuple[int, int, int, int],
     return ink, (max(b, g, r) - min(b, g, r)) / ink, r >= g >= b
 
 
-def stain_coloured(normalised: np.ndarray, box: tuple[int, int, int, int], where: np.ndarray | None = None) -> bool:
+def stain_coloured(normalised: np.ndarray, box: tuple[int, int, int, int], where: np.ndarray | None = None,
+                   t: ReaderTuning = TUNING) -> bool:
     """Whether the box (its pixels `where`, when given) is tinted brown, as tea or coffee stains paper
     (`normalised`: BGR over the paper's own)."""
     pigment = _pigment(normalised, box, where)
-    return pigment is not None and pigment[2] and STAIN_CHROMA[0] <= pigment[1] <= STAIN_CHROMA[1]
+    return pigment is not None and pigment[2] and t.stain_chroma[0] <= pigment[1] <= t.stain_chroma[1]
 
 
-def graphite(normalised: np.ndarray, box: tuple[int, int, int, int]) -> bool:
+def graphite(normalised: np.ndarray, box: tuple[int, int, int, int], t: ReaderTuning = TUNING) -> bool:
     """Whether the box is tinted grey (graphite, a smudge of it), not by a coloured pencil, however faint."""
     pigment = _pigment(normalised, box)
-    return pigment is None or pigment[1] < STAIN_CHROMA[0]
+    return pigment is None or pigment[1] < t.stain_chroma[0]
 
 
 def _band(ink: np.ndarray, box: tuple[int, int, int, int], side: int, reach: tuple[float, float]) -> np.ndarray:
@@ -193,15 +167,15 @@ def _band(ink: np.ndarray, box: tuple[int, int, int, int], side: int, reach: tup
 
 
 def grid_keeping(ink: np.ndarray, box: tuple[int, int, int, int], px_per_mm: float,
-                 open_sides: tuple[bool, bool, bool, bool]) -> tuple[float, float]:
+                 open_sides: tuple[bool, bool, bool, bool], t: ReaderTuning = TUNING) -> tuple[float, float]:
     """Whether a cell's tint keeps to its printed lines: the least share of its interior's (median) ink left near
     a line (pencil shading reaches its lines; a smudge or a blot fades before them), and the most spilled past a
     line into a neighbour left empty (`open_sides`: top, right, bottom, left)."""
     inner = float(np.median(ink[box[1] : box[3], box[0] : box[2]]))
     if inner <= 0:
         return 1.0, 0.0
-    margin = (1.0, (FALL_MARGIN_MM[1] - FALL_MARGIN_MM[0]) * px_per_mm)  # the interior's own edge pixel left out
-    spill = (SPILL_BAND_MM[0] * px_per_mm, SPILL_BAND_MM[1] * px_per_mm)
+    margin = (1.0, (t.fall_margin_mm[1] - t.fall_margin_mm[0]) * px_per_mm)  # the interior's own edge pixel left out
+    spill = (t.spill_band_mm[0] * px_per_mm, t.spill_band_mm[1] * px_per_mm)
     near, past = [], []
     for side in range(4):
         band = _band(ink, box, side, margin)

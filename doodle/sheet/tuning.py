@@ -79,10 +79,29 @@ class ReaderTuning:
     light_paper_share: float = 0.6  # a coarse pixel is paper when more than this share of it is known paper
     light_min_paper: int = 4  # coarse pixels of paper at least, or the whole sheet is taken as paper
     light_backing: float = 0.25  # a finer scale overrides a broader one fully where this much paper backs it
+    # The light's broad shape (measure.light_trend) is fitted to this many coarse paper pixels at least (6
+    # coefficients per channel), in light_trend_rounds fits, each without the paper further off the one before than
+    # light_trend_outlier robust standard deviations (a shadow over a margin, a glare, ink).
+    light_trend_min_pixels: int = 200
+    light_trend_rounds: int = 3
+    light_trend_outlier: float = 2.5
+    # Paper clipped (glare_clip) is left out of that fit when less than this share of the paper is: a glare spot
+    # (light 14: 6% of the paper, tungsten paper clipped in its blue channel only under the glare) rather than a
+    # bright exposure of white paper, lit parts clipped all over (light 22: 25%, its light's shape bent by a hand's
+    # shadow once they were left out).
+    light_trend_clipped_share: float = 0.15
+    # How sure the light is at a shaded cell (light.py): the worst prediction of the empty cells left out within
+    # this many cells (in rows and columns) ...
+    light_holdout_reach: int = 2
+    # ... times this: the light at a shaded cell is predicted from paper a little further away than at an empty cell
+    # left out of a grid of paper.
+    light_holdout_safety: float = 1.5
     # Gaps and confidences are compared on a log scale offset by this much ink: empty paper measures about 0 with
     # noise of a few hundredths, so 0.01 -> 0.08 is a wider gap than 0.15 -> 0.45 (light pencil against heavy).
     ink_log_offset: float = 0.02
-    halo_px: int = 3  # bright lines narrower than this (0.75 mm) are a sharpened photo's halo, not the light
+    # Bright lines narrower than this (0.75 mm) are a sharpened photo's halo: not the light, nor the paper beside a
+    # printed line (refine.py).
+    halo_px: int = 3
 
     # --- where marks are measured ---
     cell_inset_mm: float = 3.5  # measure a cell's interior only: away from printed lines and hand-drawn outlines
@@ -97,6 +116,26 @@ class ReaderTuning:
     paper_bubble_margin_mm: float = 0.6  # around each bubble
     grid_ring_mm: float = 5.0  # without markers, paper is taken from this far around the grid ...
     grid_ring_inner_mm: float = 1.5  # ... and no nearer than this
+
+    # --- glare: paper washed out to white (glare.py; lengths in sheet mm) ---
+    # Clipped: the darkest channel at least this high (0-255). A saturating glare on the families' photos (light 2,
+    # 6, 9, 20) reads 253-255 after JPEG over its core.
+    glare_clip: int = 250
+    # Clipped paper alone is not glare: a bright photo of white paper clips too (mild photos of tests/photogen.py: up
+    # to a third of the paper), and pencil stays as dark as ever there. Glare adds light to everything, the black
+    # print as well: where a printed line under the clipped blob is this many grey levels lighter than the rest of
+    # the same line (or than the other boxes, or bubbles), the light added is enough to wash out light pencil (pencil
+    # at 0.8 of the paper's light, with the paper clipped, reads as paper from about 50 levels added). Lines differ
+    # among themselves by up to 60 levels in a bright mild photo (thin inner lines against the border), hence each
+    # against itself. Under the saturating glares of the families' light photos (tuning seeds 0-23) the lines rise
+    # by 60-180.
+    glare_lift: float = 50.0
+    glare_line_mm: float = 0.6  # half the width of the strip along a printed line where its darkness is measured
+    glare_line_percentile: float = 10  # the line's darkness: this percentile of the darkest channel over the strip
+    glare_min_share: float = 0.5  # a millimetre square is clipped when this share of its pixels is
+    glare_min_area_mm2: float = 12.0  # a clipped blob smaller than this (a 4 mm spot) hides no cell's shading
+    glare_fringe_mm: float = 2.0  # around the clipped blob the paper is near white: pencil there is faint too
+    glare_close_mm: int = 3  # printed lines and thin strokes across the blob are bridged (they are not clipped)
 
     # --- the cells: threshold and confidence ---
     # Cell threshold window (ink units): empty paper measures about 0, the lightest pencil fill well above 0.05.
@@ -142,6 +181,47 @@ class ReaderTuning:
     uneven_share: float = 0.5  # blocks differing by this share of the tint's ink: the tint's edge runs through
     uneven_least: float = 0.03  # ... and by at least this much ink (paper noise)
     uneven_min_share: float = 0.3  # a block is judged on what lies between its strokes when that is this much of it
+    # Strokes over this share of a cell's interior shade it densely (hatching and scribbles: over 30 tuning photos at
+    # mild, moderate and harsh, 95% of such cells over 0.2); under it, a cell holds a few strokes only: a slash, a
+    # loose scribble, or a line that is not a mark (a stray line, a coffee ring's rim: up to 0.34 where two rims
+    # cross a cell), which its outline and its colour tell apart.
+    stroke_dense: float = 0.2
+    # A line or two across a cell darkens it by this much at most (slashes 0.03-0.08 over 4 tuning photos; a loose
+    # scribble's line run on across an empty cell 0.05-0.06); the lightest pencil fills start at 0.107 (pale yellow,
+    # harsh; hatched or scribbled in pale yellow, 0.077-0.091 at moderate, in coloured strokes). A cell shaded by so
+    # little ink, in a few grey strokes, with no outline around it may hold a stray line.
+    stray_ink: float = 0.1
+    # Brown: a tea or coffee stain. Ink is 1 - the darkest channel; the chroma (brightest less darkest channel) over
+    # the ink is a pigment's own (about the same at any strength): graphite under 0.12, a coffee tint 0.5-0.63, the
+    # coloured pencils of the generator 0.5 (green, purple: not warm) to 1 (orange, pale yellow); red 0.81. Warm
+    # (red over green over blue) and within stain_chroma: the colour of a stain (under its low end: graphite).
+    stain_chroma: tuple[float, float] = (0.3, 0.72)
+    fall_margin_mm: tuple[float, float] = (2.0, 3.5)  # between a cell's interior and its lines, clear of an outline
+    spill_band_mm: tuple[float, float] = (5.5, 7.0)  # from the interior's edge: 2.0-3.5 mm past the cell's line
+    # A tint fading near one of its lines to less than fall_stain of its ink, or spilling over a line into a cell
+    # left empty at more than spill_stain of it, is no pencil shading. Over 28 tuning photos (seeds 4-10: mild,
+    # harsh, smudges, coffee rings) pencil tints (light, solid, coloured, pale yellow, blurred hatching) kept
+    # 0.74-1.0 of it near every line (once 0.56, pale yellow at harsh) and spilled at most 0.13; eraser smudges kept
+    # 0.21-0.57 near their faintest side, or spilled 0.07-0.5.
+    fall_stain: float = 0.65
+    spill_stain: float = 0.3
+    # Such a blot is read as paper (in doubt) when fainter than this: eraser smudges measured 0.05-0.1, the lightest
+    # pencil fills 0.114 (harsh seeds 4-10); on 40 harsh photos (seeds 600-639) light and pale yellow fills on the
+    # grid's edge faded or spilled so (a blur over its thick border) at 0.09-0.24.
+    blot_faint: float = 0.1
+
+    # --- the drawn outline (outline.py; lengths in sheet mm) ---
+    outline_band_mm: float = 2.5  # a hand-drawn outline lies within this of the printed line, on either side
+    outline_far_band_mm: tuple[float, float] = (3.0, 5.5)  # deeper in the cell: parallel hatching shows here as much
+    outline_line_reach_mm: float = 2.0  # a line (printed, drawn, or both side by side) is narrower than this across
+    outline_edge_span: tuple[float, float] = (0.15, 0.85)  # the part of a side read: away from its corners ...
+    outline_edge_parts: int = 3  # ... in this many parts; the middle reading counts (a curve runs along one only)
+    # Over 4 tuning photos of single slashes per cell (seeds 0-3, mild), a side's reading less the photo's median
+    # reading of an inner side: sides not outlined at most 0.1 (99%: 0.04), outlined at least 0.04 (95%: 0.13).
+    outline_drawn: float = 0.07  # mm of full ink: a side reading this much above the print's own is drawn over
+    outline_enclosed_share: float = 0.75  # a region is outlined when this share of its border sides is drawn ...
+    outline_own_share: float = 0.5  # ... and a cell of it on that border when this share of its own border sides is
+    outlined_confidence: float = 0.8  # a few strokes inside a drawn outline: a deliberate mark
 
     # --- crossed special boxes ---
     # The share of the box's inside covered by pencil strokes (pixels of more than check_stroke_ink against the
@@ -180,6 +260,133 @@ class ReaderTuning:
     bubble_ring_percentiles: tuple[float, float] = (10, 90)  # the ring's light, darkest to brightest, for ...
     bubble_ring_uneven: float = 0.12  # ... log: the paper around a bubble this much brighter on one side: an edge
     bubble_sectors: int = 8  # directions in which a bubble crossed by a shadow's edge is read side by side
+
+    # --- a page that is not flat: where the print really is (refine.py; lengths in sheet mm) ---
+    # A closing this wide (1.75 mm) takes out thin print and strokes, leaving the paper they lie on (a sharpened
+    # photo's bright rings beside them, narrower than halo_px, are taken out first).
+    refine_line_paper_px: int = 7
+    # The fit: refine_bending weighs the field's second differences against one probe's squared error (mm); probes
+    # off the field by more than refine_robust_mm weigh less (Cauchy), so a stroke taken for a line does not pull
+    # it. On the curl family (seeds 0-23, folds and bows up to 20 mm moving the grid up to 6 mm) the field then lies
+    # within 0.25 mm of the truth at the cells' centres, 0.3 mm at the bubbles and 0.7 mm at the check squares (an
+    # edge curl, seed 4).
+    refine_bending: float = 0.1
+    refine_robust_mm: float = 0.4
+    refine_fit_rounds: int = 4  # reweightings of the last fit ...
+    refine_first_fit_rounds: int = 2  # ... and of the first looks' fits
+    refine_marker_weight: float = 2.0  # a marker's corner weighs this many grid line segments ...
+    refine_box_weight: float = 2.0  # ... and a check square or a whole round block this many (a bubble row half: 1)
+    refine_wide_search_mm: float = 7.0  # first look: up to this far from the homography (a 20 mm fold moves 6 mm)
+    refine_narrow_search_mm: float = 2.5  # second look, around the fitted field: under half the bubbles' pitch (5.6)
+    refine_segment_gap_mm: float = 1.5  # line segments are measured this far from the crossings (a step there)
+    refine_line_min_ink: float = 0.06  # a printed line's profile peak stands this far above the profile's median
+    refine_line_distinct: float = 0.7  # ... and the next peak, beyond refine_line_apart_mm, at most this share of it
+    refine_line_apart_mm: float = 1.5
+    refine_near_share: float = 0.5  # looking close, a peak this high against the highest may be the printed line
+    # The least normalised correlation of a box or bubble-row template where it is found: of 480 such looks close
+    # around the field (curl, mixed and harsh photos, seeds 0-9), the 469 at 0.45 or more all lay within 0.25 mm of
+    # the truth; right places on harsh photos score down to 0.40 (not found then: the field reads them, or doubts
+    # them).
+    refine_match_min: float = 0.45
+    refine_template_blur_px: float = 0.7  # the templates are blurred this much: the photo's own blur, roughly
+    refine_shift_ok_mm: float = 1.0  # a box or row not found is read where the field puts it when this near ...
+    refine_neighbour_mm: float = 25.0  # ... nor when one this near was found moved that much (a block's pitch: 17)
+    refine_box_tolerance_mm: float = 1.0  # a check square found this far from the fitted field: not explained
+    refine_row_tolerance_mm: float = 0.7  # bubbles: the read square (1.3 mm half side) stays in the ring (2.3 mm)
+    refine_cell_tolerance_mm: float = 1.5  # cells are read 3.5 mm inside their lines
+    refine_cell_bad_sides: int = 3  # sides of a cell off the field (or unseen where it moves far): in doubt
+    # The field moving the grid's crossings less than refine_flat_grid_mm and the check squares and bubbles less
+    # than refine_flat_marks_mm, the sheet is read through the homography alone: cells are read 3.5 mm inside their
+    # lines, bubbles 1.3 mm around their centre inside a 2.3 mm ring. On flat pages (photogen moderate and harsh,
+    # seeds 0-29) the fitted field moves the crossings by up to 0.75 mm and the marks by up to 0.4 (the truth: at
+    # most 0.4), and a warp through that noise only moves the printed lines the shadow finder looks along (it read
+    # harsh 607 and 635 of seeds 600-639 with 56 and 81 cells in doubt, against 4 and 4). The pages one homography
+    # misread had their bubbles 1.9 mm or more off and their check squares 2.7 mm (curl 2, 20, 21).
+    refine_flat_grid_mm: float = 1.0
+    refine_flat_marks_mm: float = 0.6
+    refine_marker_reach_mm: float = 3.0  # a marker of this sheet lies within this of where the homography puts it
+    unflat_confidence: float = 0.2  # what is read where the field does not explain the print
+
+    # --- the phone's processing: printed-but-empty marks (processing.py) ---
+    # What an empty bubble reads (local ink over its read square) on photos without strong processing: the median
+    # of the 60 bubbles was 0.030-0.031 on moderate photos of tests/photogen.py (seeds 1-3). With an unsharp mask of
+    # 3 (sigma 2 and 4 photo pixels) it rose to 0.091-0.115, and the emptiest-looking filled bubble stayed above 0.47
+    # while the darkest empty one reached 0.131, over the 0.125 threshold.
+    empty_bubble_ink: float = 0.031
+    # A lift this large is processing, not noise: without processing the median stays within 0.01 of
+    # empty_bubble_ink.
+    lift_seen: float = 0.03
+    # A box with no strokes in it (its ink from its 10th to its 90th percentile within the stroke ink) reads as a
+    # level. An empty box under a sharpening of 3 read a level of 0.21-0.27 all over; a box shaded solid with light
+    # pencil 0.28 (moderate seed 1, unprocessed). Below solid_sure, such a level is in doubt on a processed photo.
+    level_percentiles: tuple[float, float, float] = (10, 50, 90)
+    solid_sure: float = 0.5
+
+    # --- the sheet's QR code (qr.py) ---
+    # The code's square is rectified at this resolution: up to here more pixels per module kept decoding more 1-4 MP
+    # photos (benchmarks/bench_qr.py).
+    qr_px_per_mm: float = 20.0
+    qr_margin_mm: float = 2.0  # paper kept around the code's printed square
+    qr_search_px_per_mm: float = 8.0  # the fallback detector looks at a smaller copy (slower, and needs no more)
+    qr_sharpen_sigma_px: float = 2.0  # a sharpened copy (unsharp mask this wide, of this amount) helps blurred photos
+    qr_sharpen_amount: float = 1.0
+
+    # --- a 9x9 grid found without markers (grid_fallback.py; pixels of the copy searched, or of a candidate grid
+    # rectified with cells grid_check_cell_px wide) ---
+    grid_search_side: int = 1000  # the grid is looked for in a copy of the photo this large
+    # Ink: this far (0-255) darker than the mean over a block of the copy's side / grid_threshold_blocks (odd, at
+    # least grid_threshold_block_px), closed over grid_close_px.
+    grid_threshold_blocks: int = 30
+    grid_threshold_block_px: int = 15
+    grid_threshold_offset: float = 10
+    grid_close_px: int = 3
+    grid_min_area: float = 0.04  # a candidate border encloses at least this fraction of the photo
+    grid_corner_approx: float = 0.02  # its outline is simplified to this share of its length: 4 corners
+    grid_candidates: int = 12  # the largest this many candidates are checked by their inner lines
+    grid_check_cell_px: int = 40  # resolution of the candidate grid while checking its lines: a cell this wide
+    # An inner line shows when its profile's peak (within grid_line_peak_px of where it should be) stands more than
+    # grid_line_prominence (0-255) above the profile grid_line_around_px away on either side.
+    grid_line_peak_px: int = 4
+    grid_line_around_px: tuple[int, int] = (8, 16)
+    grid_line_prominence: float = 6
+    grid_min_lines: int = 13  # of the 16 inner lines, this many must show as lines
+    # A border with a corner this close to the photo's edge (share of the search image's side) runs along the frame:
+    # the grid goes on beyond it (framing 16 of tests/photogen_families.py: the top row cut off, its corners found 0
+    # and 3 pixels from the edge, read as a whole grid with 7 cells wrong). A whole grid lies inside a sheet's
+    # margins, well inside the photo.
+    grid_edge_margin: float = 0.005
+    # Which way up: a found marker's corners lie within this (RMS, sheet mm) of where a way up puts them (any other
+    # way up puts them at least 22 mm away).
+    grid_marker_tolerance_mm: float = 10.0
+    code_check_px_per_mm: float = 2.0  # the coarse look at where a QR code would be (a decode costs about 0.1 s)
+    code_paper_percentile: float = 90  # the paper's brightness there ...
+    code_dark_share: float = 0.6  # ... and darker than this share of it: a dark module
+    code_min_dark: float = 0.2  # a code's square (white border included) is about 40% dark modules
+
+    # --- the layout placed from the grid and the markers in view (placement.py) ---
+    # How far a found point lies from where it truly is, one standard deviation along each axis (sheet mm). Measured
+    # on photos whose 4 markers all show (tests/photogen_families.py, plain seeds 0-7): the grid corners that
+    # `grid_fallback.find_grid_homography` finds lie a median 0.27 mm, at most 0.5 mm, from where the 4 markers' fit
+    # puts the outer edge of the grid's border (placement.FOUND_OUTLINE_MM); marker corners (subpixel) fit within
+    # 0.1-0.25 mm RMS.
+    grid_corner_sigma_mm: float = 0.25
+    marker_corner_sigma_mm: float = 0.1
+    # A marker that fits the grid's way up (within grid_marker_tolerance_mm) but lies this far (RMS) from where the
+    # joint fit puts it: the points are not of one flat sheet, and the layout is not placed.
+    placed_consistent_mm: float = 2.0
+    # All points (grid corners and markers) fit within this (RMS, sheet mm), or the layout is not placed: in the 360
+    # fits of placed_sure_mm's check (below) at most 0.34 mm.
+    placed_fit_limit_mm: float = 0.8
+    # A box or bubble placed with an uncertainty (one standard deviation, sheet mm) up to placed_sure_mm is read as
+    # on a sheet with all its markers; up to placed_unsure_mm it is read in doubt; beyond, not read. Checked by
+    # leaving markers out of photos whose 4 markers show (plain and framing seeds 0-23, 360 fits of the grid and 1
+    # or 2 markers, against the fit of all 4): the true misplacement of a box or bubble was at most 3 of its
+    # standard deviations; fits whose every item is within 0.25 misplaced none by more than 0.61 mm (a bubble's read
+    # square reaches 1.3 mm from its centre, its printed ring 2.1 mm), the others by up to 0.81 mm.
+    placed_sure_mm: float = 0.25
+    placed_unsure_mm: float = 0.5
+    placed_in_view_mm: float = 1.0  # a box or bubble is in the photo when this much paper around it is
+    placed_unsure_confidence: float = 0.3  # a box read where its place is in doubt: as sure as shadow_doubt
 
     # --- the photo as a whole ---
     too_dark_level: float = 40.0  # paper darker than this (0-255) leaves too little contrast between pencil and paper
