@@ -13,6 +13,7 @@ from doodle.sheet.scan import read_photo
 from doodle.sheet.stages import PX_PER_MM, cell_boxes
 from doodle.sheet.strokes import StrokeMap, grid_keeping, stain_cells
 from doodle.sheet.tuning import TUNING
+from tests.photogen_families import family_photo
 from tests.photogen_styles import styled_photo
 from tests.test_scan import flagged, wrong_items
 
@@ -143,3 +144,12 @@ def test_a_line_run_on_across_an_empty_cell_is_in_doubt():
     photo = styled_photo(41, "mild", style="loose scribble", outlines="always")
     result = read_photo(photo.jpeg)
     assert wrong_items(result, photo.truth) <= flagged(result)
+
+
+def test_a_faint_even_tint_without_strokes_is_in_doubt_even_when_enclosed():
+    """An empty cell amid shaded ones on a bent page under a lamp (tests/photogen_families.py mixed 5: a lifted
+    corner, tungsten light and glare, recompressed) reads a faint even tint: the light there, far from the paper
+    that tells it, was misjudged. Its neighbours' outlines enclose it, so it looked outlined and sure."""
+    photo = family_photo(5, "mixed")
+    result = read_photo(photo.jpeg)
+    assert wrong_items(result, photo.truth) - flagged(result) == set()

@@ -345,6 +345,11 @@ def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tup
     if (shaded and not outlined and t.stroke_mark <= strokes < t.stroke_dense and value < t.stray_ink
             and graphite(read.light.normalised, box, t)):
         doubtful.add(index)  # a pencil line or two across a cell, with no outline around it: a stray line?
+    if shaded and strokes < t.stroke_mark and value < t.blot_faint:
+        # A faint even tint and no strokes: the lightest pencil fill, or paper whose light was misjudged (an empty
+        # cell amid shaded ones, far from the paper that tells the light, on a bent page under a lamp: mixed 5).
+        # Its neighbours' outlines can enclose it, so an outline does not make it sure.
+        doubtful.add(index)
     return shaded, False
 
 
