@@ -4,6 +4,9 @@ doubt."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -153,3 +156,15 @@ def test_a_faint_even_tint_without_strokes_is_in_doubt_even_when_enclosed():
     photo = family_photo(5, "mixed")
     result = read_photo(photo.jpeg)
     assert wrong_items(result, photo.truth) - flagged(result) == set()
+
+
+def test_one_fading_cell_does_not_put_a_whole_patch_of_solid_fill_in_doubt():
+    """examples/photos/expert-1-harsh.jpg (a bot's game, harsh): 55 solid-filled cells touch each other, and one
+    of them fades beside the blurred grid border. Taking the whole group for a blot put all 55 in doubt."""
+    photo = Path(__file__).resolve().parent.parent / "examples" / "photos" / "expert-1-harsh.jpg"
+    truth = json.loads(photo.with_suffix(".truth.json").read_text(encoding="utf-8"))
+    result = read_photo(photo)
+    read = ["".join("#" if result.quilt.is_covered(row, col) else "." for col in range(SIZE)) for row in range(SIZE)]
+    assert read == truth["quilt"]
+    assert result.total() == truth["game"]["total"]
+    assert sum(doubt.kind == "cell" for doubt in result.uncertain) <= 5

@@ -209,6 +209,10 @@ class ReaderTuning:
     # pencil fills 0.114 (harsh seeds 4-10); on 40 harsh photos (seeds 600-639) light and pale yellow fills on the
     # grid's edge faded or spilled so (a blur over its thick border) at 0.09-0.24.
     blot_faint: float = 0.1
+    # A group of tinted cells is a blot as a whole when at least this share of its cells fade or spill (a smudge's
+    # cells each fade on their open sides); in a wider patch only those cells are (one of 55 solid fills fades
+    # beside the blurred grid border in examples/photos/expert-1-harsh.jpg).
+    blot_stray_share: float = 0.5
 
     # --- the drawn outline (outline.py; lengths in sheet mm) ---
     outline_band_mm: float = 2.5  # a hand-drawn outline lies within this of the printed line, on either side
