@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from doodle.geometry import Cell
-from doodle.quilt import SIZE, Quilt, cell_list, cell_name
+from doodle.quilt import SIZE, Quilt, cell_name, cell_names
 from doodle.sheet import layout
 from doodle.sheet.doubts import Uncertain
 from doodle.sheet.tuning import TUNING, ReaderTuning
@@ -130,7 +130,7 @@ def find_glare(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) ->
 
 def _cells_text(cells: frozenset[Cell]) -> str:
     if len(cells) <= MAX_NAMED_CELLS:
-        return f"cell{'s' * (len(cells) > 1)} {cell_list(cells)}"
+        return cell_names(cells)
     rows = [row for row, _ in cells]
     cols = [col for _, col in cells]
     corner, far = cell_name(min(rows), min(cols)), cell_name(max(rows), max(cols))
