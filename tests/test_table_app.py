@@ -7,13 +7,13 @@ import json
 import re
 
 import pytest
-from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from doodle.game.deck import load_deck
 from doodle.table.app import MAX_MESSAGE, Client, TableServer, create_app
 from doodle.table.save import TableSave, read_save, write_save
 from doodle.table.session import TableSession
+from tests.table_client import TableClient
 
 HOST_KEY = "the-host-key"
 
@@ -26,7 +26,7 @@ def make_client():
         def make(session=None, save=None):
             session = session or TableSession.new(load_deck(), players=0, seed=11)
             server = TableServer(session, HOST_KEY, "http://192.0.2.7:8765/#room=" + session.room_code, save)
-            return stack.enter_context(TestClient(create_app(server))), server
+            return stack.enter_context(TableClient(create_app(server))), server
 
         yield make
 

@@ -14,7 +14,6 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 from PIL import Image
-from starlette.testclient import TestClient
 
 from doodle.cli import main
 from doodle.game.deck import load_deck
@@ -26,6 +25,7 @@ from doodle.table.recheck import record_findings
 from doodle.table.save import game_record
 from doodle.table.session import Stage, TableSession
 from tests.photogen_table import sheet_photo, table_game
+from tests.table_client import TableClient
 from tests.test_table_app import HOST_KEY, hello_host, hello_seat, join, wait_state
 
 SEED = 3
@@ -56,7 +56,7 @@ def table():
             session = TableSession.new(load_deck(), players=0, seed=seed)
             server = TableServer(session, HOST_KEY, "http://192.0.2.7:8765/#room=" + session.room_code)
             stack.callback(server.photos.close)
-            client = stack.enter_context(TestClient(create_app(server)))
+            client = stack.enter_context(TableClient(create_app(server)))
             tokens = [join(client, server, name) for name in ("Ann", "Bob", "Cid")[:players]]
             session.start()
             return client, server, tokens
