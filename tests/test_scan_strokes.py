@@ -54,6 +54,39 @@ def _ink_and_values(paint) -> tuple[np.ndarray, np.ndarray]:
     return ink, values
 
 
+def _grey(ink: np.ndarray) -> np.ndarray:
+    """The sheet over its paper (BGR), for ink of graphite grey."""
+    return np.repeat((1.0 - ink)[..., None], 3, axis=2)
+
+
+def _tinted(ink: np.ndarray, bgr: tuple[float, float, float]) -> tuple[np.ndarray, np.ndarray]:
+    """The sheet over its paper tinted by `ink` (0..1 of full strength) of a pigment of colour `bgr`, and its ink."""
+    normalised = 1.0 - ink[..., None] * (1.0 - np.array(bgr, np.float32))
+    return normalised, 1.0 - normalised.min(axis=2)
+
+
+@pytest.mark.parametrize(("colour", "stain"), [
+    ((0.50, 0.70, 0.85), True),  # weak tea (BGR)
+    ((0.40, 0.55, 0.72), True),  # strong coffee
+    ((0.58, 0.96, 1.00), False),  # a pale yellow pencil
+    ((0.85, 0.45, 0.35), False),  # a blue pencil
+])
+def test_only_a_tint_of_a_stains_colour_is_judged_a_stain(colour, stain):
+    """A pale yellow fill, its colour blurred across the cells' sides by a JPEG, was judged a stain (a patch of 14
+    cells in doubt on harsh 625); tea and coffee are brown, never as pure a yellow, and never blue."""
+    boxes = cell_boxes()
+    blob = np.zeros((262 * 4, 190 * 4), np.float32)
+    x, y = _cell_origin(4 * SIZE + 4)
+    cv2.circle(blob, (x + 32, y + 32), 100, 1.0, -1, cv2.LINE_AA)
+    normalised, ink = _tinted(0.4 * blob, colour)
+    assert 0.1 < float(ink.max()) < TUNING.tint_sure  # a tint, not pencil pressed hard
+    values = np.array([float(ink[y0:y1, x0:x1].mean()) for x0, y0, x1, y1 in boxes])
+    shaded = values > 0.06
+    found, _ = stain_cells(ink, normalised, values, shaded, StrokeMap(_blank_sheet(), boxes, PX_PER_MM), boxes,
+                           PX_PER_MM)
+    assert bool(found) is stain
+
+
 def test_a_round_stain_across_cells_is_in_doubt_and_pencil_to_the_lines_is_not():
     boxes = cell_boxes()
 
@@ -70,7 +103,7 @@ def test_a_round_stain_across_cells_is_in_doubt_and_pencil_to_the_lines_is_not()
         ink, values = _ink_and_values(paint)
         shaded = values > 0.06
         assert shaded.sum() >= 4
-        found, _ = stain_cells(ink, values, shaded, blank, boxes, PX_PER_MM)
+        found, _ = stain_cells(ink, _grey(ink), values, shaded, blank, boxes, PX_PER_MM)
         assert bool(found) is expected
         if expected:
             assert found == {i for i in range(81) if shaded[i]}  # every cell of the stain

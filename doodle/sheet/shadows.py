@@ -223,9 +223,12 @@ def _shadow_on_paper(
             starts = (traced_labels, None, samples.labels(depth))
             labels, cost = min((_settled_labels(smooth, paper_log, start, depth, t) for start in starts),
                                key=lambda found: found[1])
-            shaded = np.zeros_like(traced)
+            # A lone shaded point of paper is a mark, not a shadow: opened away. Off the paper the trace stands in,
+            # so that a strip of paper narrower than the opening between printed boxes keeps its label (opened
+            # against an unlabelled background, it came out lit inside a shadow: harsh 631, 613).
+            shaded = traced.copy()
             shaded[ys, xs] = labels
-            shaded = cv2.morphologyEx(shaded.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
+            shaded = (cv2.morphologyEx(shaded.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0) & bare
             fitted = _paper_depth(paper_log, shaded, smooth, ys, xs, depth, t)
             settled = abs(fitted - depth) <= t.shadow_depth_settled * depth
             depth = fitted

@@ -82,7 +82,7 @@ class SheetRead:
     variation: np.ndarray = field(init=False)  # how steeply the light changes around each pixel
     uncertainty: np.ndarray = field(init=False)  # per cell, how far off (log) the light may be there (light.py)
     shadowed: set[int] = field(init=False)  # cells near a shadow's edge (all, when the light is steep)
-    steep: bool = field(init=False)  # a hard shadow was taken out and the light still changes steeply
+    steep: bool = field(init=False)  # a shadow was taken out and the light still changes steeply near the grid
     brightened: set[int] = field(init=False)  # cells read as paper only because a shadow was taken out
     # find_strokes
     strokes: StrokeMap = field(init=False)
@@ -223,11 +223,16 @@ def shadow_doubts(read: SheetRead) -> None:
         paper[y0:y1, x0:x1] = True
     around = np.array([variation[(y0 + y1) // 2, (x0 + x1) // 2] for x0, y0, x1, y1 in boxes])
     read.uncertainty = light_uncertainty(read.unshadowed, paper, read.paper_cells, boxes, around, t)
-    # A hard shadow was taken out and the light still changes steeply over the paper: the shadow may have been
-    # misjudged anywhere (a soft hand shadow taken for a hard one: light 26, 35, 36 read empty cells as shaded, and
-    # one can brighten light pencil into paper), so every grey cell may be shadow, known paper or not. Smooth light
-    # with no shadow taken out (vignetting, a lamp to one side) is left to `uncertainty`.
-    read.steep = read.shadows.depth > 0.0 and float(variation[read.trusted].max(initial=0.0)) > t.shadow_variation
+    # A hard shadow was taken out and the light still changes steeply over the paper near the grid: the shadow may
+    # have been misjudged anywhere in the grid (a soft hand shadow taken for a hard one: light 26, 35, 36 read empty
+    # cells as shaded, and one can brighten light pencil into paper), so every grey cell may be shadow, known paper
+    # or not. Not so when that paper is far from the grid: a shadow misjudged around the round boxes put every cell
+    # of harsh 601, 604, 612 and 637 in doubt. (Only the cells near the steep paper is not enough: a soft shadow
+    # misjudged across the grid misread cells of light 26, 35 and 36 further from it.) Smooth light with no shadow
+    # taken out (vignetting, a lamp to one side) is left to `uncertainty`.
+    steep_paper = read.trusted & (variation > t.shadow_variation)
+    x0, y0, x1, y1 = layout.GRID_RECT.inset(-t.shadow_steep_reach_mm).to_px(PX_PER_MM)
+    read.steep = read.shadows.depth > 0.0 and bool(steep_paper[max(y0, 0) : y1, max(x0, 0) : x1].any())
     read.shadowed = set(range(SIZE * SIZE)) if read.steep else _shadowed_cells(read.shadows, t)
     read.brightened = _brightened_cells(read)
     read.show("light-variation", _variation_picture)
@@ -240,7 +245,8 @@ def find_strokes(read: SheetRead) -> None:
     boxes = cell_boxes(t.cell_inset_mm)
     read.strokes = StrokeMap(read.sheet, boxes, PX_PER_MM, t)
     shaded = read.values > read.threshold
-    read.stains, read.blots = stain_cells(read.light.ink, read.values, shaded, read.strokes, boxes, PX_PER_MM, t)
+    read.stains, read.blots = stain_cells(read.light.ink, read.light.normalised, read.values, shaded, read.strokes,
+                                         boxes, PX_PER_MM, t)
     marked = {i for i in range(SIZE * SIZE) if shaded[i] or read.strokes.shares[i] >= t.stroke_mark}
     read.outlined = outlined_cells(edge_lines(read.light.ink, PX_PER_MM, t), marked, t)
     read.show("strokes", _strokes_picture)

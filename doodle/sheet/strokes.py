@@ -58,16 +58,18 @@ def _unevenness(ink: np.ndarray, strokes: StrokeMap, box: tuple[int, int, int, i
     return max(means) - min(means) if len(means) > 1 else 0.0
 
 
-def stain_cells(ink: np.ndarray, values: np.ndarray, shaded: np.ndarray, strokes: StrokeMap,
-                boxes: tuple[tuple[int, int, int, int], ...], px_per_mm: float,
+def stain_cells(ink: np.ndarray, normalised: np.ndarray, values: np.ndarray, shaded: np.ndarray,
+                strokes: StrokeMap, boxes: tuple[tuple[int, int, int, int], ...], px_per_mm: float,
                 t: ReaderTuning = TUNING) -> tuple[set[int], set[int]]:
     """Cells read as shaded that may be a stain, and those that are blots. Each group of touching shaded cells
-    darkened by a tint alone (no strokes, not dark) may be a stain when a cell of it, or beside it, is tinted
-    unevenly (a tint's edge runs through it: in doubt, since a light pencil fill beside a misjudged light reads
-    so too), and is a blot when its cells fade before their lines or spill over them into a cell left empty (a
-    smudge, a smear; in a wide group, only its cells that do). Cells with strokes are not judged so: the paper
-    between hatching strokes is not even enough to tell."""
-    plain = {i for i in range(SIZE * SIZE) if strokes.shares[i] < t.stroke_mark and values[i] < t.tint_sure}
+    darkened by a tint alone (no strokes, not dark, not in a coloured pencil's colour) may be a stain when a cell
+    of it, or beside it, is tinted unevenly (a tint's edge runs through it: in doubt, since a light pencil fill
+    beside a misjudged light reads so too), and is a blot when its cells fade before their lines or spill over
+    them into a cell left empty (a smudge, a smear; in a wide group, only its cells that do). Cells with strokes
+    are not judged so: the paper between hatching strokes is not even enough to tell. (`normalised`: the sheet's
+    BGR over the paper's own, for the tints' colour.)"""
+    plain = {i for i in range(SIZE * SIZE) if strokes.shares[i] < t.stroke_mark and values[i] < t.tint_sure
+             and not pencil_coloured(normalised, boxes[i], t)}
     tint = {i for i in plain if shaded[i]}
     spread = {i: _unevenness(ink, strokes, boxes[i], t) for i in plain}
     stains: set[int] = set()
@@ -149,6 +151,15 @@ def stain_coloured(normalised: np.ndarray, box: tuple[int, int, int, int], where
     (`normalised`: BGR over the paper's own)."""
     pigment = _pigment(normalised, box, where)
     return pigment is not None and pigment[2] and t.stain_chroma[0] <= pigment[1] <= t.stain_chroma[1]
+
+
+def pencil_coloured(normalised: np.ndarray, box: tuple[int, int, int, int], t: ReaderTuning = TUNING) -> bool:
+    """Whether the box is tinted in a colour no stain has: blue, green or purple (a stain is grey or brown), or a
+    yellow or orange as pure as a pencil's (tea and coffee are duller)."""
+    pigment = _pigment(normalised, box)
+    if pigment is None or pigment[1] < t.stain_chroma[0]:
+        return False
+    return not pigment[2] or pigment[1] >= t.pencil_chroma
 
 
 def graphite(normalised: np.ndarray, box: tuple[int, int, int, int], t: ReaderTuning = TUNING) -> bool:

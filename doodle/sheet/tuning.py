@@ -162,6 +162,9 @@ class ReaderTuning:
     # light over the paper still changing by more than shadow_variation within it: the shadow may be misjudged.
     shadow_window_mm: float = 24.0
     shadow_variation: float = 0.12
+    # Paper whose light is that steep this close to the grid: the shadow may be misjudged over the grid (one and a
+    # half cells, as far as the steepness is measured, shadow_window_mm).
+    shadow_steep_reach_mm: float = 24.0
     in_shadow_gain: float = 0.97  # a cell whose light was raised by more than this share lies inside a shadow
     shadow_max_ink: float = 0.6  # a shadow darkens paper by at most this much ink; heavier pencil is sure
     neutral_chroma: float = 0.12  # grey: channels within this share of each other (the paper's colour divided out)
@@ -196,6 +199,10 @@ class ReaderTuning:
     # coloured pencils of the generator 0.5 (green, purple: not warm) to 1 (orange, pale yellow); red 0.81. Warm
     # (red over green over blue) and within stain_chroma: the colour of a stain (under its low end: graphite).
     stain_chroma: tuple[float, float] = (0.3, 0.72)
+    # A warm tint with at least this chroma is a yellow or orange pencil, never a stain: tea and coffee rings' tinted
+    # cells measured 0.11-0.83 (24 photos, mild and moderate), pale yellow fills 0.94 and over, harsh and moderate
+    # (40 photos). Judged as stains, a pale yellow fill's JPEG-blurred colour put whole patches in doubt (harsh 625).
+    pencil_chroma: float = 0.9
     fall_margin_mm: tuple[float, float] = (2.0, 3.5)  # between a cell's interior and its lines, clear of an outline
     spill_band_mm: tuple[float, float] = (5.5, 7.0)  # from the interior's edge: 2.0-3.5 mm past the cell's line
     # A tint fading near one of its lines to less than fall_stain of its ink, or spilling over a line into a cell
