@@ -46,6 +46,7 @@ from doodle.sheet.layout import SPECIAL_NAMES as SPECIALS  # noqa: E402
 from tests.photogen import CONDITIONS, LEVELS, level_conditions, make_photo  # noqa: E402
 
 SHADOW_SEARCH = 10  # with --shadowed, seeds looked at at most per photo wanted
+MANY_DOUBTS = 5  # cells in doubt above which a photo is close to useless to a player (issue 15)
 
 
 def reader():
@@ -205,6 +206,8 @@ def summarise(level: str, outcomes: list[Outcome]) -> dict:
         "special_accuracy": _accuracy(read, "specials_right", 4, "neighbour"),
         "round_score_accuracy": _accuracy(read, "rounds_right", 3, "round 1"),
         "uncertain_flag_rate": sum(o.uncertain > 0 for o in read) / n,
+        # the issue's measure of a photo close to useless to a player: more than 5 cells to check
+        "many_doubts_rate": sum(o.cells_in_doubt > MANY_DOUBTS for o in read) / n,
         "refused": sum(bool(o.refused) for o in outcomes),
         "silent_wrong": sum(o.silent_wrong for o in outcomes),
         "not_read": not_read_counts(outcomes),
@@ -307,7 +310,7 @@ def main() -> None:
     print(f"machine: {report['machine']}")
     if not args.timing_only:
         print(f"{'level':<10}{'photos':>7}{'exact':>9}{'cells':>9}{'specials':>10}{'rounds':>9}"
-              f"{'flagged':>9}{'refused':>9}{'silent wrong':>14}{'not read':>10}{'s/photo':>9}")
+              f"{'flagged':>9}{'>5 cells':>9}{'refused':>9}{'silent wrong':>14}{'not read':>10}{'s/photo':>9}")
         for level in levels:
             outcomes = run_level(level, args.photos, args.jobs, args.first_seed, args.shadowed)
             if not outcomes:
@@ -322,6 +325,7 @@ def main() -> None:
             print(f"{level:<10}{summary['photos']:>7}{pct(summary['exact_sheet_rate']):>9}"
                   f"{pct(summary['cell_accuracy']):>9}{pct(summary['special_accuracy']):>10}"
                   f"{pct(summary['round_score_accuracy']):>9}{pct(summary['uncertain_flag_rate']):>9}"
+                  f"{pct(summary['many_doubts_rate']):>9}"
                   f"{summary['refused']:>9}{summary['silent_wrong']:>14}"
                   f"{'{specials}/{rounds}'.format(**summary['not_read']):>10}{summary['median_read_seconds']:>9.3f}")
             for failure in summary["failures"][:8]:

@@ -267,10 +267,13 @@ def decide_cells(read: SheetRead) -> None:
                  if index not in joined and either_side(float(values[index]), threshold, read.uncertainty[index])}
     # Near the edge of a shadow that was taken out, a cell near the threshold is less sure (a wider band, see the
     # confidence below), and a grey cell may be paper under a misjudged shadow rather than light pencil, or the
-    # other way round (a shadow never adds colour, and never darkens paper as much as heavy pencil does).
+    # other way round. A shadow never adds colour, never darkens paper as much as heavy pencil does, and never
+    # draws strokes (they are measured against the light right around them, with no shadow estimate: harsh 603,
+    # 626, 627, 638 had hatched and scribbled cells in doubt beside a shadow measured right).
     for index, box in enumerate(boxes):
         known_paper = index in joined and not read.steep
-        if index in shadowed and not known_paper and values[index] < t.shadow_max_ink and _neutral(field_, box, t):
+        if (index in shadowed and not known_paper and values[index] < t.shadow_max_ink
+                and read.strokes.shares[index] < t.stroke_mark and _neutral(field_, box, t)):
             doubtful.add(index)
     # Cells brighter than paper: the light estimate is wrong around them.
     for index in _overbright_cells(field_, t):
@@ -293,7 +296,9 @@ def decide_cells(read: SheetRead) -> None:
         shaded, sure = _marks(read, index, shaded, doubtful)
         margin = t.cell_log_margin * (t.shadow_margin_factor if index in shadowed else 1.0)
         conf = min(1.0, log_distance(float(value), threshold, t) / margin)
-        if sure:
+        if sure or (shaded and value > threshold and read.strokes.shares[index] >= t.stroke_dense):
+            # A few strokes inside a drawn outline, or dense strokes over ink above the threshold (hatching, a
+            # scribble): a deliberate mark in any light (harsh 638: hatched cells beside a shadow were in doubt).
             conf = max(conf, t.outlined_confidence)
         if index in doubtful:
             conf = min(conf, t.shadow_doubt)
