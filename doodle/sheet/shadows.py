@@ -165,7 +165,7 @@ def corrected_by_paper(
     drawing area, so a part of it there is kept only where the paper beside it is in shadow too.
     """
     traced = log_gain < 0
-    shaded, depth = _shadow_on_paper(log, bare, traced, np.unique(-log_gain[traced]), t)
+    shaded, depth = _shadow_on_paper(log, bare, traced, traced & ~drawn, np.unique(-log_gain[traced]), t)
     if np.count_nonzero(shaded) < t.shadow_min_shaded_paper:  # a shadow falls on the paper: none does, none traced
         return np.zeros_like(log_gain)
     result = np.where(bare, shaded, traced)
@@ -194,7 +194,8 @@ def corrected_by_paper(
 
 
 def _shadow_on_paper(
-    log: np.ndarray, bare: np.ndarray, traced: np.ndarray, depths: np.ndarray, t: ReaderTuning
+    log: np.ndarray, bare: np.ndarray, traced: np.ndarray, backdrop: np.ndarray, depths: np.ndarray,
+    t: ReaderTuning,
 ) -> tuple[np.ndarray, float]:
     """Where the bare paper is in shadow, and how deep the shadow is.
 
@@ -205,7 +206,8 @@ def _shadow_on_paper(
     the traced shadow, no shadow, and the best of many lights fitted to samples of the paper. The depth is then
     fitted to the paper so labelled, and the labels settled again with it (up to shadow_depth_rounds times). Each traced
     region's depth is tried as the start (one traced from pencil or print has a false one): the labels and depth
-    the paper fits best are kept. With no paper at all, nothing is in shadow.
+    the paper fits best are kept. With no paper at all, nothing is in shadow. `backdrop`: the labels off the
+    paper while the paper's are cleaned of lone points.
     """
     ys, xs = np.nonzero(bare)
     if xs.size == 0:
@@ -223,10 +225,11 @@ def _shadow_on_paper(
             starts = (traced_labels, None, samples.labels(depth))
             labels, cost = min((_settled_labels(smooth, paper_log, start, depth, t) for start in starts),
                                key=lambda found: found[1])
-            # A lone shaded point of paper is a mark, not a shadow: opened away. Off the paper the trace stands in,
-            # so that a strip of paper narrower than the opening between printed boxes keeps its label (opened
-            # against an unlabelled background, it came out lit inside a shadow: harsh 631, 613).
-            shaded = traced.copy()
+            # A lone shaded point of paper is a mark, not a shadow: opened away. Off the paper, outside the grid,
+            # the trace stands in (`backdrop`), so that a strip of paper narrower than the opening between printed
+            # boxes keeps its label (opened against an unlabelled background, it came out lit inside a shadow:
+            # harsh 631, 613). Not in the grid: a trace there may follow pencil (mild 637).
+            shaded = backdrop.copy()
             shaded[ys, xs] = labels
             shaded = (cv2.morphologyEx(shaded.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0) & bare
             fitted = _paper_depth(paper_log, shaded, smooth, ys, xs, depth, t)

@@ -517,7 +517,8 @@ def _shadowed_cells(shadows: ShadowMap, t: ReaderTuning) -> set[int]:
 def _brightened_cells(read: SheetRead) -> set[int]:
     """Cells inside a shadow taken out that read as paper only because it was taken out (read in the photo's own
     light, they read as pencil). Light pencil under a shadow that was not there (or deeper than it was) comes out
-    just like paper, so these are in doubt like the cells near a shadow's edge."""
+    just like paper, so these are in doubt like the cells near a shadow's edge, unless the cells confirm the
+    shadow's depth (`_depth_confirmed`)."""
     t, shadows = read.tuning, read.shadows
     if shadows.depth <= 0.0:
         return set()
@@ -528,7 +529,26 @@ def _brightened_cells(read: SheetRead) -> set[int]:
         if (inside and read.values[index] <= read.threshold < region_ink(read.plain.ink, box)
                 and _neutral(read.light, box, t)):
             found.add(index)
-    return found
+    return set() if found and _depth_confirmed(read) else found
+
+
+def _depth_confirmed(read: SheetRead) -> bool:
+    """Whether the cells read as paper inside the shadows taken out are as bright as those outside, against the
+    light of the bare paper alone (the margins, where the depth was fitted). A shadow taken out too deep brightens
+    light pencil into paper only by brightening the paper under it past paper by as much; so when they match to
+    within half the threshold's ink, pencil well clear of the threshold was not brightened away (nearer it, the
+    wider margin near a shadow still doubts it). Needs a few such cells on each side."""
+    t = read.tuning
+    margins = flat_field(read.unshadowed, read.trusted, t)
+    inside, outside = [], []
+    for index, (x0, y0, x1, y1) in enumerate(cell_boxes(t.cell_inset_mm)):
+        if read.values[index] <= read.threshold:
+            level = float(np.median(margins.brightness[y0:y1, x0:x1]))
+            in_shadow = float(np.median(read.shadows.gain[y0:y1, x0:x1])) < t.in_shadow_gain
+            (inside if in_shadow else outside).append(level)
+    if min(len(inside), len(outside)) < t.depth_check_cells:
+        return False
+    return abs(float(np.median(inside)) - float(np.median(outside))) < t.depth_check_share * read.threshold
 
 
 def _cell_values(field_: FlatField, skip: np.ndarray, t: ReaderTuning) -> np.ndarray:

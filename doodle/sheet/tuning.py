@@ -166,6 +166,11 @@ class ReaderTuning:
     # half cells, as far as the steepness is measured, shadow_window_mm).
     shadow_steep_reach_mm: float = 24.0
     in_shadow_gain: float = 0.97  # a cell whose light was raised by more than this share lies inside a shadow
+    # The cells read as paper inside a shadow taken out and outside it, against the margins' light: 0.013 apart at
+    # most on harsh 603-638 (8 photos with a shadow over empty cells), against thresholds of 0.046-0.108. Within
+    # depth_check_share of the threshold, over depth_check_cells cells or more on each side, the depth is confirmed.
+    depth_check_cells: int = 3
+    depth_check_share: float = 0.5
     shadow_max_ink: float = 0.6  # a shadow darkens paper by at most this much ink; heavier pencil is sure
     neutral_chroma: float = 0.12  # grey: channels within this share of each other (the paper's colour divided out)
     paper_block_mm: float = 4.0  # bare paper this wide inside a cell near a shadow's edge ...
