@@ -1,0 +1,43 @@
+"""Cells in doubt beside hard shadows (issue 15): a photo with more than 5 cells in doubt is close to useless to a
+player, and a doubt that cannot be right costs the player a check for nothing. Each harsh photo below put a whole
+grid or patch in doubt with the shadow measured right; each must read exactly, with at most 5 cells in doubt and
+nothing wrong without one. The soft shadows after them are the reason some doubts stay: taken for hard ones, they
+are misjudged, and the cells must stay flagged."""
+
+from __future__ import annotations
+
+import pytest
+
+from doodle.sheet.scan import read_photo
+from tests.photogen import level_conditions, make_photo
+from tests.photogen_families import family_photo
+from tests.test_scan import assert_exact, flagged, wrong_items
+
+MANY = 5
+
+
+def _cells_in_doubt(result) -> int:
+    return sum(doubt.kind == "cell" for doubt in result.uncertain)
+
+
+@pytest.mark.parametrize(("seed", "before"), [
+    (601, "a shadow misjudged around the round boxes, 6 cm from the grid: every cell in doubt (77)"),
+    (631, "strips of paper between the printed boxes left lit inside the shadow, so the light looked steep: 42"),
+    (625, "a pale yellow fill, its colour blurred by the JPEG, judged a stain: 14"),
+    (638, "hatched and scribbled cells beside the shadow's edge: 9"),
+    (617, "empty cells inside a shadow whose depth the cells confirm: 7"),
+])
+def test_a_shadow_measured_right_leaves_few_cells_in_doubt(seed, before):
+    photo = make_photo(seed, level_conditions("harsh"))
+    result = read_photo(photo.jpeg)
+    assert_exact(result, photo.truth)
+    assert _cells_in_doubt(result) <= MANY, before
+
+
+@pytest.mark.parametrize("seed", [26, 35, 36])
+def test_a_soft_shadow_taken_for_a_hard_one_keeps_its_cells_in_doubt(seed):
+    """A soft hand shadow misjudged as a hard one read empty cells as shaded (1 to 20 of them): they are flagged,
+    since the light stays steep over the paper beside the grid."""
+    photo = family_photo(seed, "light")
+    result = read_photo(photo.jpeg)
+    assert wrong_items(result, photo.truth) <= flagged(result)
