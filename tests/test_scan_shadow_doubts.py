@@ -25,6 +25,7 @@ def _cells_in_doubt(result) -> int:
     (631, "strips of paper between the printed boxes left lit inside the shadow, so the light looked steep: 42"),
     (625, "a pale yellow fill, its colour blurred by the JPEG, judged a stain: 14"),
     (638, "hatched and scribbled cells beside the shadow's edge: 9"),
+    (606, "a light pencil patch judged a stain where a shadow's edge taken out crossed it: 20"),
     (617, "empty cells inside a shadow whose depth the cells confirm: 7"),
 ])
 def test_a_shadow_measured_right_leaves_few_cells_in_doubt(seed, before):

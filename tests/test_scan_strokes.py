@@ -87,6 +87,25 @@ def test_only_a_tint_of_a_stains_colour_is_judged_a_stain(colour, stain):
     assert bool(found) is stain
 
 
+def test_a_shadows_edge_taken_out_is_no_tints_edge():
+    """A light pencil patch with a shadow's edge taken out across it: the light left a little uneven along the edge
+    made the whole patch a stain (harsh 606: 18 cells in doubt). Where the light itself steps is left out."""
+    boxes = cell_boxes()
+    x, y = _cell_origin(4 * SIZE + 4)
+    ink = np.zeros((262 * 4, 190 * 4), np.float32)
+    ink[y - 2 : y + 2 * int(SIDE) + 2, x - 2 : x + 2 * int(SIDE) + 2] = 0.15
+    edge = np.zeros(ink.shape, bool)
+    edge[:, x + int(SIDE) // 2 - 6 : x + int(SIDE) // 2 + 6] = True  # the shadow's edge, widened, down the patch
+    ink[edge & (ink > 0)] += 0.12  # what the light taken out left along it
+    values = np.array([float(ink[y0:y1, x0:x1].mean()) for x0, y0, x1, y1 in boxes])
+    shaded = values > 0.06
+    blank = StrokeMap(_blank_sheet(), boxes, PX_PER_MM)
+    found, _ = stain_cells(ink, _grey(ink), values, shaded, blank, boxes, PX_PER_MM)
+    assert found  # judged on the whole cell, the patch looks like a stain's edge runs through it
+    found, _ = stain_cells(ink, _grey(ink), values, shaded, blank, boxes, PX_PER_MM, light_steps=edge)
+    assert not found
+
+
 def test_a_round_stain_across_cells_is_in_doubt_and_pencil_to_the_lines_is_not():
     boxes = cell_boxes()
 

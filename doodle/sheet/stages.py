@@ -246,7 +246,7 @@ def find_strokes(read: SheetRead) -> None:
     read.strokes = StrokeMap(read.sheet, boxes, PX_PER_MM, t)
     shaded = read.values > read.threshold
     read.stains, read.blots = stain_cells(read.light.ink, read.light.normalised, read.values, shaded, read.strokes,
-                                         boxes, PX_PER_MM, t)
+                                         boxes, PX_PER_MM, t, read.shadows.edge)
     marked = {i for i in range(SIZE * SIZE) if shaded[i] or read.strokes.shares[i] >= t.stroke_mark}
     read.outlined = outlined_cells(edge_lines(read.light.ink, PX_PER_MM, t), marked, t)
     read.show("strokes", _strokes_picture)

@@ -40,14 +40,18 @@ class StrokeMap:
         return self.mask[y0 - self.y0 : y1 - self.y0, x0 - self.x0 : x1 - self.x0]
 
 
-def _unevenness(ink: np.ndarray, strokes: StrokeMap, box: tuple[int, int, int, int], t: ReaderTuning) -> float:
+def _unevenness(ink: np.ndarray, strokes: StrokeMap, box: tuple[int, int, int, int], t: ReaderTuning,
+                skip: np.ndarray | None = None) -> float:
     """The spread over the blocks of the box of the ink between its strokes (0 for an even tint, with strokes
-    on it or not; a hatched cell's paper between its strokes is even too)."""
+    on it or not; a hatched cell's paper between its strokes is even too), leaving out `skip` (bool, sheet image
+    size) too."""
     x0, y0, x1, y1 = box
     blocks = t.uneven_blocks
     xs = np.linspace(0, x1 - x0, blocks + 1).round().astype(int)
     ys = np.linspace(0, y1 - y0, blocks + 1).round().astype(int)
     cell, on_stroke = ink[y0:y1, x0:x1], strokes.at(box)
+    if skip is not None:
+        on_stroke = on_stroke | skip[y0:y1, x0:x1]
     means = []
     for j in range(blocks):
         for i in range(blocks):
@@ -60,18 +64,19 @@ def _unevenness(ink: np.ndarray, strokes: StrokeMap, box: tuple[int, int, int, i
 
 def stain_cells(ink: np.ndarray, normalised: np.ndarray, values: np.ndarray, shaded: np.ndarray,
                 strokes: StrokeMap, boxes: tuple[tuple[int, int, int, int], ...], px_per_mm: float,
-                t: ReaderTuning = TUNING) -> tuple[set[int], set[int]]:
+                t: ReaderTuning = TUNING, light_steps: np.ndarray | None = None) -> tuple[set[int], set[int]]:
     """Cells read as shaded that may be a stain, and those that are blots. Each group of touching shaded cells
     darkened by a tint alone (no strokes, not dark, not in a coloured pencil's colour) may be a stain when a cell
     of it, or beside it, is tinted unevenly (a tint's edge runs through it: in doubt, since a light pencil fill
     beside a misjudged light reads so too), and is a blot when its cells fade before their lines or spill over
     them into a cell left empty (a smudge, a smear; in a wide group, only its cells that do). Cells with strokes
     are not judged so: the paper between hatching strokes is not even enough to tell. (`normalised`: the sheet's
-    BGR over the paper's own, for the tints' colour.)"""
+    BGR over the paper's own, for the tints' colour; `light_steps`, bool, sheet image size: where the light itself
+    steps, a shadow's edge taken out, which is no tint's edge.)"""
     plain = {i for i in range(SIZE * SIZE) if strokes.shares[i] < t.stroke_mark and values[i] < t.tint_sure
              and not pencil_coloured(normalised, boxes[i], t)}
     tint = {i for i in plain if shaded[i]}
-    spread = {i: _unevenness(ink, strokes, boxes[i], t) for i in plain}
+    spread = {i: _unevenness(ink, strokes, boxes[i], t, light_steps) for i in plain}
     stains: set[int] = set()
     blots: set[int] = set()
     for group in touching_groups(tint, lambda _a, _b: True):
