@@ -536,8 +536,8 @@ def _depth_confirmed(read: SheetRead) -> bool:
     """Whether the cells read as paper inside the shadows taken out are as bright as those outside, against the
     light of the bare paper alone (the margins, where the depth was fitted). A shadow taken out too deep brightens
     light pencil into paper only by brightening the paper under it past paper by as much; so when they match to
-    within half the threshold's ink, pencil well clear of the threshold was not brightened away (nearer it, the
-    wider margin near a shadow still doubts it). Needs a few such cells on each side."""
+    within half the threshold's ink, pencil well clear of the threshold was not brightened away (nearer it, its
+    confidence is low anyway). Needs a few such cells on each side."""
     t = read.tuning
     margins = flat_field(read.unshadowed, read.trusted, t)
     inside, outside = [], []
