@@ -294,11 +294,13 @@ def decide_cells(read: SheetRead) -> None:
             shaded = False
             doubtful.add(index)
         shaded, sure = _marks(read, index, shaded, doubtful)
-        margin = t.cell_log_margin * (t.shadow_margin_factor if index in shadowed else 1.0)
+        # Near a shadow the light is less sure, so the margin is wider; not for dense strokes (hatching, a
+        # scribble), which are measured against the light right around them (harsh 638: hatched cells beside a
+        # shadow measured right were in doubt).
+        unsure_light = index in shadowed and read.strokes.shares[index] < t.stroke_dense
+        margin = t.cell_log_margin * (t.shadow_margin_factor if unsure_light else 1.0)
         conf = min(1.0, log_distance(float(value), threshold, t) / margin)
-        if sure or (shaded and value > threshold and read.strokes.shares[index] >= t.stroke_dense):
-            # A few strokes inside a drawn outline, or dense strokes over ink above the threshold (hatching, a
-            # scribble): a deliberate mark in any light (harsh 638: hatched cells beside a shadow were in doubt).
+        if sure:
             conf = max(conf, t.outlined_confidence)
         if index in doubtful:
             conf = min(conf, t.shadow_doubt)
