@@ -29,7 +29,15 @@ def _cells_in_doubt(result) -> int:
     (617, "empty cells inside a shadow whose depth the cells confirm: 7"),
 ])
 def test_a_shadow_measured_right_leaves_few_cells_in_doubt(seed, before):
-    photo = make_photo(seed, level_conditions("harsh"))
+    _reads_with_few_doubts(make_photo(seed, level_conditions("harsh")), before)
+
+
+def test_solid_fills_darker_than_a_confirmed_shadow_are_sure_beside_it():
+    _reads_with_few_doubts(make_photo(628, level_conditions("moderate")),
+                           "solid fills of 0.46 ink beside a shadow of depth 0.30 that the cells confirm: 8")
+
+
+def _reads_with_few_doubts(photo, before: str) -> None:
     result = read_photo(photo.jpeg)
     assert_exact(result, photo.truth)
     assert _cells_in_doubt(result) <= MANY, before

@@ -84,6 +84,7 @@ class SheetRead:
     shadowed: set[int] = field(init=False)  # cells near a shadow's edge (all, when the light is steep)
     steep: bool = field(init=False)  # a shadow was taken out and the light still changes steeply near the grid
     brightened: set[int] = field(init=False)  # cells read as paper only because a shadow was taken out
+    depth_confirmed: bool = field(init=False)  # the cells read as paper confirm the shadows' depth (see below)
     # find_strokes
     strokes: StrokeMap = field(init=False)
     stains: set[int] = field(init=False)  # cells shaded by a tint that may not keep to the grid
@@ -234,6 +235,7 @@ def shadow_doubts(read: SheetRead) -> None:
     x0, y0, x1, y1 = layout.GRID_RECT.inset(-t.shadow_steep_reach_mm).to_px(PX_PER_MM)
     read.steep = read.shadows.depth > 0.0 and bool(steep_paper[max(y0, 0) : y1, max(x0, 0) : x1].any())
     read.shadowed = set(range(SIZE * SIZE)) if read.steep else _shadowed_cells(read.shadows, t)
+    read.depth_confirmed = read.shadows.depth > 0.0 and _depth_confirmed(read)
     read.brightened = _brightened_cells(read)
     read.show("light-variation", _variation_picture)
 
@@ -270,9 +272,14 @@ def decide_cells(read: SheetRead) -> None:
     # other way round. A shadow never adds colour, never darkens paper as much as heavy pencil does, and never
     # draws strokes (they are measured against the light right around them, with no shadow estimate: harsh 603,
     # 626, 627, 638 had hatched and scribbled cells in doubt beside a shadow measured right).
+    # Where the cells confirm the depth (to within half the threshold's ink), a shadow misjudged in place darkens
+    # paper by no more than that depth and a threshold's ink (moderate 628: solid fills twice as dark were in doubt).
+    darkest = t.shadow_max_ink
+    if read.depth_confirmed and not read.steep:
+        darkest = min(darkest, read.shadows.depth + threshold)
     for index, box in enumerate(boxes):
         known_paper = index in joined and not read.steep
-        if (index in shadowed and not known_paper and values[index] < t.shadow_max_ink
+        if (index in shadowed and not known_paper and values[index] < darkest
                 and read.strokes.shares[index] < t.stroke_mark and _neutral(field_, box, t)):
             doubtful.add(index)
     # Cells brighter than paper: the light estimate is wrong around them.
@@ -531,7 +538,7 @@ def _brightened_cells(read: SheetRead) -> set[int]:
         if (inside and read.values[index] <= read.threshold < region_ink(read.plain.ink, box)
                 and _neutral(read.light, box, t)):
             found.add(index)
-    return set() if found and _depth_confirmed(read) else found
+    return set() if read.depth_confirmed else found
 
 
 def _depth_confirmed(read: SheetRead) -> bool:
@@ -539,7 +546,7 @@ def _depth_confirmed(read: SheetRead) -> bool:
     light of the bare paper alone (the margins, where the depth was fitted). A shadow taken out too deep brightens
     light pencil into paper only by brightening the paper under it past paper by as much; so when they match to
     within half the threshold's ink, pencil well clear of the threshold was not brightened away (nearer it, its
-    confidence is low anyway). Needs a few such cells on each side."""
+    confidence is low anyway), and the depth is right to as much. Needs a few such cells on each side."""
     t = read.tuning
     margins = flat_field(read.unshadowed, read.trusted, t)
     inside, outside = [], []
