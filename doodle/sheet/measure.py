@@ -9,6 +9,7 @@ complementary channel (pale yellow takes away blue), so colour saturation and da
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -16,25 +17,63 @@ import numpy as np
 from doodle.sheet.tuning import TUNING, ReaderTuning
 
 
-@dataclass(frozen=True)
 class FlatField:
-    ink: np.ndarray  # float32, 0 = paper, 1 = black, per pixel of the sheet image
-    brightness: np.ndarray  # float32, the brightest channel over the paper estimate: about 1 on paper
-    normalised: np.ndarray  # float32 BGR over the paper estimate (1 = paper)
-    paper: np.ndarray  # float32, the brightest channel of the paper estimate (0-255)
-    paper_level: float  # median paper brightness (0-255) before correction: how much light there was
+    """The sheet over the paper's light (`flat_field`). The ink and the brightness are made at once (every pass of
+    the reader reads them); the normalised colours, the paper's brightness and its level only when first asked
+    for (most estimates of the light are passes whose colours nobody reads)."""
+
+    def __init__(self, bgr: np.ndarray, trusted: np.ndarray, coarse: CoarsePaper) -> None:
+        height, width = bgr.shape[:2]
+        self.coarse = coarse
+        self._trusted = trusted.copy()  # the caller may change its own after (light_and_cells grows it)
+        # Channel by channel, as cv2.resize and cv2.divide give the same values one channel at a time, without
+        # splitting full-size three-channel pictures.
+        self._paper = [cv2.resize(channel, (width, height), interpolation=cv2.INTER_LINEAR)
+                       for channel in cv2.split(coarse.estimate)]
+        self._normalised = [cv2.divide(channel.astype(np.float32), np.maximum(paper, 1.0))
+                            for channel, paper in zip(cv2.split(bgr), self._paper, strict=True)]
+        b, g, r = self._normalised
+        self.ink: np.ndarray = 1.0 - np.clip(cv2.min(cv2.min(b, g), r), 0.0, 1.0)  # float32, 0 paper .. 1 black
+        self.brightness: np.ndarray = cv2.max(cv2.max(b, g), r)  # the brightest channel: about 1 on paper
+
+    @cached_property
+    def normalised(self) -> np.ndarray:
+        """float32 BGR over the paper estimate (1 = paper)."""
+        return cv2.merge(self._normalised)
+
+    @cached_property
+    def paper(self) -> np.ndarray:
+        """float32, the brightest channel of the paper estimate (0-255)."""
+        pb, pg, pr = self._paper
+        return cv2.max(cv2.max(pb, pg), pr)
+
+    @cached_property
+    def paper_level(self) -> float:
+        """The median paper brightness (0-255) before correction: how much light there was."""
+        trusted = self._trusted
+        return float(np.median(self.paper[trusted])) if trusted.any() else float(np.median(self.paper))
 
 
-def paper_estimate(bgr: np.ndarray, trusted: np.ndarray, t: ReaderTuning = TUNING) -> np.ndarray:
-    """Per-channel paper brightness (float32, same size as `bgr`) interpolated from the `trusted` paper pixels.
+@dataclass(frozen=True, eq=False)
+class CoarsePaper:
+    """The paper's light at 1/t.light_coarse of the sheet's resolution (`coarse_estimate`)."""
+
+    values: np.ndarray  # float32 BGR: the sheet with thin dark strokes taken out (`coarse_paper`)
+    weight: np.ndarray  # float32, 1 where the coarse pixel is trusted paper
+    trend: np.ndarray | None  # the light's broad shape the estimate follows (`light_trend`), None without one
+    estimate: np.ndarray  # float32 BGR: the paper's light at every coarse pixel (`blend_scales`)
+
+
+def coarse_estimate(bgr: np.ndarray, trusted: np.ndarray, t: ReaderTuning = TUNING) -> CoarsePaper:
+    """The paper's light (per channel, at the coarse resolution) interpolated from the `trusted` paper pixels.
 
     Thin dark strokes (printed text, lines, hatching) are removed by a small max filter first; where a large area
     has no trusted paper (a fully shaded grid), the estimate comes from broader and broader neighbourhoods, so a
     hard shadow edge stays sharp where paper shows and a big shaded patch is never mistaken for paper.
     """
-    height, width = bgr.shape[:2]
     values, weight = coarse_paper(bgr, trusted, t)
-    return cv2.resize(blend_scales(values, weight, t=t), (width, height), interpolation=cv2.INTER_LINEAR)
+    trend = light_trend(values, weight if weight.sum() >= t.light_min_paper else np.ones_like(weight), t)
+    return CoarsePaper(values, weight, trend, blend_scales(values, weight, trend, t))
 
 
 def coarse_paper(bgr: np.ndarray, trusted: np.ndarray, t: ReaderTuning = TUNING) -> tuple[np.ndarray, np.ndarray]:
@@ -54,7 +93,7 @@ def coarse_paper(bgr: np.ndarray, trusted: np.ndarray, t: ReaderTuning = TUNING)
 def blend_scales(
     values: np.ndarray, weight: np.ndarray, trend: np.ndarray | None = None, t: ReaderTuning = TUNING
 ) -> np.ndarray:
-    """The paper's light at every coarse pixel, from the `values` where `weight` is 1 (see `paper_estimate`).
+    """The paper's light at every coarse pixel, from the `values` where `weight` is 1 (see `coarse_estimate`).
 
     The light's broad shape (a low-order surface in log brightness, fitted robustly to the paper: `light_trend`,
     unless `trend` is given) is taken out first and put back after, so that where paper is far the estimate
@@ -126,15 +165,7 @@ def blend_paper(values: np.ndarray, weight: np.ndarray, t: ReaderTuning = TUNING
 
 def flat_field(bgr: np.ndarray, trusted: np.ndarray, t: ReaderTuning = TUNING) -> FlatField:
     """Divide by the paper estimate and turn the result into ink (0 paper .. 1 black)."""
-    paper = paper_estimate(bgr, trusted, t)
-    normalised = cv2.divide(bgr.astype(np.float32), np.maximum(paper, 1.0))
-    b, g, r = cv2.split(normalised)
-    ink = 1.0 - np.clip(cv2.min(cv2.min(b, g), r), 0.0, 1.0)
-    brightness = cv2.max(cv2.max(b, g), r)
-    pb, pg, pr = cv2.split(paper)
-    brightest = cv2.max(cv2.max(pb, pg), pr)
-    level = float(np.median(brightest[trusted])) if trusted.any() else float(np.median(brightest))
-    return FlatField(ink=ink, brightness=brightness, normalised=normalised, paper=brightest, paper_level=level)
+    return FlatField(bgr, trusted, coarse_estimate(bgr, trusted, t))
 
 
 def light_variation(field: FlatField, window_px: int, t: ReaderTuning = TUNING) -> np.ndarray:

@@ -217,12 +217,8 @@ def shadow_doubts(read: SheetRead) -> None:
     t = read.tuning
     boxes = cell_boxes(t.cell_inset_mm)
     read.variation = variation = light_variation(read.light, round(t.shadow_window_mm * PX_PER_MM), t)
-    paper = read.trusted.copy()
-    for index in read.paper_cells:
-        x0, y0, x1, y1 = boxes[index]
-        paper[y0:y1, x0:x1] = True
     around = np.array([variation[(y0 + y1) // 2, (x0 + x1) // 2] for x0, y0, x1, y1 in boxes])
-    read.uncertainty = light_uncertainty(read.unshadowed, paper, read.paper_cells, boxes, around, t)
+    read.uncertainty = light_uncertainty(read.light.coarse, read.paper_cells, boxes, around, t)
     # A hard shadow was taken out and the light still changes steeply over the paper: the shadow may have been
     # misjudged anywhere (a soft hand shadow taken for a hard one: light 26, 35, 36 read empty cells as shaded, and
     # one can brighten light pencil into paper), so every grey cell may be shadow, known paper or not. Smooth light
