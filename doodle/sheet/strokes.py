@@ -40,22 +40,39 @@ class StrokeMap:
         return self.mask[y0 - self.y0 : y1 - self.y0, x0 - self.x0 : x1 - self.x0]
 
 
-def _unevenness(ink: np.ndarray, strokes: StrokeMap, box: tuple[int, int, int, int], t: ReaderTuning) -> float:
-    """The spread over the blocks of the box of the ink between its strokes (0 for an even tint, with strokes
-    on it or not; a hatched cell's paper between its strokes is even too)."""
-    x0, y0, x1, y1 = box
+def _unevenness(ink: np.ndarray, strokes: StrokeMap, boxes: tuple[tuple[int, int, int, int], ...],
+                cells: set[int], t: ReaderTuning) -> dict[int, float]:
+    """Per cell, the spread over the blocks of its box of the ink between its strokes (0 for an even tint, with
+    strokes on it or not; a hatched cell's paper between its strokes is even too). The cells of one box size are
+    measured together: each block's median is np.median's of the ink between its strokes."""
+    spread: dict[int, float] = {}
+    by_size: dict[tuple[int, int], list[int]] = {}
+    for i in sorted(cells):
+        x0, y0, x1, y1 = boxes[i]
+        by_size.setdefault((y1 - y0, x1 - x0), []).append(i)
     blocks = t.uneven_blocks
-    xs = np.linspace(0, x1 - x0, blocks + 1).round().astype(int)
-    ys = np.linspace(0, y1 - y0, blocks + 1).round().astype(int)
-    cell, on_stroke = ink[y0:y1, x0:x1], strokes.at(box)
-    means = []
-    for j in range(blocks):
-        for i in range(blocks):
-            block = (slice(ys[j], ys[j + 1]), slice(xs[i], xs[i + 1]))
-            between = cell[block][~on_stroke[block]]
-            if between.size >= t.uneven_min_share * cell[block].size:
-                means.append(float(np.median(between)))
-    return max(means) - min(means) if len(means) > 1 else 0.0
+    for (height, width), group in by_size.items():
+        ink_at = np.stack([ink[boxes[i][1] : boxes[i][3], boxes[i][0] : boxes[i][2]] for i in group])
+        on_stroke = np.stack([strokes.at(boxes[i]) for i in group])
+        xs = np.linspace(0, width, blocks + 1).round().astype(int)
+        ys = np.linspace(0, height, blocks + 1).round().astype(int)
+        medians = []
+        for j in range(blocks):
+            for i in range(blocks):
+                block = (slice(None), slice(ys[j], ys[j + 1]), slice(xs[i], xs[i + 1]))
+                between = ~on_stroke[block].reshape(len(group), -1)
+                count = between.sum(axis=1)
+                ordered = np.sort(np.where(between, ink_at[block].reshape(len(group), -1), np.nan), axis=1)
+                rows = np.arange(len(group))
+                # The middle one or two of the values between the strokes (nan sorts last), averaged as np.median
+                # does (in the ink's own float32: halving is exact).
+                middle = (ordered[rows, np.maximum(count - 1, 0) // 2] + ordered[rows, count // 2]) / 2
+                enough = (count > 0) & (count >= t.uneven_min_share * between.shape[1])
+                medians.append(np.where(enough, middle, np.nan))
+        for k, index in enumerate(group):
+            means = [float(m[k]) for m in medians if not np.isnan(m[k])]
+            spread[index] = max(means) - min(means) if len(means) > 1 else 0.0
+    return spread
 
 
 def stain_cells(ink: np.ndarray, values: np.ndarray, shaded: np.ndarray, strokes: StrokeMap,
@@ -69,7 +86,7 @@ def stain_cells(ink: np.ndarray, values: np.ndarray, shaded: np.ndarray, strokes
     between hatching strokes is not even enough to tell."""
     plain = {i for i in range(SIZE * SIZE) if strokes.shares[i] < t.stroke_mark and values[i] < t.tint_sure}
     tint = {i for i in plain if shaded[i]}
-    spread = {i: _unevenness(ink, strokes, boxes[i], t) for i in plain}
+    spread = _unevenness(ink, strokes, boxes, plain, t)
     stains: set[int] = set()
     blots: set[int] = set()
     for group in touching_groups(tint, lambda _a, _b: True):
