@@ -198,14 +198,17 @@ def local_ink(
     height, width = bgr.shape[:2]
     cx0, cy0 = max(x0 - reach_px, 0), max(y0 - reach_px, 0)
     cx1, cy1 = min(x1 + reach_px, width), min(y1 + reach_px, height)
-    around = bgr[cy0:cy1, cx0:cx1].astype(np.float32)
+    around = bgr[cy0:cy1, cx0:cx1]
     square = cv2.getStructuringElement(cv2.MORPH_RECT, (reach_px | 1, reach_px | 1))
     # Bright lines narrower than halo_px first taken out: a sharpened photo rings brighter than paper beside every
     # printed line, and the closing would take that halo for the light (every box's paper then reads as ink).
+    # (Minima and maxima of the 8-bit values are the same numbers as of their floats: filtered as 8 bits.)
     lit = cv2.morphologyEx(around, cv2.MORPH_OPEN, np.ones((t.halo_px, t.halo_px), np.uint8),
                            borderType=cv2.BORDER_REPLICATE)
     light = cv2.morphologyEx(lit, cv2.MORPH_CLOSE, square, borderType=cv2.BORDER_REPLICATE)
-    share = (around / np.maximum(light, 1.0)).min(axis=2)
+    shares = [channel.astype(np.float32) / np.maximum(lit_channel.astype(np.float32), 1.0)
+              for channel, lit_channel in zip(cv2.split(around), cv2.split(light), strict=True)]
+    share = cv2.min(cv2.min(shares[0], shares[1]), shares[2])
     inner = share[max(y0, 0) - cy0 : max(y1, 0) - cy0, max(x0, 0) - cx0 : max(x1, 0) - cx0]
     return 1.0 - np.clip(inner, 0.0, 1.0)
 
