@@ -597,14 +597,11 @@ def _bubble_value(field_: FlatField, center_mm: tuple[float, float], t: ReaderTu
     light changes across the ring (a shadow's edge crosses the bubble itself), the bubble read side by side
     instead (each sector of it against the ring's paper in the same direction, under the same light) says
     otherwise."""
-    cx, cy = center_mm[0] * PX_PER_MM, center_mm[1] * PX_PER_MM
-    outer = t.bubble_ring_mm[1] * PX_PER_MM
-    x0, y0 = int(cx - outer), int(cy - outer)
-    patch = field_.normalised[y0 : int(cy + outer) + 2, x0 : int(cx + outer) + 2]
-    ys, xs = np.mgrid[y0 : y0 + patch.shape[0], x0 : x0 + patch.shape[1]]
-    distance = np.sqrt((xs + 0.5 - cx) ** 2 + (ys + 0.5 - cy) ** 2) / PX_PER_MM
-    disk = distance <= t.bubble_read_radius_mm
-    ring = (distance >= t.bubble_ring_mm[0]) & (distance <= t.bubble_ring_mm[1])
+    (x0, y0, x1, y1), disk, ring, sector = _bubble_geometry(center_mm, t.bubble_read_radius_mm, t.bubble_ring_mm,
+                                                            t.bubble_sectors)
+    patch = field_.normalised[y0:y1, x0:x1]
+    if patch.shape[:2] != disk.shape:  # cut by the sheet's edge
+        disk, ring, sector = (a[: patch.shape[0], : patch.shape[1]] for a in (disk, ring, sector))
     if not disk.any() or not ring.any():
         return 0.0, False
     paper_at = t.bubble_ring_paper_percentile
@@ -615,7 +612,6 @@ def _bubble_value(field_: FlatField, center_mm: tuple[float, float], t: ReaderTu
     if np.log(max(float(high), 1e-3) / max(float(low), 1e-3)) <= t.bubble_ring_uneven:
         return value, False
     sectors = t.bubble_sectors
-    sector = np.floor((np.arctan2(ys + 0.5 - cy, xs + 0.5 - cx) + np.pi) / (2 * np.pi) * sectors).astype(int)
     local = [
         _ink_against(patch[disk & (sector == k)].mean(axis=0),
                      np.percentile(patch[ring & (sector == k)], paper_at, axis=0))
@@ -624,6 +620,25 @@ def _bubble_value(field_: FlatField, center_mm: tuple[float, float], t: ReaderTu
     ]
     side_by_side = float(np.median(local)) if local else value
     return value, (side_by_side > t.bubble_threshold) != (value > t.bubble_threshold)
+
+
+@cache
+def _bubble_geometry(center_mm: tuple[float, float], read_radius_mm: float, ring_mm: tuple[float, float],
+                     sectors: int) -> tuple[Box, np.ndarray, np.ndarray, np.ndarray]:
+    """The square around a bubble (pixels) and, over it, the disk read, the ring of paper around it and each
+    pixel's sector (of `sectors` directions around the centre)."""
+    cx, cy = center_mm[0] * PX_PER_MM, center_mm[1] * PX_PER_MM
+    outer = ring_mm[1] * PX_PER_MM
+    x0, y0 = int(cx - outer), int(cy - outer)
+    x1, y1 = int(cx + outer) + 2, int(cy + outer) + 2
+    ys, xs = np.mgrid[y0:y1, x0:x1]
+    distance = np.sqrt((xs + 0.5 - cx) ** 2 + (ys + 0.5 - cy) ** 2) / PX_PER_MM
+    disk = distance <= read_radius_mm
+    ring = (distance >= ring_mm[0]) & (distance <= ring_mm[1])
+    sector = np.floor((np.arctan2(ys + 0.5 - cy, xs + 0.5 - cx) + np.pi) / (2 * np.pi) * sectors).astype(int)
+    for array in (disk, ring, sector):
+        array.setflags(write=False)  # cached: shared by every read
+    return (x0, y0, x1, y1), disk, ring, sector
 
 
 def _ink_against(colour: np.ndarray, paper: np.ndarray) -> float:
