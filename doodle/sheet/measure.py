@@ -9,7 +9,7 @@ complementary channel (pale yellow takes away blue), so colour saturation and da
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 
 import cv2
 import numpy as np
@@ -18,34 +18,35 @@ from doodle.sheet.tuning import TUNING, ReaderTuning
 
 
 class FlatField:
-    """The sheet over the paper's light (`flat_field`). The ink and the brightness are made at once (every pass of
-    the reader reads them); the normalised colours, the paper's brightness and its level only when first asked
-    for (most estimates of the light are passes whose colours nobody reads)."""
+    """The sheet over the paper's light (`flat_field`). The normalised colours (one picture) and the paper's level
+    are made when first asked for: most estimates of the light are passes that read only the ink and the
+    brightness."""
 
     def __init__(self, bgr: np.ndarray, trusted: np.ndarray, coarse: CoarsePaper) -> None:
         height, width = bgr.shape[:2]
         self.coarse = coarse
         self._trusted = trusted.copy()  # the caller may change its own after (light_and_cells grows it)
-        # Channel by channel, as cv2.resize and cv2.divide give the same values one channel at a time, without
-        # splitting full-size three-channel pictures.
-        self._paper = [cv2.resize(channel, (width, height), interpolation=cv2.INTER_LINEAR)
-                       for channel in cv2.split(coarse.estimate)]
-        self._normalised = [cv2.divide(channel.astype(np.float32), np.maximum(paper, 1.0))
-                            for channel, paper in zip(cv2.split(bgr), self._paper, strict=True)]
+        # Channel by channel (cv2.resize and cv2.divide give the same values one channel at a time) and in place
+        # where the values allow: full-size pictures are few, and each new one costs more than the arithmetic.
+        pb, pg, pr = (cv2.resize(channel, (width, height), interpolation=cv2.INTER_LINEAR)
+                      for channel in cv2.split(coarse.estimate))
+        self.paper: np.ndarray = cv2.max(cv2.max(pb, pg), pr)  # float32, the paper estimate's brightest channel
+        self._normalised = []
+        for channel, paper in zip(cv2.split(bgr), (pb, pg, pr), strict=True):
+            colour = channel.astype(np.float32)
+            self._normalised.append(cv2.divide(colour, np.maximum(paper, 1.0, out=paper), dst=colour))
         b, g, r = self._normalised
-        self.ink: np.ndarray = 1.0 - np.clip(cv2.min(cv2.min(b, g), r), 0.0, 1.0)  # float32, 0 paper .. 1 black
-        self.brightness: np.ndarray = cv2.max(cv2.max(b, g), r)  # the brightest channel: about 1 on paper
+        darkest = cv2.min(b, g)
+        cv2.min(darkest, r, dst=darkest)
+        np.clip(darkest, 0.0, 1.0, out=darkest)
+        self.ink: np.ndarray = np.subtract(1.0, darkest, out=darkest)  # float32, 0 paper .. 1 black
+        brightest = cv2.max(b, g)
+        self.brightness: np.ndarray = cv2.max(brightest, r, dst=brightest)  # the brightest channel: about 1 on paper
 
     @cached_property
     def normalised(self) -> np.ndarray:
         """float32 BGR over the paper estimate (1 = paper)."""
         return cv2.merge(self._normalised)
-
-    @cached_property
-    def paper(self) -> np.ndarray:
-        """float32, the brightest channel of the paper estimate (0-255)."""
-        pb, pg, pr = self._paper
-        return cv2.max(cv2.max(pb, pg), pr)
 
     @cached_property
     def paper_level(self) -> float:
@@ -114,20 +115,17 @@ def light_trend(values: np.ndarray, weight: np.ndarray, t: ReaderTuning = TUNING
     # Paper clipped in every channel by a glare shows only that the light is at least so bright there: nothing of
     # its shape (a glare over a margin bent the shape up across the grid: light 14 read 37 empty cells as shaded).
     paper = weight > 0
-    clipped = paper & (values.min(axis=-1) >= t.glare_clip)
+    darkest = values[..., 0]
+    for channel in range(1, values.shape[-1]):
+        darkest = np.minimum(darkest, values[..., channel])
+    clipped = paper & (darkest >= t.glare_clip)
     if np.count_nonzero(clipped) < t.light_trend_clipped_share * np.count_nonzero(paper):
         paper &= ~clipped
     ys, xs = np.nonzero(paper)
     if xs.size < t.light_trend_min_pixels:
         return None
-    height, width = weight.shape
-    scale = max(height, width) / 2.0
-
-    def design(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        u, v = (x - width / 2.0) / scale, (y - height / 2.0) / scale
-        return np.stack([np.ones_like(u), u, v, u * u, u * v, v * v], axis=-1)
-
-    rows = design(xs.astype(np.float64), ys.astype(np.float64))
+    grid = _trend_design(*weight.shape)
+    rows = grid[ys, xs]
     target = np.log(np.maximum(values[ys, xs], 1.0)).astype(np.float64)
     keep = np.ones(len(rows), bool)
     for _ in range(t.light_trend_rounds):
@@ -136,8 +134,18 @@ def light_trend(values: np.ndarray, weight: np.ndarray, t: ReaderTuning = TUNING
         keep = residual < t.light_trend_outlier * 1.4826 * float(np.median(residual[keep])) + 1e-3
         if keep.sum() < t.light_trend_min_pixels:
             break
-    gy, gx = np.mgrid[0:height, 0:width].astype(np.float64)
-    return (design(gx, gy) @ coefficients).astype(np.float32)
+    return (grid @ coefficients).astype(np.float32)
+
+
+@cache
+def _trend_design(height: int, width: int) -> np.ndarray:
+    """The terms of the quadratic surface at each pixel (height, width, 6), x and y scaled to about -1..1."""
+    scale = max(height, width) / 2.0
+    y, x = np.mgrid[0:height, 0:width].astype(np.float64)
+    u, v = (x - width / 2.0) / scale, (y - height / 2.0) / scale
+    design = np.stack([np.ones_like(u), u, v, u * u, u * v, v * v], axis=-1)
+    design.setflags(write=False)  # cached: shared by every read
+    return design
 
 
 def _least_squares(design: np.ndarray, target: np.ndarray) -> np.ndarray:
@@ -150,9 +158,10 @@ def blend_paper(values: np.ndarray, weight: np.ndarray, t: ReaderTuning = TUNING
     # From the broadest scale to the finest, each scale overrides the broader estimate in proportion to how much
     # trusted paper backs it: a smooth blend, with no seams where one scale takes over from another.
     estimate = None
+    weighted = values * weight[..., None]
     for sigma in sorted(t.light_sigmas, reverse=True):
         w = cv2.GaussianBlur(weight, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
-        v = cv2.GaussianBlur(values * weight[..., None], (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
+        v = cv2.GaussianBlur(weighted, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
         v = v.reshape(values.shape)  # OpenCV drops a single channel's axis
         local = v / np.maximum(w, 1e-6)[..., None]
         if estimate is None:
