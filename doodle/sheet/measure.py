@@ -59,36 +59,45 @@ class FlatField:
 class CoarsePaper:
     """The paper's light at 1/t.light_coarse of the sheet's resolution (`coarse_estimate`)."""
 
-    values: np.ndarray  # float32 BGR: the sheet with thin dark strokes taken out (`coarse_paper`)
+    values: np.ndarray  # float32 BGR: the sheet with thin dark strokes taken out (`coarse_sheet`)
     weight: np.ndarray  # float32, 1 where the coarse pixel is trusted paper
     trend: np.ndarray | None  # the light's broad shape the estimate follows (`light_trend`), None without one
     estimate: np.ndarray  # float32 BGR: the paper's light at every coarse pixel (`blend_scales`)
 
 
-def coarse_estimate(bgr: np.ndarray, trusted: np.ndarray, t: ReaderTuning = TUNING) -> CoarsePaper:
+def coarse_estimate(bgr: np.ndarray, trusted: np.ndarray, t: ReaderTuning = TUNING,
+                    sheet: np.ndarray | None = None) -> CoarsePaper:
     """The paper's light (per channel, at the coarse resolution) interpolated from the `trusted` paper pixels.
 
     Thin dark strokes (printed text, lines, hatching) are removed by a small max filter first; where a large area
     has no trusted paper (a fully shaded grid), the estimate comes from broader and broader neighbourhoods, so a
-    hard shadow edge stays sharp where paper shows and a big shaded patch is never mistaken for paper.
+    hard shadow edge stays sharp where paper shows and a big shaded patch is never mistaken for paper. `sheet`:
+    `coarse_sheet(bgr)`, when made already (the light estimated again with more paper).
     """
-    values, weight = coarse_paper(bgr, trusted, t)
+    values = coarse_sheet(bgr, t) if sheet is None else sheet
+    weight = coarse_weight(trusted, t)
     trend = light_trend(values, weight if weight.sum() >= t.light_min_paper else np.ones_like(weight), t)
     return CoarsePaper(values, weight, trend, blend_scales(values, weight, trend, t))
 
 
-def coarse_paper(bgr: np.ndarray, trusted: np.ndarray, t: ReaderTuning = TUNING) -> tuple[np.ndarray, np.ndarray]:
-    """The sheet at 1/t.light_coarse of its resolution with thin dark strokes taken out (float32 BGR), and the
-    weight of each coarse pixel as paper (1 where most of it is trusted paper, else 0)."""
+def coarse_sheet(bgr: np.ndarray, t: ReaderTuning = TUNING) -> np.ndarray:
+    """The sheet at 1/t.light_coarse of its resolution with thin dark strokes taken out (float32 BGR)."""
     height, width = bgr.shape[:2]
     opened = cv2.dilate(bgr, cv2.getStructuringElement(cv2.MORPH_RECT, (t.thin_print_px,) * 2))
-    coarse_size = (max(1, width // t.light_coarse), max(1, height // t.light_coarse))
-    values = cv2.resize(opened, coarse_size, interpolation=cv2.INTER_AREA).astype(np.float32)
-    # A coarse pixel counts as paper when most of it is trusted paper (the max filter has already widened the
-    # paper over thin printed lines; thin strips of paper between printed things still count).
-    weight = (cv2.resize(trusted.astype(np.float32), coarse_size, interpolation=cv2.INTER_AREA)
-              > t.light_paper_share).astype(np.float32)
-    return values, weight
+    return cv2.resize(opened, _coarse_size(width, height, t), interpolation=cv2.INTER_AREA).astype(np.float32)
+
+
+def coarse_weight(trusted: np.ndarray, t: ReaderTuning = TUNING) -> np.ndarray:
+    """The weight of each coarse pixel as paper: 1 where most of it is `trusted` paper, else 0 (float32)."""
+    # (The max filter of `coarse_sheet` has already widened the paper over thin printed lines; thin strips of paper
+    # between printed things still count.)
+    height, width = trusted.shape
+    return (cv2.resize(trusted.astype(np.float32), _coarse_size(width, height, t), interpolation=cv2.INTER_AREA)
+            > t.light_paper_share).astype(np.float32)
+
+
+def _coarse_size(width: int, height: int, t: ReaderTuning) -> tuple[int, int]:
+    return max(1, width // t.light_coarse), max(1, height // t.light_coarse)
 
 
 def blend_scales(
@@ -172,9 +181,11 @@ def blend_paper(values: np.ndarray, weight: np.ndarray, t: ReaderTuning = TUNING
     return estimate
 
 
-def flat_field(bgr: np.ndarray, trusted: np.ndarray, t: ReaderTuning = TUNING) -> FlatField:
-    """Divide by the paper estimate and turn the result into ink (0 paper .. 1 black)."""
-    return FlatField(bgr, trusted, coarse_estimate(bgr, trusted, t))
+def flat_field(bgr: np.ndarray, trusted: np.ndarray, t: ReaderTuning = TUNING,
+               sheet: np.ndarray | None = None) -> FlatField:
+    """Divide by the paper estimate and turn the result into ink (0 paper .. 1 black). `sheet`: the coarse sheet
+    (`coarse_sheet(bgr)`) when made already."""
+    return FlatField(bgr, trusted, coarse_estimate(bgr, trusted, t, sheet))
 
 
 def light_variation(field: FlatField, window_px: int, t: ReaderTuning = TUNING) -> np.ndarray:

@@ -200,7 +200,7 @@ def light_and_cells(read: SheetRead) -> None:
             x0, y0, x1, y1 = boxes[i]
             trusted[y0:y1, x0:x1] = True
         joined |= new
-        field_ = flat_field(sheet, trusted, t)
+        field_ = flat_field(sheet, trusted, t, field_.coarse.values)  # the same sheet, more paper
     else:
         values = _cell_values(field_, read.shadows.edge, t)
         threshold = largest_gap_threshold(values, t.cell_lowest, t.cell_highest, t)
