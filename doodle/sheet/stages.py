@@ -391,6 +391,10 @@ def read_rounds(read: SheetRead) -> None:
     rounds: list[int | None] = []
     # Filled: standing out from the empty bubbles of this photo as much as on an unprocessed one.
     threshold = t.bubble_local_threshold + read.print_lift
+    against_rings = _bubble_values(read.plain, {(block.number, place, digit): layout.bubble_center(block.number,
+                                                                                                  place, digit)
+                                                for block in layout.ROUNDS for place in layout.PLACES
+                                                for digit in range(10)}, t)
     for block in layout.ROUNDS:
         digits: dict[str, int | None] = {}
         for place in layout.PLACES:
@@ -399,8 +403,7 @@ def read_rounds(read: SheetRead) -> None:
             for digit in range(10):
                 value = read.bubble_values[block.number, place, digit]
                 conf = min(1.0, log_distance(value, threshold, t) / t.bubble_log_margin)
-                center = layout.bubble_center(block.number, place, digit)
-                against_ring, doubtful = _bubble_value(read.plain, center, t)
+                against_ring, doubtful = against_rings[block.number, place, digit]
                 if doubtful or (against_ring > t.bubble_threshold) != (value > threshold):
                     conf = min(conf, t.shadow_doubt)
                 read.confidences.append(conf)
@@ -591,35 +594,45 @@ def _bubble_squares(half_mm: float) -> dict[tuple[int, str, int], Box]:
     return squares
 
 
-def _bubble_value(field_: FlatField, center_mm: tuple[float, float], t: ReaderTuning) -> tuple[float, bool]:
-    """Ink inside a bubble, against the paper in a ring just around it (so an error in the light estimate, such
-    as a shadow's edge near the bubbles, cannot fill them in). Also whether the reading is in doubt: where the
+def _bubble_values(field_: FlatField, centers_mm: dict[tuple[int, str, int], tuple[float, float]],
+                   t: ReaderTuning) -> dict[tuple[int, str, int], tuple[float, bool]]:
+    """Each bubble's ink inside it, against the paper in a ring just around it (so an error in the light estimate,
+    such as a shadow's edge near the bubbles, cannot fill them in), and whether that reading is in doubt: where the
     light changes across the ring (a shadow's edge crosses the bubble itself), the bubble read side by side
     instead (each sector of it against the ring's paper in the same direction, under the same light) says
-    otherwise."""
-    (x0, y0, x1, y1), disk, ring, sector = _bubble_geometry(center_mm, t.bubble_read_radius_mm, t.bubble_ring_mm,
-                                                            t.bubble_sectors)
-    patch = field_.normalised[y0:y1, x0:x1]
-    if patch.shape[:2] != disk.shape:  # cut by the sheet's edge
-        disk, ring, sector = (a[: patch.shape[0], : patch.shape[1]] for a in (disk, ring, sector))
-    if not disk.any() or not ring.any():
-        return 0.0, False
+    otherwise. The rings' percentiles are taken for all the rings of one size at once (as np.percentile of each
+    gives them)."""
+    readings: dict[tuple[int, str, int], tuple[float, bool]] = {}
+    rings: dict[int, list[tuple[tuple[int, str, int], np.ndarray, np.ndarray, np.ndarray, np.ndarray]]] = {}
+    for key, center_mm in centers_mm.items():
+        (x0, y0, x1, y1), disk, ring, sector = _bubble_geometry(center_mm, t.bubble_read_radius_mm,
+                                                                t.bubble_ring_mm, t.bubble_sectors)
+        patch = field_.normalised[y0:y1, x0:x1]
+        if patch.shape[:2] != disk.shape:  # cut by the sheet's edge
+            disk, ring, sector = (a[: patch.shape[0], : patch.shape[1]] for a in (disk, ring, sector))
+        if not disk.any() or not ring.any():
+            readings[key] = 0.0, False
+            continue
+        rings.setdefault(int(np.count_nonzero(ring)), []).append((key, patch, disk, ring, sector))
     paper_at = t.bubble_ring_paper_percentile
-    inside = patch[disk].mean(axis=0)
-    value = _ink_against(inside, np.percentile(patch[ring], paper_at, axis=0))
-    light = patch[ring].max(axis=1)
-    low, high = np.percentile(light, t.bubble_ring_percentiles)
-    if np.log(max(float(high), 1e-3) / max(float(low), 1e-3)) <= t.bubble_ring_uneven:
-        return value, False
-    sectors = t.bubble_sectors
-    local = [
-        _ink_against(patch[disk & (sector == k)].mean(axis=0),
-                     np.percentile(patch[ring & (sector == k)], paper_at, axis=0))
-        for k in range(sectors)
-        if (disk & (sector == k)).any() and (ring & (sector == k)).any()
-    ]
-    side_by_side = float(np.median(local)) if local else value
-    return value, (side_by_side > t.bubble_threshold) != (value > t.bubble_threshold)
+    for same in rings.values():
+        around = np.stack([patch[ring] for _, patch, _, ring, _ in same])  # bubbles, ring pixels, BGR
+        papers = np.percentile(around, paper_at, axis=1)
+        lows, highs = np.percentile(around.max(axis=2), t.bubble_ring_percentiles, axis=1)
+        for (key, patch, disk, ring, sector), paper, low, high in zip(same, papers, lows, highs, strict=True):
+            value = _ink_against(patch[disk].mean(axis=0), paper)
+            if np.log(max(float(high), 1e-3) / max(float(low), 1e-3)) <= t.bubble_ring_uneven:
+                readings[key] = value, False
+                continue
+            local = [
+                _ink_against(patch[disk & (sector == k)].mean(axis=0),
+                             np.percentile(patch[ring & (sector == k)], paper_at, axis=0))
+                for k in range(t.bubble_sectors)
+                if (disk & (sector == k)).any() and (ring & (sector == k)).any()
+            ]
+            side_by_side = float(np.median(local)) if local else value
+            readings[key] = value, (side_by_side > t.bubble_threshold) != (value > t.bubble_threshold)
+    return readings
 
 
 @cache
