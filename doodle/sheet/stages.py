@@ -510,9 +510,9 @@ def _brightened_cells(read: SheetRead) -> set[int]:
     if shadows.depth <= 0.0:
         return set()
     found = set()
-    for index, box in enumerate(cell_boxes(t.cell_inset_mm)):
-        x0, y0, x1, y1 = box
-        inside = float(np.median(shadows.gain[y0:y1, x0:x1])) < t.in_shadow_gain
+    boxes = cell_boxes(t.cell_inset_mm)
+    for index, (box, gain) in enumerate(zip(boxes, box_medians(shadows.gain, boxes), strict=True)):
+        inside = float(gain) < t.in_shadow_gain
         if (inside and read.values[index] <= read.threshold < region_ink(read.plain.ink, box)
                 and _neutral(read.light, box, t)):
             found.add(index)
