@@ -28,6 +28,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from doodle.blas import one_blas_thread
 from doodle.quilt import Quilt
 from doodle.sheet import layout
 from doodle.sheet.doubts import Uncertain
@@ -421,9 +422,10 @@ def _fit(probes: list[Probe], rounds: int, t: ReaderTuning) -> tuple[np.ndarray,
                 continue
             n, a, b, w = nodes[measured], weights[measured], shifts[measured, axis], base[measured]
             scale = w.copy()
-            for _ in range(rounds):
-                values = _solve(n, a, b, scale, t.refine_bending)
-                scale = w / (1.0 + (((values[n] * a).sum(axis=1) - b) / t.refine_robust_mm) ** 2)
+            with one_blas_thread():  # OpenCV's solver is OpenBLAS's: threads cost more than this small solve
+                for _ in range(rounds):
+                    values = _solve(n, a, b, scale, t.refine_bending)
+                    scale = w / (1.0 + (((values[n] * a).sum(axis=1) - b) / t.refine_robust_mm) ** 2)
             field[:, axis] = values
     field = field.reshape(LATTICE_SHAPE + (2,))
     off = np.array([p.shift for p in probes]) - _field_at(field, np.array([p.at for p in probes]))
@@ -435,8 +437,8 @@ def _solve(nodes: np.ndarray, weights: np.ndarray, values: np.ndarray, scale: np
            ) -> np.ndarray:
     """The node values minimising the weighted squared misfit to `values` (each a bilinear mix of 4 nodes) plus
     the bending (weighed by `bending`). The normal equations are summed pair by pair (4 nodes per probe) and solved
-    by OpenCV's Cholesky: a dense product or numpy's solver would start OpenBLAS threads, which cost far more than
-    this on a busy machine."""
+    by OpenCV's Cholesky (OpenBLAS's, for a lattice this size: called with one thread, see `_fit`); a dense product
+    or numpy's solver would start OpenBLAS threads, which cost far more than this on a busy machine."""
     size = LATTICE_SHAPE[0] * LATTICE_SHAPE[1]
     normal = bending * _bending() + 1e-6 * np.eye(size)
     for p in range(4):
