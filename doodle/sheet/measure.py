@@ -66,15 +66,15 @@ class CoarsePaper:
 
 
 def coarse_estimate(bgr: np.ndarray, trusted: np.ndarray, t: ReaderTuning = TUNING,
-                    sheet: np.ndarray | None = None) -> CoarsePaper:
+                    coarse: np.ndarray | None = None) -> CoarsePaper:
     """The paper's light (per channel, at the coarse resolution) interpolated from the `trusted` paper pixels.
 
     Thin dark strokes (printed text, lines, hatching) are removed by a small max filter first; where a large area
     has no trusted paper (a fully shaded grid), the estimate comes from broader and broader neighbourhoods, so a
-    hard shadow edge stays sharp where paper shows and a big shaded patch is never mistaken for paper. `sheet`:
+    hard shadow edge stays sharp where paper shows and a big shaded patch is never mistaken for paper. `coarse`:
     `coarse_sheet(bgr)`, when made already (the light estimated again with more paper).
     """
-    values = coarse_sheet(bgr, t) if sheet is None else sheet
+    values = coarse_sheet(bgr, t) if coarse is None else coarse
     weight = coarse_weight(trusted, t)
     trend = light_trend(values, weight if weight.sum() >= t.light_min_paper else np.ones_like(weight), t)
     return CoarsePaper(values, weight, trend, blend_scales(values, weight, trend, t))
@@ -182,10 +182,10 @@ def blend_paper(values: np.ndarray, weight: np.ndarray, t: ReaderTuning = TUNING
 
 
 def flat_field(bgr: np.ndarray, trusted: np.ndarray, t: ReaderTuning = TUNING,
-               sheet: np.ndarray | None = None) -> FlatField:
-    """Divide by the paper estimate and turn the result into ink (0 paper .. 1 black). `sheet`: the coarse sheet
+               coarse: np.ndarray | None = None) -> FlatField:
+    """Divide by the paper estimate and turn the result into ink (0 paper .. 1 black). `coarse`: the coarse sheet
     (`coarse_sheet(bgr)`) when made already."""
-    return FlatField(bgr, trusted, coarse_estimate(bgr, trusted, t, sheet))
+    return FlatField(bgr, trusted, coarse_estimate(bgr, trusted, t, coarse))
 
 
 def light_variation(field: FlatField, window_px: int, t: ReaderTuning = TUNING) -> np.ndarray:
@@ -222,7 +222,8 @@ def local_ink(
     square = cv2.getStructuringElement(cv2.MORPH_RECT, (reach_px | 1, reach_px | 1))
     # Bright lines narrower than halo_px first taken out: a sharpened photo rings brighter than paper beside every
     # printed line, and the closing would take that halo for the light (every box's paper then reads as ink).
-    # (Minima and maxima of the 8-bit values are the same numbers as of their floats: filtered as 8 bits.)
+    # (Filtered in the image's own type: the minima and maxima of 8-bit values are the same numbers as of their
+    # floats, and far quicker to find.)
     lit = cv2.morphologyEx(around, cv2.MORPH_OPEN, np.ones((t.halo_px, t.halo_px), np.uint8),
                            borderType=cv2.BORDER_REPLICATE)
     light = cv2.morphologyEx(lit, cv2.MORPH_CLOSE, square, borderType=cv2.BORDER_REPLICATE)

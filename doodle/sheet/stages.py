@@ -391,10 +391,9 @@ def read_rounds(read: SheetRead) -> None:
     rounds: list[int | None] = []
     # Filled: standing out from the empty bubbles of this photo as much as on an unprocessed one.
     threshold = t.bubble_local_threshold + read.print_lift
-    against_rings = _bubble_values(read.plain, {(block.number, place, digit): layout.bubble_center(block.number,
-                                                                                                  place, digit)
-                                                for block in layout.ROUNDS for place in layout.PLACES
-                                                for digit in range(10)}, t)
+    centers = {(block.number, place, digit): layout.bubble_center(block.number, place, digit)
+               for block in layout.ROUNDS for place in layout.PLACES for digit in range(10)}
+    against_rings = _bubble_values(read.plain, centers, t)
     for block in layout.ROUNDS:
         digits: dict[str, int | None] = {}
         for place in layout.PLACES:
@@ -511,7 +510,7 @@ def _brightened_cells(read: SheetRead) -> set[int]:
         return set()
     found = set()
     boxes = cell_boxes(t.cell_inset_mm)
-    for index, (box, gain) in enumerate(zip(boxes, box_medians(shadows.gain, boxes), strict=True)):
+    for index, (box, gain) in enumerate(zip(boxes, _box_medians(shadows.gain, boxes), strict=True)):
         inside = float(gain) < t.in_shadow_gain
         if (inside and read.values[index] <= read.threshold < region_ink(read.plain.ink, box)
                 and _neutral(read.light, box, t)):
@@ -555,11 +554,11 @@ def _paper_block(field_: FlatField, box: Box, t: ReaderTuning) -> bool:
 def _overbright_cells(field_: FlatField, t: ReaderTuning) -> set[int]:
     """Cells brighter than paper: the light estimate is too dark there (a shadow edge misplaced), so neither
     they nor their neighbours can be trusted."""
-    medians = box_medians(field_.brightness, cell_boxes(t.cell_inset_mm))
+    medians = _box_medians(field_.brightness, cell_boxes(t.cell_inset_mm))
     return {index for index, median in enumerate(medians) if float(median) > t.overbright}
 
 
-def box_medians(image: np.ndarray, boxes: tuple[Box, ...]) -> np.ndarray:
+def _box_medians(image: np.ndarray, boxes: tuple[Box, ...]) -> np.ndarray:
     """The median of `image` in each box, as np.median of each gives it: boxes of one size (the cells' interiors)
     are stacked and done in one call."""
     patches = [image[y0:y1, x0:x1] for x0, y0, x1, y1 in boxes]
