@@ -30,11 +30,11 @@ class FlatField:
         # where the values allow: full-size pictures are few, and each new one costs more than the arithmetic.
         pb, pg, pr = (cv2.resize(channel, (width, height), interpolation=cv2.INTER_LINEAR)
                       for channel in cv2.split(coarse.estimate))
-        self.paper: np.ndarray = cv2.max(cv2.max(pb, pg), pr)  # float32, the paper estimate's brightest channel
-        self._normalised = []
-        for channel, paper in zip(cv2.split(bgr), (pb, pg, pr), strict=True):
-            colour = channel.astype(np.float32)
-            self._normalised.append(cv2.divide(colour, np.maximum(paper, 1.0, out=paper), dst=colour))
+        brightest = cv2.max(pb, pg)
+        self.paper: np.ndarray = cv2.max(brightest, pr, dst=brightest)  # float32: the estimate's brightest channel
+        # Each channel over its paper, into the paper's own picture (8-bit values divided as floats).
+        self._normalised = [cv2.divide(channel, np.maximum(paper, 1.0, out=paper), dst=paper, dtype=cv2.CV_32F)
+                            for channel, paper in zip(cv2.split(bgr), (pb, pg, pr), strict=True)]
         b, g, r = self._normalised
         darkest = cv2.min(b, g)
         cv2.min(darkest, r, dst=darkest)
