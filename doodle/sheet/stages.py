@@ -169,7 +169,10 @@ def take_out_shadows(read: SheetRead) -> None:
     if read.shadows.depth <= 0.0:
         read.unshadowed = sheet
     else:
-        read.unshadowed = np.clip(sheet.astype(np.float32) / read.shadows.gain[..., None], 0, 255).astype(np.uint8)
+        gain = read.shadows.gain  # divided and clipped in place: one float copy of the sheet, not three
+        lit = sheet.astype(np.result_type(np.float32, gain.dtype))
+        np.divide(lit, gain[..., None], out=lit)
+        read.unshadowed = np.clip(lit, 0, 255, out=lit).astype(np.uint8)
     read.show("shadows", _shadows_picture)
 
 
