@@ -89,8 +89,9 @@ def stain_cells(ink: np.ndarray, values: np.ndarray, shaded: np.ndarray, strokes
     spread = _unevenness(ink, strokes, boxes, plain, t)
     stains: set[int] = set()
     blots: set[int] = set()
+    strays = _stray_tints(ink, boxes, tint, shaded, px_per_mm, t)
     for group in touching_groups(tint, lambda _a, _b: True):
-        stray = {i for i in group if _stray_tint(ink, boxes, i, shaded, px_per_mm, t)}
+        stray = group & strays
         if stray and len(stray) >= t.blot_stray_share * len(group):
             blots |= group
             continue
@@ -105,17 +106,19 @@ def stain_cells(ink: np.ndarray, values: np.ndarray, shaded: np.ndarray, strokes
     return stains | blots, blots
 
 
-def _stray_tint(ink: np.ndarray, boxes: tuple[tuple[int, int, int, int], ...], index: int, shaded: np.ndarray,
-                px_per_mm: float, t: ReaderTuning) -> bool:
-    """Whether the tint of a cell fades before its lines or spills over them into a cell left empty."""
-    row, col = divmod(index, SIZE)
+def _stray_tints(ink: np.ndarray, boxes: tuple[tuple[int, int, int, int], ...], cells: set[int], shaded: np.ndarray,
+                 px_per_mm: float, t: ReaderTuning) -> set[int]:
+    """The `cells` whose tint fades before their lines or spills over them into a cell left empty."""
 
     def empty(r: int, c: int) -> bool:
         return 0 <= r < SIZE and 0 <= c < SIZE and not shaded[r * SIZE + c]
 
-    open_sides = (empty(row - 1, col), empty(row, col + 1), empty(row + 1, col), empty(row, col - 1))
-    near, past = grid_keeping(ink, boxes[index], px_per_mm, open_sides, t)
-    return near < t.fall_stain or past > t.spill_stain
+    order = sorted(cells)
+    sides = [(empty(row - 1, col), empty(row, col + 1), empty(row + 1, col), empty(row, col - 1))
+             for row, col in (divmod(index, SIZE) for index in order)]
+    keeping = grid_keeping_all(ink, [boxes[index] for index in order], px_per_mm, sides, t)
+    return {index for index, (near, past) in zip(order, keeping, strict=True)
+            if near < t.fall_stain or past > t.spill_stain}
 
 
 def touching_groups(cells: set[int], joins: Callable[[int, int], bool]) -> list[set[int]]:
@@ -193,17 +196,40 @@ def grid_keeping(ink: np.ndarray, box: tuple[int, int, int, int], px_per_mm: flo
     """Whether a cell's tint keeps to its printed lines: the least share of its interior's (median) ink left near
     a line (pencil shading reaches its lines; a smudge or a blot fades before them), and the most spilled past a
     line into a neighbour left empty (`open_sides`: top, right, bottom, left)."""
-    inner = float(np.median(ink[box[1] : box[3], box[0] : box[2]]))
-    if inner <= 0:
-        return 1.0, 0.0
+    return grid_keeping_all(ink, [box], px_per_mm, [open_sides], t)[0]
+
+
+def grid_keeping_all(ink: np.ndarray, boxes: list[tuple[int, int, int, int]], px_per_mm: float,
+                     open_sides: list[tuple[bool, bool, bool, bool]], t: ReaderTuning = TUNING
+                     ) -> list[tuple[float, float]]:
+    """`grid_keeping` of each box with its open sides, the medians of all of them taken together."""
     margin = (1.0, (t.fall_margin_mm[1] - t.fall_margin_mm[0]) * px_per_mm)  # the interior's own edge pixel left out
     spill = (t.spill_band_mm[0] * px_per_mm, t.spill_band_mm[1] * px_per_mm)
-    near, past = [], []
-    for side in range(4):
-        band = _band(ink, box, side, margin)
-        if band.size:
-            near.append(float(np.median(band)) / inner)
-        band = _band(ink, box, side, spill)
-        if open_sides[side] and band.size:
-            past.append(float(np.median(band)) / inner)
-    return min(near, default=1.0), max(past, default=0.0)
+    regions = [[ink[box[1] : box[3], box[0] : box[2]],
+                *(_band(ink, box, side, reach) for side in range(4) for reach in (margin, spill))] for box in boxes]
+    medians = iter(_medians([region for own in regions for region in own if region.size]))
+    keeping = []
+    for own, sides in zip(regions, open_sides, strict=True):
+        inner_region, bands = own[0], own[1:]
+        inner = next(medians) if inner_region.size else float("nan")
+        ink_at = [next(medians) if band.size else None for band in bands]  # near and past, side by side
+        if inner <= 0:
+            keeping.append((1.0, 0.0))
+            continue
+        near = [value / inner for value in ink_at[0::2] if value is not None]
+        past = [value / inner for value, open_ in zip(ink_at[1::2], sides, strict=True) if open_ and value is not None]
+        keeping.append((min(near, default=1.0), max(past, default=0.0)))
+    return keeping
+
+
+def _medians(regions: list[np.ndarray]) -> list[float]:
+    """float(np.median(region)) of each region: the regions of one shape stacked and done in one call."""
+    medians = [0.0] * len(regions)
+    by_shape: dict[tuple[int, ...], list[int]] = {}
+    for k, region in enumerate(regions):
+        by_shape.setdefault(region.shape, []).append(k)
+    for same in by_shape.values():
+        stacked = np.stack([regions[k] for k in same]).reshape(len(same), -1)
+        for k, median in zip(same, np.median(stacked, axis=1), strict=True):
+            medians[k] = float(median)
+    return medians
