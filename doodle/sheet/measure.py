@@ -241,6 +241,20 @@ def region_ink(ink: np.ndarray, box: tuple[int, int, int, int]) -> float:
     return float(patch.mean()) if patch.size else 0.0
 
 
+def medians_of(regions: list[np.ndarray]) -> list[float]:
+    """float(np.median(region)) of each region: the regions of one shape are stacked and done in one call (the same
+    values: np.median along an axis picks the same middle values and averages them alike)."""
+    medians = [0.0] * len(regions)
+    by_shape: dict[tuple[int, ...], list[int]] = {}
+    for k, region in enumerate(regions):
+        by_shape.setdefault(region.shape, []).append(k)
+    for same in by_shape.values():
+        stacked = np.stack([regions[k] for k in same]).reshape(len(same), -1)
+        for k, median in zip(same, np.median(stacked, axis=1), strict=True):
+            medians[k] = float(median)
+    return medians
+
+
 def log_distance(a: float, b: float, t: ReaderTuning = TUNING) -> float:
     """How far apart two amounts of ink are, on a log scale offset by `t.ink_log_offset`."""
     offset = t.ink_log_offset

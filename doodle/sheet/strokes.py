@@ -20,7 +20,7 @@ from collections.abc import Callable
 import numpy as np
 
 from doodle.quilt import SIZE
-from doodle.sheet.measure import local_ink
+from doodle.sheet.measure import local_ink, medians_of
 from doodle.sheet.tuning import TUNING, ReaderTuning
 
 
@@ -207,7 +207,7 @@ def grid_keeping_all(ink: np.ndarray, boxes: list[tuple[int, int, int, int]], px
     spill = (t.spill_band_mm[0] * px_per_mm, t.spill_band_mm[1] * px_per_mm)
     regions = [[ink[box[1] : box[3], box[0] : box[2]],
                 *(_band(ink, box, side, reach) for side in range(4) for reach in (margin, spill))] for box in boxes]
-    medians = iter(_medians([region for own in regions for region in own if region.size]))
+    medians = iter(medians_of([region for own in regions for region in own if region.size]))
     keeping = []
     for own, sides in zip(regions, open_sides, strict=True):
         inner_region, bands = own[0], own[1:]
@@ -221,15 +221,3 @@ def grid_keeping_all(ink: np.ndarray, boxes: list[tuple[int, int, int, int]], px
         keeping.append((min(near, default=1.0), max(past, default=0.0)))
     return keeping
 
-
-def _medians(regions: list[np.ndarray]) -> list[float]:
-    """float(np.median(region)) of each region: the regions of one shape stacked and done in one call."""
-    medians = [0.0] * len(regions)
-    by_shape: dict[tuple[int, ...], list[int]] = {}
-    for k, region in enumerate(regions):
-        by_shape.setdefault(region.shape, []).append(k)
-    for same in by_shape.values():
-        stacked = np.stack([regions[k] for k in same]).reshape(len(same), -1)
-        for k, median in zip(same, np.median(stacked, axis=1), strict=True):
-            medians[k] = float(median)
-    return medians
