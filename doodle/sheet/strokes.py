@@ -47,19 +47,19 @@ def _unevenness(ink: np.ndarray, strokes: StrokeMap, boxes: tuple[tuple[int, int
     measured together: each block's median is np.median's of the ink between its strokes."""
     spread: dict[int, float] = {}
     by_size: dict[tuple[int, int], list[int]] = {}
-    for i in sorted(cells):
-        x0, y0, x1, y1 = boxes[i]
-        by_size.setdefault((y1 - y0, x1 - x0), []).append(i)
+    for index in sorted(cells):
+        x0, y0, x1, y1 = boxes[index]
+        by_size.setdefault((y1 - y0, x1 - x0), []).append(index)
     blocks = t.uneven_blocks
     for (height, width), group in by_size.items():
-        ink_at = np.stack([ink[boxes[i][1] : boxes[i][3], boxes[i][0] : boxes[i][2]] for i in group])
-        on_stroke = np.stack([strokes.at(boxes[i]) for i in group])
+        ink_at = np.stack([ink[y0:y1, x0:x1] for x0, y0, x1, y1 in (boxes[index] for index in group)])
+        on_stroke = np.stack([strokes.at(boxes[index]) for index in group])
         xs = np.linspace(0, width, blocks + 1).round().astype(int)
         ys = np.linspace(0, height, blocks + 1).round().astype(int)
         medians = []
-        for j in range(blocks):
-            for i in range(blocks):
-                block = (slice(None), slice(ys[j], ys[j + 1]), slice(xs[i], xs[i + 1]))
+        for row in range(blocks):
+            for col in range(blocks):
+                block = (slice(None), slice(ys[row], ys[row + 1]), slice(xs[col], xs[col + 1]))
                 between = ~on_stroke[block].reshape(len(group), -1)
                 count = between.sum(axis=1)
                 ordered = np.sort(np.where(between, ink_at[block].reshape(len(group), -1), np.nan), axis=1)
@@ -116,7 +116,7 @@ def _stray_tints(ink: np.ndarray, boxes: tuple[tuple[int, int, int, int], ...], 
     order = sorted(cells)
     sides = [(empty(row - 1, col), empty(row, col + 1), empty(row + 1, col), empty(row, col - 1))
              for row, col in (divmod(index, SIZE) for index in order)]
-    keeping = grid_keeping_all(ink, [boxes[index] for index in order], px_per_mm, sides, t)
+    keeping = _grid_keeping_all(ink, [boxes[index] for index in order], px_per_mm, sides, t)
     return {index for index, (near, past) in zip(order, keeping, strict=True)
             if near < t.fall_stain or past > t.spill_stain}
 
@@ -196,10 +196,10 @@ def grid_keeping(ink: np.ndarray, box: tuple[int, int, int, int], px_per_mm: flo
     """Whether a cell's tint keeps to its printed lines: the least share of its interior's (median) ink left near
     a line (pencil shading reaches its lines; a smudge or a blot fades before them), and the most spilled past a
     line into a neighbour left empty (`open_sides`: top, right, bottom, left)."""
-    return grid_keeping_all(ink, [box], px_per_mm, [open_sides], t)[0]
+    return _grid_keeping_all(ink, [box], px_per_mm, [open_sides], t)[0]
 
 
-def grid_keeping_all(ink: np.ndarray, boxes: list[tuple[int, int, int, int]], px_per_mm: float,
+def _grid_keeping_all(ink: np.ndarray, boxes: list[tuple[int, int, int, int]], px_per_mm: float,
                      open_sides: list[tuple[bool, bool, bool, bool]], t: ReaderTuning = TUNING
                      ) -> list[tuple[float, float]]:
     """`grid_keeping` of each box with its open sides, the medians of all of them taken together."""
