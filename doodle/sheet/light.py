@@ -2,7 +2,7 @@
 
 Light that varies smoothly (a lens's vignetting, a lamp to one side, a shadow too soft to be taken for a step) is
 measured on the bare paper around the grid and in the empty cells, and interpolated over the shaded cells
-(`measure.paper_estimate`). How far off that interpolation can be is seen on the empty cells themselves: each is
+(`measure.coarse_estimate`). How far off that interpolation can be is seen on the empty cells themselves: each is
 left out in turn (a quarter of them at a time, none beside another), its light predicted from the rest, and
 compared with what it shows. A shaded cell is as unsure as the worst prediction among the empty cells near it, and
 it is in doubt only when a light that far off would put it on the other side of the threshold: steep but smooth
@@ -17,20 +17,21 @@ from collections.abc import Collection, Sequence
 import numpy as np
 
 from doodle.quilt import SIZE
-from doodle.sheet.measure import blend_paper, blend_scales, coarse_paper, light_trend
+from doodle.sheet.measure import CoarsePaper, blend_paper, blend_scales, light_trend
 from doodle.sheet.tuning import TUNING, ReaderTuning
 
 
 def light_uncertainty(
-    bgr: np.ndarray, trusted: np.ndarray, paper_cells: Collection[int], boxes: Sequence[tuple[int, int, int, int]],
+    light: CoarsePaper, paper_cells: Collection[int], boxes: Sequence[tuple[int, int, int, int]],
     fallback: np.ndarray, t: ReaderTuning = TUNING,
 ) -> np.ndarray:
-    """Per cell (81, row by row), how far off (in log brightness) the paper's light estimated from `trusted` may be.
+    """Per cell (81, row by row), how far off (in log brightness) the paper's `light` (`measure.coarse_estimate`)
+    may be.
 
-    `paper_cells` are the cells taken as paper (their interiors `boxes` are in `trusted`): 0 for them. A cell with
-    no paper cell within `t.light_holdout_reach` gets its `fallback` (81 values), or more where the estimates with and
-    without the light's broad shape disagree more."""
-    colours, weight = coarse_paper(bgr, trusted, t)
+    `paper_cells` are the cells taken as paper (their interiors `boxes` are in the light's paper): 0 for them. A
+    cell with no paper cell within `t.light_holdout_reach` gets its `fallback` (81 values), or more where the
+    estimates with and without the light's broad shape disagree more."""
+    colours, weight = light.values, light.weight
     values = colours.max(axis=2, keepdims=True)  # the brightest channel alone: a third of the work
     seen = np.log(np.maximum(values[..., 0], 1.0))
     trend = light_trend(values, weight, t)  # the broad shape barely changes with a quarter of the cells left out
@@ -54,11 +55,15 @@ def light_uncertainty(
     # Where no empty cell is near to tell, the light follows its broad shape; had it followed the paper around
     # instead, it would be this different: as unsure as that, at least (a shape bent by a shadow over a margin).
     # Each colour on its own: ink is read in the darkest of them (the blue, under a tungsten lamp).
-    colour_trend = light_trend(colours, weight, t)
-    if colour_trend is None:
+    if weight.sum() >= t.light_min_paper:  # the light's own shape and estimate (see measure.coarse_estimate)
+        colour_trend, estimate = light.trend, light.estimate
+    else:
+        colour_trend = light_trend(colours, weight, t)
+        estimate = None if colour_trend is None else blend_scales(colours, weight, colour_trend, t)
+    if colour_trend is None or estimate is None:
         shapes = np.zeros_like(seen)
     else:
-        shaped = np.log(np.maximum(blend_scales(colours, weight, colour_trend, t), 1.0))
+        shaped = np.log(np.maximum(estimate, 1.0))
         shapes = np.abs(shaped - np.log(np.maximum(blend_paper(colours, weight, t), 1.0))).max(axis=2)
     uncertainty = np.zeros(SIZE * SIZE)
     for i in range(SIZE * SIZE):

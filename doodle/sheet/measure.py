@@ -9,6 +9,7 @@ complementary channel (pale yellow takes away blue), so colour saturation and da
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache, cached_property
 
 import cv2
 import numpy as np
@@ -16,45 +17,93 @@ import numpy as np
 from doodle.sheet.tuning import TUNING, ReaderTuning
 
 
-@dataclass(frozen=True)
 class FlatField:
-    ink: np.ndarray  # float32, 0 = paper, 1 = black, per pixel of the sheet image
-    brightness: np.ndarray  # float32, the brightest channel over the paper estimate: about 1 on paper
-    normalised: np.ndarray  # float32 BGR over the paper estimate (1 = paper)
-    paper: np.ndarray  # float32, the brightest channel of the paper estimate (0-255)
-    paper_level: float  # median paper brightness (0-255) before correction: how much light there was
+    """The sheet over the paper's light (`flat_field`). The normalised colours (one picture) and the paper's level
+    are made when first asked for: most estimates of the light are passes that read only the ink and the
+    brightness."""
+
+    def __init__(self, bgr: np.ndarray, trusted: np.ndarray, coarse: CoarsePaper) -> None:
+        height, width = bgr.shape[:2]
+        self.coarse = coarse
+        self._trusted = trusted.copy()  # the caller may change its own after (light_and_cells grows it)
+        # Channel by channel (cv2.resize and cv2.divide give the same values one channel at a time) and in place
+        # where the values allow: full-size pictures are few, and each new one costs more than the arithmetic.
+        pb, pg, pr = (cv2.resize(channel, (width, height), interpolation=cv2.INTER_LINEAR)
+                      for channel in cv2.split(coarse.estimate))
+        brightest = cv2.max(pb, pg)
+        self.paper: np.ndarray = cv2.max(brightest, pr, dst=brightest)  # float32: the estimate's brightest channel
+        # Each channel over its paper, into the paper's own picture (8-bit values divided as floats).
+        self._normalised = [cv2.divide(channel, np.maximum(paper, 1.0, out=paper), dst=paper, dtype=cv2.CV_32F)
+                            for channel, paper in zip(cv2.split(bgr), (pb, pg, pr), strict=True)]
+        b, g, r = self._normalised
+        darkest = cv2.min(b, g)
+        cv2.min(darkest, r, dst=darkest)
+        np.clip(darkest, 0.0, 1.0, out=darkest)
+        self.ink: np.ndarray = np.subtract(1.0, darkest, out=darkest)  # float32, 0 paper .. 1 black
+        brightest = cv2.max(b, g)
+        self.brightness: np.ndarray = cv2.max(brightest, r, dst=brightest)  # the brightest channel: about 1 on paper
+
+    @cached_property
+    def normalised(self) -> np.ndarray:
+        """float32 BGR over the paper estimate (1 = paper)."""
+        return cv2.merge(self._normalised)
+
+    @cached_property
+    def paper_level(self) -> float:
+        """The median paper brightness (0-255) before correction: how much light there was."""
+        trusted = self._trusted
+        return float(np.median(self.paper[trusted])) if trusted.any() else float(np.median(self.paper))
 
 
-def paper_estimate(bgr: np.ndarray, trusted: np.ndarray, t: ReaderTuning = TUNING) -> np.ndarray:
-    """Per-channel paper brightness (float32, same size as `bgr`) interpolated from the `trusted` paper pixels.
+@dataclass(frozen=True, eq=False)
+class CoarsePaper:
+    """The paper's light at 1/t.light_coarse of the sheet's resolution (`coarse_estimate`)."""
+
+    values: np.ndarray  # float32 BGR: the sheet with thin dark strokes taken out (`coarse_sheet`)
+    weight: np.ndarray  # float32, 1 where the coarse pixel is trusted paper
+    trend: np.ndarray | None  # the light's broad shape the estimate follows (`light_trend`), None without one
+    estimate: np.ndarray  # float32 BGR: the paper's light at every coarse pixel (`blend_scales`)
+
+
+def coarse_estimate(bgr: np.ndarray, trusted: np.ndarray, t: ReaderTuning = TUNING,
+                    coarse: np.ndarray | None = None) -> CoarsePaper:
+    """The paper's light (per channel, at the coarse resolution) interpolated from the `trusted` paper pixels.
 
     Thin dark strokes (printed text, lines, hatching) are removed by a small max filter first; where a large area
     has no trusted paper (a fully shaded grid), the estimate comes from broader and broader neighbourhoods, so a
-    hard shadow edge stays sharp where paper shows and a big shaded patch is never mistaken for paper.
+    hard shadow edge stays sharp where paper shows and a big shaded patch is never mistaken for paper. `coarse`:
+    `coarse_sheet(bgr)`, when made already (the light estimated again with more paper).
     """
-    height, width = bgr.shape[:2]
-    values, weight = coarse_paper(bgr, trusted, t)
-    return cv2.resize(blend_scales(values, weight, t=t), (width, height), interpolation=cv2.INTER_LINEAR)
+    values = coarse_sheet(bgr, t) if coarse is None else coarse
+    weight = coarse_weight(trusted, t)
+    trend = light_trend(values, weight if weight.sum() >= t.light_min_paper else np.ones_like(weight), t)
+    return CoarsePaper(values, weight, trend, blend_scales(values, weight, trend, t))
 
 
-def coarse_paper(bgr: np.ndarray, trusted: np.ndarray, t: ReaderTuning = TUNING) -> tuple[np.ndarray, np.ndarray]:
-    """The sheet at 1/t.light_coarse of its resolution with thin dark strokes taken out (float32 BGR), and the
-    weight of each coarse pixel as paper (1 where most of it is trusted paper, else 0)."""
+def coarse_sheet(bgr: np.ndarray, t: ReaderTuning = TUNING) -> np.ndarray:
+    """The sheet at 1/t.light_coarse of its resolution with thin dark strokes taken out (float32 BGR)."""
     height, width = bgr.shape[:2]
     opened = cv2.dilate(bgr, cv2.getStructuringElement(cv2.MORPH_RECT, (t.thin_print_px,) * 2))
-    coarse_size = (max(1, width // t.light_coarse), max(1, height // t.light_coarse))
-    values = cv2.resize(opened, coarse_size, interpolation=cv2.INTER_AREA).astype(np.float32)
-    # A coarse pixel counts as paper when most of it is trusted paper (the max filter has already widened the
-    # paper over thin printed lines; thin strips of paper between printed things still count).
-    weight = (cv2.resize(trusted.astype(np.float32), coarse_size, interpolation=cv2.INTER_AREA)
-              > t.light_paper_share).astype(np.float32)
-    return values, weight
+    return cv2.resize(opened, _coarse_size(width, height, t), interpolation=cv2.INTER_AREA).astype(np.float32)
+
+
+def coarse_weight(trusted: np.ndarray, t: ReaderTuning = TUNING) -> np.ndarray:
+    """The weight of each coarse pixel as paper: 1 where most of it is `trusted` paper, else 0 (float32)."""
+    # (The max filter of `coarse_sheet` has already widened the paper over thin printed lines; thin strips of paper
+    # between printed things still count.)
+    height, width = trusted.shape
+    return (cv2.resize(trusted.astype(np.float32), _coarse_size(width, height, t), interpolation=cv2.INTER_AREA)
+            > t.light_paper_share).astype(np.float32)
+
+
+def _coarse_size(width: int, height: int, t: ReaderTuning) -> tuple[int, int]:
+    return max(1, width // t.light_coarse), max(1, height // t.light_coarse)
 
 
 def blend_scales(
     values: np.ndarray, weight: np.ndarray, trend: np.ndarray | None = None, t: ReaderTuning = TUNING
 ) -> np.ndarray:
-    """The paper's light at every coarse pixel, from the `values` where `weight` is 1 (see `paper_estimate`).
+    """The paper's light at every coarse pixel, from the `values` where `weight` is 1 (see `coarse_estimate`).
 
     The light's broad shape (a low-order surface in log brightness, fitted robustly to the paper: `light_trend`,
     unless `trend` is given) is taken out first and put back after, so that where paper is far the estimate
@@ -75,20 +124,17 @@ def light_trend(values: np.ndarray, weight: np.ndarray, t: ReaderTuning = TUNING
     # Paper clipped in every channel by a glare shows only that the light is at least so bright there: nothing of
     # its shape (a glare over a margin bent the shape up across the grid: light 14 read 37 empty cells as shaded).
     paper = weight > 0
-    clipped = paper & (values.min(axis=-1) >= t.glare_clip)
+    darkest = values[..., 0]
+    for channel in range(1, values.shape[-1]):
+        darkest = np.minimum(darkest, values[..., channel])
+    clipped = paper & (darkest >= t.glare_clip)
     if np.count_nonzero(clipped) < t.light_trend_clipped_share * np.count_nonzero(paper):
         paper &= ~clipped
     ys, xs = np.nonzero(paper)
     if xs.size < t.light_trend_min_pixels:
         return None
-    height, width = weight.shape
-    scale = max(height, width) / 2.0
-
-    def design(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        u, v = (x - width / 2.0) / scale, (y - height / 2.0) / scale
-        return np.stack([np.ones_like(u), u, v, u * u, u * v, v * v], axis=-1)
-
-    rows = design(xs.astype(np.float64), ys.astype(np.float64))
+    grid = _trend_design(*weight.shape)
+    rows = grid[ys, xs]
     target = np.log(np.maximum(values[ys, xs], 1.0)).astype(np.float64)
     keep = np.ones(len(rows), bool)
     for _ in range(t.light_trend_rounds):
@@ -97,8 +143,18 @@ def light_trend(values: np.ndarray, weight: np.ndarray, t: ReaderTuning = TUNING
         keep = residual < t.light_trend_outlier * 1.4826 * float(np.median(residual[keep])) + 1e-3
         if keep.sum() < t.light_trend_min_pixels:
             break
-    gy, gx = np.mgrid[0:height, 0:width].astype(np.float64)
-    return (design(gx, gy) @ coefficients).astype(np.float32)
+    return (grid @ coefficients).astype(np.float32)
+
+
+@cache
+def _trend_design(height: int, width: int) -> np.ndarray:
+    """The terms of the quadratic surface at each pixel (height, width, 6), x and y scaled to about -1..1."""
+    scale = max(height, width) / 2.0
+    y, x = np.mgrid[0:height, 0:width].astype(np.float64)
+    u, v = (x - width / 2.0) / scale, (y - height / 2.0) / scale
+    design = np.stack([np.ones_like(u), u, v, u * u, u * v, v * v], axis=-1)
+    design.setflags(write=False)  # cached: shared by every read
+    return design
 
 
 def _least_squares(design: np.ndarray, target: np.ndarray) -> np.ndarray:
@@ -111,9 +167,10 @@ def blend_paper(values: np.ndarray, weight: np.ndarray, t: ReaderTuning = TUNING
     # From the broadest scale to the finest, each scale overrides the broader estimate in proportion to how much
     # trusted paper backs it: a smooth blend, with no seams where one scale takes over from another.
     estimate = None
+    weighted = values * weight[..., None]
     for sigma in sorted(t.light_sigmas, reverse=True):
         w = cv2.GaussianBlur(weight, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
-        v = cv2.GaussianBlur(values * weight[..., None], (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
+        v = cv2.GaussianBlur(weighted, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
         v = v.reshape(values.shape)  # OpenCV drops a single channel's axis
         local = v / np.maximum(w, 1e-6)[..., None]
         if estimate is None:
@@ -124,17 +181,11 @@ def blend_paper(values: np.ndarray, weight: np.ndarray, t: ReaderTuning = TUNING
     return estimate
 
 
-def flat_field(bgr: np.ndarray, trusted: np.ndarray, t: ReaderTuning = TUNING) -> FlatField:
-    """Divide by the paper estimate and turn the result into ink (0 paper .. 1 black)."""
-    paper = paper_estimate(bgr, trusted, t)
-    normalised = cv2.divide(bgr.astype(np.float32), np.maximum(paper, 1.0))
-    b, g, r = cv2.split(normalised)
-    ink = 1.0 - np.clip(cv2.min(cv2.min(b, g), r), 0.0, 1.0)
-    brightness = cv2.max(cv2.max(b, g), r)
-    pb, pg, pr = cv2.split(paper)
-    brightest = cv2.max(cv2.max(pb, pg), pr)
-    level = float(np.median(brightest[trusted])) if trusted.any() else float(np.median(brightest))
-    return FlatField(ink=ink, brightness=brightness, normalised=normalised, paper=brightest, paper_level=level)
+def flat_field(bgr: np.ndarray, trusted: np.ndarray, t: ReaderTuning = TUNING,
+               coarse: np.ndarray | None = None) -> FlatField:
+    """Divide by the paper estimate and turn the result into ink (0 paper .. 1 black). `coarse`: the coarse sheet
+    (`coarse_sheet(bgr)`) when made already."""
+    return FlatField(bgr, trusted, coarse_estimate(bgr, trusted, t, coarse))
 
 
 def light_variation(field: FlatField, window_px: int, t: ReaderTuning = TUNING) -> np.ndarray:
@@ -167,14 +218,18 @@ def local_ink(
     height, width = bgr.shape[:2]
     cx0, cy0 = max(x0 - reach_px, 0), max(y0 - reach_px, 0)
     cx1, cy1 = min(x1 + reach_px, width), min(y1 + reach_px, height)
-    around = bgr[cy0:cy1, cx0:cx1].astype(np.float32)
+    around = bgr[cy0:cy1, cx0:cx1]
     square = cv2.getStructuringElement(cv2.MORPH_RECT, (reach_px | 1, reach_px | 1))
     # Bright lines narrower than halo_px first taken out: a sharpened photo rings brighter than paper beside every
     # printed line, and the closing would take that halo for the light (every box's paper then reads as ink).
+    # (Filtered in the image's own type: the minima and maxima of 8-bit values are the same numbers as of their
+    # floats, and far quicker to find.)
     lit = cv2.morphologyEx(around, cv2.MORPH_OPEN, np.ones((t.halo_px, t.halo_px), np.uint8),
                            borderType=cv2.BORDER_REPLICATE)
     light = cv2.morphologyEx(lit, cv2.MORPH_CLOSE, square, borderType=cv2.BORDER_REPLICATE)
-    share = (around / np.maximum(light, 1.0)).min(axis=2)
+    shares = [channel.astype(np.float32) / np.maximum(lit_channel.astype(np.float32), 1.0)
+              for channel, lit_channel in zip(cv2.split(around), cv2.split(light), strict=True)]
+    share = cv2.min(cv2.min(shares[0], shares[1]), shares[2])
     inner = share[max(y0, 0) - cy0 : max(y1, 0) - cy0, max(x0, 0) - cx0 : max(x1, 0) - cx0]
     return 1.0 - np.clip(inner, 0.0, 1.0)
 
@@ -184,6 +239,20 @@ def region_ink(ink: np.ndarray, box: tuple[int, int, int, int]) -> float:
     x0, y0, x1, y1 = box
     patch = ink[max(y0, 0) : max(y1, 0), max(x0, 0) : max(x1, 0)]
     return float(patch.mean()) if patch.size else 0.0
+
+
+def medians_of(regions: list[np.ndarray]) -> list[float]:
+    """float(np.median(region)) of each region: the regions of one shape are stacked and done in one call (the same
+    values: np.median along an axis picks the same middle values and averages them alike)."""
+    medians = [0.0] * len(regions)
+    by_shape: dict[tuple[int, ...], list[int]] = {}
+    for k, region in enumerate(regions):
+        by_shape.setdefault(region.shape, []).append(k)
+    for same in by_shape.values():
+        stacked = np.stack([regions[k] for k in same]).reshape(len(same), -1)
+        for k, median in zip(same, np.median(stacked, axis=1), strict=True):
+            medians[k] = float(median)
+    return medians
 
 
 def log_distance(a: float, b: float, t: ReaderTuning = TUNING) -> float:

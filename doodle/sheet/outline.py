@@ -50,37 +50,52 @@ def edge_lines(ink: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) -> E
     gx, gy = grid.x * px_per_mm, grid.y * px_per_mm
     bounds = np.linspace(t.outline_edge_span[0], t.outline_edge_span[1], t.outline_edge_parts + 1)
 
-    def read(strip: np.ndarray) -> tuple[float, float]:
-        """strip: parts along the side (rows) by offsets across it, -far1 .. far1 (the line at the middle)."""
-        opened = cv2.morphologyEx(strip, cv2.MORPH_OPEN, np.ones((1, reach), np.uint8),
-                                  borderType=cv2.BORDER_REPLICATE)
-        lines = strip - opened
+    def read(strips: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """strips: (sides, parts along a side, offsets across it, -far1 .. far1 with the line at the middle); per
+        side, the middle part-reading on either side of the line."""
+        count, parts, width = strips.shape
+        # One row at a time (the kernel is one row high): all the sides' parts in one call.
+        opened = cv2.morphologyEx(strips.reshape(count * parts, width), cv2.MORPH_OPEN, np.ones((1, reach), np.uint8),
+                                  borderType=cv2.BORDER_REPLICATE).reshape(strips.shape)
+        lines = strips - opened
         mid = far1
         sides = []
         for sign in (-1, 1):
-            near = lines[:, mid + 1 : mid + band + 1] if sign > 0 else lines[:, mid - band : mid]
-            far = lines[:, mid + far0 : mid + far1] if sign > 0 else lines[:, mid - far1 + 1 : mid - far0 + 1]
-            centre = lines[:, mid] / 2
-            excess = near.sum(axis=1) + centre - far.sum(axis=1) * band / far.shape[1]
-            sides.append(float(np.median(excess)) / px_per_mm)
+            near = lines[..., mid + 1 : mid + band + 1] if sign > 0 else lines[..., mid - band : mid]
+            far = lines[..., mid + far0 : mid + far1] if sign > 0 else lines[..., mid - far1 + 1 : mid - far0 + 1]
+            centre = lines[..., mid] / 2
+            excess = near.sum(axis=-1) + centre - far.sum(axis=-1) * band / far.shape[-1]
+            sides.append(np.median(excess, axis=-1).astype(np.float64) / px_per_mm)
         return sides[0], sides[1]
 
-    def sides_of(image: np.ndarray, along: float, across: float) -> tuple[np.ndarray, np.ndarray]:
-        """Both readings of the horizontal lines of `image` (padded by far1), (SIZE + 1) by SIZE: `across` is
-        where the first line lies, `along` where the grid starts along it."""
-        first, second = np.zeros((SIZE + 1, SIZE), np.float32), np.zeros((SIZE + 1, SIZE), np.float32)
+    def sides_of(along: float, across: float, vertical: bool) -> tuple[np.ndarray, np.ndarray]:
+        """Both readings of the horizontal lines of the ink (of its vertical ones, as rows of its transpose),
+        (SIZE + 1) by SIZE: `across` is where the first line lies, `along` where the grid starts along it."""
+        image = ink.T if vertical else ink
+        height, width = image.shape
+        parts = len(bounds) - 1
+        strips = np.zeros((SIZE + 1, SIZE, parts, 2 * far1 + 1), np.float32)
+        # The parts of the sides along a line (c, p: cell, part), by their length.
+        spans = [(c, p, round(along + (c + a) * cell), round(along + (c + b) * cell))
+                 for c in range(SIZE) for p, (a, b) in enumerate(zip(bounds[:-1], bounds[1:], strict=True))]
+        by_length: dict[int, list[tuple[int, int, int, int]]] = {}
+        for span in spans:
+            by_length.setdefault(span[3] - span[2], []).append(span)
         for k in range(SIZE + 1):
-            line = round(across + k * cell) + far1
-            for c in range(SIZE):
-                parts = [image[line - far1 : line + far1 + 1, round(along + (c + a) * cell) + far1 :
-                               round(along + (c + b) * cell) + far1].mean(axis=1)
-                         for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
-                first[k, c], second[k, c] = read(np.array(parts, np.float32))
-        return first, second
+            # The profile across the line (the nearest edge pixel's past the image's edges), and each part's mean
+            # along it as .mean(axis=1) of the part gives it: the parts of one length are averaged in one call.
+            line = round(across + k * cell)
+            profile = np.ascontiguousarray(image[np.clip(np.arange(line - far1, line + far1 + 1), 0, height - 1)])
+            for length, same in by_length.items():
+                cols = np.clip(np.array([x0 for _, _, x0, _ in same])[:, None] + np.arange(length), 0, width - 1)
+                means = np.take(profile, cols, axis=1).mean(axis=2)
+                for (c, p, _, _), mean in zip(same, means.T, strict=True):
+                    strips[k, c, p] = mean
+        first, second = read(strips.reshape(-1, parts, 2 * far1 + 1))
+        return (first.reshape(SIZE + 1, SIZE).astype(np.float32), second.reshape(SIZE + 1, SIZE).astype(np.float32))
 
-    padded = cv2.copyMakeBorder(ink, far1, far1, far1, far1, cv2.BORDER_REPLICATE)
-    above, below = sides_of(padded, gx, gy)
-    left, right = sides_of(np.ascontiguousarray(padded.T), gy, gx)  # the vertical lines, as rows of the transpose
+    above, below = sides_of(gx, gy, vertical=False)
+    left, right = sides_of(gy, gx, vertical=True)
     return EdgeLines(above, below, left.T, right.T)
 
 

@@ -41,8 +41,8 @@ def read_sheet_code(gray: np.ndarray, sheet_to_photo: np.ndarray, marks: layout.
     if square is None:
         return None
     corners = _code_corners(marks, t.qr_px_per_mm, t.qr_margin_mm)
-    for image in (square, _sharpened(square, t)):
-        found = _parsed(_decode_at(image, corners))
+    for sharpen in (False, True):  # sharpened only when needed
+        found = _parsed(_decode_at(_sharpened(square, t) if sharpen else square, corners))
         if found is not None:
             return found
     small = _rectified(gray, sheet_to_photo, marks.qr, t.qr_search_px_per_mm, t.qr_margin_mm)

@@ -28,6 +28,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from doodle.blas import one_blas_thread
 from doodle.quilt import Quilt
 from doodle.sheet import layout
 from doodle.sheet.doubts import Uncertain
@@ -136,10 +137,11 @@ def _pixel_lattice() -> tuple[np.ndarray, np.ndarray]:
 
 def _line_ink(sheet: np.ndarray, t: ReaderTuning) -> np.ndarray:
     """The ink of thin dark things (print, strokes) against the paper right around them: 0 paper, 1 black."""
-    gray = cv2.cvtColor(sheet, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gray = cv2.cvtColor(sheet, cv2.COLOR_BGR2GRAY)
+    # Filtered as 8 bits: the minima and maxima are the same numbers as the floats'.
     lit = cv2.morphologyEx(gray, cv2.MORPH_OPEN, np.ones((t.halo_px, t.halo_px), np.uint8))
     paper = cv2.morphologyEx(lit, cv2.MORPH_CLOSE, np.ones((t.refine_line_paper_px,) * 2, np.uint8))
-    return 1.0 - np.clip(gray / np.maximum(paper, 1.0), 0.0, 1.0)
+    return 1.0 - np.clip(gray.astype(np.float32) / np.maximum(paper.astype(np.float32), 1.0), 0.0, 1.0)
 
 
 # --- the grid lines ---------------------------------------------------------------------------------------------
@@ -161,12 +163,16 @@ def _segments() -> tuple[np.ndarray, np.ndarray]:
 def _running_sums(ink: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Running sums of the ink down the columns and along the rows (each with a leading zero), for the mean ink
     along any segment of a column or a row: a difference of two of them."""
-    height, width = ink.shape
-    down = np.zeros((height + 1, width), np.float32)
-    np.cumsum(ink, axis=0, out=down[1:])
-    along = np.zeros((width + 1, height), np.float32)
-    np.cumsum(ink.T, axis=0, out=along[1:])
-    return down, along
+    return _running(ink), _running(np.ascontiguousarray(ink.T))
+
+
+def _running(rows: np.ndarray) -> np.ndarray:
+    """np.cumsum(rows, axis=0) after a row of zeros, added row by row (the same sums in the same order, faster
+    than numpy's accumulation down the columns)."""
+    sums = np.zeros((rows.shape[0] + 1, rows.shape[1]), np.float32)
+    for i, row in enumerate(rows):
+        np.add(sums[i], row, out=sums[i + 1])
+    return sums
 
 
 def _line_probes(sums: tuple[np.ndarray, np.ndarray], field: np.ndarray, search_mm: float, t: ReaderTuning
@@ -416,9 +422,10 @@ def _fit(probes: list[Probe], rounds: int, t: ReaderTuning) -> tuple[np.ndarray,
                 continue
             n, a, b, w = nodes[measured], weights[measured], shifts[measured, axis], base[measured]
             scale = w.copy()
-            for _ in range(rounds):
-                values = _solve(n, a, b, scale, t.refine_bending)
-                scale = w / (1.0 + (((values[n] * a).sum(axis=1) - b) / t.refine_robust_mm) ** 2)
+            with one_blas_thread():  # OpenCV's solver is OpenBLAS's: threads cost more than this small solve
+                for _ in range(rounds):
+                    values = _solve(n, a, b, scale, t.refine_bending)
+                    scale = w / (1.0 + (((values[n] * a).sum(axis=1) - b) / t.refine_robust_mm) ** 2)
             field[:, axis] = values
     field = field.reshape(LATTICE_SHAPE + (2,))
     off = np.array([p.shift for p in probes]) - _field_at(field, np.array([p.at for p in probes]))
@@ -430,8 +437,8 @@ def _solve(nodes: np.ndarray, weights: np.ndarray, values: np.ndarray, scale: np
            ) -> np.ndarray:
     """The node values minimising the weighted squared misfit to `values` (each a bilinear mix of 4 nodes) plus
     the bending (weighed by `bending`). The normal equations are summed pair by pair (4 nodes per probe) and solved
-    by OpenCV's Cholesky: a dense product or numpy's solver would start OpenBLAS threads, which cost far more than
-    this on a busy machine."""
+    by OpenCV's Cholesky (OpenBLAS's, for a lattice this size: called with one thread, see `_fit`); a dense product
+    or numpy's solver would start OpenBLAS threads, which cost far more than this on a busy machine."""
     size = LATTICE_SHAPE[0] * LATTICE_SHAPE[1]
     normal = bending * _bending() + 1e-6 * np.eye(size)
     for p in range(4):

@@ -31,6 +31,7 @@ from doodle.sheet.measure import (
     light_variation,
     local_ink,
     log_distance,
+    medians_of,
     region_ink,
 )
 from doodle.sheet.outline import edge_lines, outlined_cells
@@ -74,6 +75,7 @@ class SheetRead:
     plain: FlatField = field(init=False)  # the photo's own light, shadows and all
     unshadowed: np.ndarray = field(init=False)  # the sheet with the hard shadows taken out
     # light_and_cells
+    margin_light: FlatField = field(init=False)  # the light from the bare paper alone (shadows taken out)
     light: FlatField = field(init=False)  # the light the cells are read in
     values: np.ndarray = field(init=False)  # the ink in each cell's interior, row by row
     threshold: float = field(init=False)
@@ -170,7 +172,10 @@ def take_out_shadows(read: SheetRead) -> None:
     if read.shadows.depth <= 0.0:
         read.unshadowed = sheet
     else:
-        read.unshadowed = np.clip(sheet.astype(np.float32) / read.shadows.gain[..., None], 0, 255).astype(np.uint8)
+        gain = read.shadows.gain  # divided and clipped in place: one float copy of the sheet, not three
+        lit = sheet.astype(np.result_type(np.float32, gain.dtype))
+        np.divide(lit, gain[..., None], out=lit)
+        read.unshadowed = np.clip(lit, 0, 255, out=lit).astype(np.uint8)
     read.show("shadows", _shadows_picture)
 
 
@@ -184,6 +189,7 @@ def light_and_cells(read: SheetRead) -> None:
     """
     t, sheet = read.tuning, read.unshadowed
     field_ = read.plain if sheet is read.sheet else flat_field(sheet, read.trusted, t)
+    read.margin_light = field_
     if field_.paper_level < t.too_dark_level:
         raise TooDarkError(TOO_DARK_MESSAGE)
     trusted = read.trusted.copy()
@@ -201,7 +207,7 @@ def light_and_cells(read: SheetRead) -> None:
             x0, y0, x1, y1 = boxes[i]
             trusted[y0:y1, x0:x1] = True
         joined |= new
-        field_ = flat_field(sheet, trusted, t)
+        field_ = flat_field(sheet, trusted, t, field_.coarse.values)  # the same sheet, more paper
     else:
         values = _cell_values(field_, read.shadows.edge, t)
         threshold = largest_gap_threshold(values, t.cell_lowest, t.cell_highest, t)
@@ -218,12 +224,8 @@ def shadow_doubts(read: SheetRead) -> None:
     t = read.tuning
     boxes = cell_boxes(t.cell_inset_mm)
     read.variation = variation = light_variation(read.light, round(t.shadow_window_mm * PX_PER_MM), t)
-    paper = read.trusted.copy()
-    for index in read.paper_cells:
-        x0, y0, x1, y1 = boxes[index]
-        paper[y0:y1, x0:x1] = True
     around = np.array([variation[(y0 + y1) // 2, (x0 + x1) // 2] for x0, y0, x1, y1 in boxes])
-    read.uncertainty = light_uncertainty(read.unshadowed, paper, read.paper_cells, boxes, around, t)
+    read.uncertainty = light_uncertainty(read.light.coarse, read.paper_cells, boxes, around, t)
     # A hard shadow was taken out and the light still changes steeply over the paper near the grid: the shadow may
     # have been misjudged anywhere in the grid (a soft hand shadow taken for a hard one: light 26, 35, 36 read empty
     # cells as shaded, and one can brighten light pencil into paper), so every grey cell may be shadow, known paper
@@ -415,6 +417,9 @@ def read_rounds(read: SheetRead) -> None:
     rounds: list[int | None] = []
     # Filled: standing out from the empty bubbles of this photo as much as on an unprocessed one.
     threshold = t.bubble_local_threshold + read.print_lift
+    centers = {(block.number, place, digit): layout.bubble_center(block.number, place, digit)
+               for block in layout.ROUNDS for place in layout.PLACES for digit in range(10)}
+    against_rings = _bubble_values(read.plain, centers, t)
     for block in layout.ROUNDS:
         digits: dict[str, int | None] = {}
         for place in layout.PLACES:
@@ -423,8 +428,7 @@ def read_rounds(read: SheetRead) -> None:
             for digit in range(10):
                 value = read.bubble_values[block.number, place, digit]
                 conf = min(1.0, log_distance(value, threshold, t) / t.bubble_log_margin)
-                center = layout.bubble_center(block.number, place, digit)
-                against_ring, doubtful = _bubble_value(read.plain, center, t)
+                against_ring, doubtful = against_rings[block.number, place, digit]
                 if doubtful or (against_ring > t.bubble_threshold) != (value > threshold):
                     conf = min(conf, t.shadow_doubt)
                 read.confidences.append(conf)
@@ -532,9 +536,9 @@ def _brightened_cells(read: SheetRead) -> set[int]:
     if shadows.depth <= 0.0:
         return set()
     found = set()
-    for index, box in enumerate(cell_boxes(t.cell_inset_mm)):
-        x0, y0, x1, y1 = box
-        inside = float(np.median(shadows.gain[y0:y1, x0:x1])) < t.in_shadow_gain
+    boxes = cell_boxes(t.cell_inset_mm)
+    for index, (box, gain) in enumerate(zip(boxes, _box_medians(shadows.gain, boxes), strict=True)):
+        inside = float(gain) < t.in_shadow_gain
         if (inside and read.values[index] <= read.threshold < region_ink(read.plain.ink, box)
                 and _neutral(read.light, box, t)):
             found.add(index)
@@ -548,13 +552,13 @@ def _depth_confirmed(read: SheetRead) -> bool:
     within half the threshold's ink, pencil well clear of the threshold was not brightened away (nearer it, its
     confidence is low anyway), and the depth is right to as much. Needs a few such cells on each side."""
     t = read.tuning
-    margins = flat_field(read.unshadowed, read.trusted, t)
+    boxes = cell_boxes(t.cell_inset_mm)
+    levels = _box_medians(read.margin_light.brightness, boxes)
+    gains = _box_medians(read.shadows.gain, boxes)
     inside, outside = [], []
-    for index, (x0, y0, x1, y1) in enumerate(cell_boxes(t.cell_inset_mm)):
+    for index, (level, gain) in enumerate(zip(levels, gains, strict=True)):
         if read.values[index] <= read.threshold:
-            level = float(np.median(margins.brightness[y0:y1, x0:x1]))
-            in_shadow = float(np.median(read.shadows.gain[y0:y1, x0:x1])) < t.in_shadow_gain
-            (inside if in_shadow else outside).append(level)
+            (inside if gain < t.in_shadow_gain else outside).append(level)
     if min(len(inside), len(outside)) < t.depth_check_cells:
         return False
     return abs(float(np.median(inside)) - float(np.median(outside))) < t.depth_check_share * read.threshold
@@ -596,11 +600,13 @@ def _paper_block(field_: FlatField, box: Box, t: ReaderTuning) -> bool:
 def _overbright_cells(field_: FlatField, t: ReaderTuning) -> set[int]:
     """Cells brighter than paper: the light estimate is too dark there (a shadow edge misplaced), so neither
     they nor their neighbours can be trusted."""
-    found = set()
-    for index, (x0, y0, x1, y1) in enumerate(cell_boxes(t.cell_inset_mm)):
-        if float(np.median(field_.brightness[y0:y1, x0:x1])) > t.overbright:
-            found.add(index)
-    return found
+    medians = _box_medians(field_.brightness, cell_boxes(t.cell_inset_mm))
+    return {index for index, median in enumerate(medians) if float(median) > t.overbright}
+
+
+def _box_medians(image: np.ndarray, boxes: tuple[Box, ...]) -> list[float]:
+    """The median of `image` in each box (the cells' interiors: one size, one call)."""
+    return medians_of([image[y0:y1, x0:x1] for x0, y0, x1, y1 in boxes])
 
 
 def uneven_around(sheet: np.ndarray, box: layout.Rect, t: ReaderTuning = TUNING) -> bool:
@@ -629,39 +635,64 @@ def _bubble_squares(half_mm: float) -> dict[tuple[int, str, int], Box]:
     return squares
 
 
-def _bubble_value(field_: FlatField, center_mm: tuple[float, float], t: ReaderTuning) -> tuple[float, bool]:
-    """Ink inside a bubble, against the paper in a ring just around it (so an error in the light estimate, such
-    as a shadow's edge near the bubbles, cannot fill them in). Also whether the reading is in doubt: where the
+def _bubble_values(field_: FlatField, centers_mm: dict[tuple[int, str, int], tuple[float, float]],
+                   t: ReaderTuning) -> dict[tuple[int, str, int], tuple[float, bool]]:
+    """Each bubble's ink inside it, against the paper in a ring just around it (so an error in the light estimate,
+    such as a shadow's edge near the bubbles, cannot fill them in), and whether that reading is in doubt: where the
     light changes across the ring (a shadow's edge crosses the bubble itself), the bubble read side by side
     instead (each sector of it against the ring's paper in the same direction, under the same light) says
-    otherwise."""
-    cx, cy = center_mm[0] * PX_PER_MM, center_mm[1] * PX_PER_MM
-    outer = t.bubble_ring_mm[1] * PX_PER_MM
-    x0, y0 = int(cx - outer), int(cy - outer)
-    patch = field_.normalised[y0 : int(cy + outer) + 2, x0 : int(cx + outer) + 2]
-    ys, xs = np.mgrid[y0 : y0 + patch.shape[0], x0 : x0 + patch.shape[1]]
-    distance = np.sqrt((xs + 0.5 - cx) ** 2 + (ys + 0.5 - cy) ** 2) / PX_PER_MM
-    disk = distance <= t.bubble_read_radius_mm
-    ring = (distance >= t.bubble_ring_mm[0]) & (distance <= t.bubble_ring_mm[1])
-    if not disk.any() or not ring.any():
-        return 0.0, False
+    otherwise. The rings' percentiles are taken for all the rings of one size at once (as np.percentile of each
+    gives them)."""
+    readings: dict[tuple[int, str, int], tuple[float, bool]] = {}
+    rings: dict[int, list[tuple[tuple[int, str, int], np.ndarray, np.ndarray, np.ndarray, np.ndarray]]] = {}
+    for key, center_mm in centers_mm.items():
+        (x0, y0, x1, y1), disk, ring, sector = _bubble_geometry(center_mm, t.bubble_read_radius_mm,
+                                                                t.bubble_ring_mm, t.bubble_sectors)
+        patch = field_.normalised[y0:y1, x0:x1]
+        if patch.shape[:2] != disk.shape:  # cut by the sheet's edge
+            disk, ring, sector = (a[: patch.shape[0], : patch.shape[1]] for a in (disk, ring, sector))
+        if not disk.any() or not ring.any():
+            readings[key] = 0.0, False
+            continue
+        rings.setdefault(int(np.count_nonzero(ring)), []).append((key, patch, disk, ring, sector))
     paper_at = t.bubble_ring_paper_percentile
-    inside = patch[disk].mean(axis=0)
-    value = _ink_against(inside, np.percentile(patch[ring], paper_at, axis=0))
-    light = patch[ring].max(axis=1)
-    low, high = np.percentile(light, t.bubble_ring_percentiles)
-    if np.log(max(float(high), 1e-3) / max(float(low), 1e-3)) <= t.bubble_ring_uneven:
-        return value, False
-    sectors = t.bubble_sectors
+    for same in rings.values():
+        around = np.stack([patch[ring] for _, patch, _, ring, _ in same])  # bubbles, ring pixels, BGR
+        papers = np.percentile(around, paper_at, axis=1)
+        lows, highs = np.percentile(around.max(axis=2), t.bubble_ring_percentiles, axis=1)
+        for (key, patch, disk, ring, sector), paper, low, high in zip(same, papers, lows, highs, strict=True):
+            value = _ink_against(patch[disk].mean(axis=0), paper)
+            if np.log(max(float(high), 1e-3) / max(float(low), 1e-3)) <= t.bubble_ring_uneven:
+                readings[key] = value, False
+                continue
+            local = [
+                _ink_against(patch[disk & (sector == k)].mean(axis=0),
+                             np.percentile(patch[ring & (sector == k)], paper_at, axis=0))
+                for k in range(t.bubble_sectors)
+                if (disk & (sector == k)).any() and (ring & (sector == k)).any()
+            ]
+            side_by_side = float(np.median(local)) if local else value
+            readings[key] = value, (side_by_side > t.bubble_threshold) != (value > t.bubble_threshold)
+    return readings
+
+
+@cache
+def _bubble_geometry(center_mm: tuple[float, float], read_radius_mm: float, ring_mm: tuple[float, float],
+                     sectors: int) -> tuple[Box, np.ndarray, np.ndarray, np.ndarray]:
+    """The square around a bubble (pixels) and, over it, the disk read, the ring of paper around it and each
+    pixel's sector (of `sectors` directions around the centre)."""
+    cx, cy = center_mm[0] * PX_PER_MM, center_mm[1] * PX_PER_MM
+    outer = ring_mm[1] * PX_PER_MM
+    x0, y0 = int(cx - outer), int(cy - outer)
+    x1, y1 = int(cx + outer) + 2, int(cy + outer) + 2
+    ys, xs = np.mgrid[y0:y1, x0:x1]
+    distance = np.sqrt((xs + 0.5 - cx) ** 2 + (ys + 0.5 - cy) ** 2) / PX_PER_MM
+    disk = distance <= read_radius_mm
+    ring = (distance >= ring_mm[0]) & (distance <= ring_mm[1])
     sector = np.floor((np.arctan2(ys + 0.5 - cy, xs + 0.5 - cx) + np.pi) / (2 * np.pi) * sectors).astype(int)
-    local = [
-        _ink_against(patch[disk & (sector == k)].mean(axis=0),
-                     np.percentile(patch[ring & (sector == k)], paper_at, axis=0))
-        for k in range(sectors)
-        if (disk & (sector == k)).any() and (ring & (sector == k)).any()
-    ]
-    side_by_side = float(np.median(local)) if local else value
-    return value, (side_by_side > t.bubble_threshold) != (value > t.bubble_threshold)
+    for array in (disk, ring, sector):
+        array.setflags(write=False)  # cached: shared by every read
+    return (x0, y0, x1, y1), disk, ring, sector
 
 
 def _ink_against(colour: np.ndarray, paper: np.ndarray) -> float:

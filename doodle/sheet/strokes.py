@@ -20,7 +20,7 @@ from collections.abc import Callable
 import numpy as np
 
 from doodle.quilt import SIZE
-from doodle.sheet.measure import local_ink
+from doodle.sheet.measure import local_ink, medians_of
 from doodle.sheet.tuning import TUNING, ReaderTuning
 
 
@@ -40,26 +40,42 @@ class StrokeMap:
         return self.mask[y0 - self.y0 : y1 - self.y0, x0 - self.x0 : x1 - self.x0]
 
 
-def _unevenness(ink: np.ndarray, strokes: StrokeMap, box: tuple[int, int, int, int], t: ReaderTuning,
-                skip: np.ndarray | None = None) -> float:
-    """The spread over the blocks of the box of the ink between its strokes (0 for an even tint, with strokes
-    on it or not; a hatched cell's paper between its strokes is even too), leaving out `skip` (bool, sheet image
-    size) too."""
-    x0, y0, x1, y1 = box
+def _unevenness(ink: np.ndarray, strokes: StrokeMap, boxes: tuple[tuple[int, int, int, int], ...],
+                cells: set[int], t: ReaderTuning, skip: np.ndarray | None = None) -> dict[int, float]:
+    """Per cell, the spread over the blocks of its box of the ink between its strokes (0 for an even tint, with
+    strokes on it or not; a hatched cell's paper between its strokes is even too), leaving out `skip` (bool, sheet
+    image size) too. The cells of one box size are measured together: each block's median is np.median's of the
+    ink between its strokes."""
+    spread: dict[int, float] = {}
+    by_size: dict[tuple[int, int], list[int]] = {}
+    for index in sorted(cells):
+        x0, y0, x1, y1 = boxes[index]
+        by_size.setdefault((y1 - y0, x1 - x0), []).append(index)
     blocks = t.uneven_blocks
-    xs = np.linspace(0, x1 - x0, blocks + 1).round().astype(int)
-    ys = np.linspace(0, y1 - y0, blocks + 1).round().astype(int)
-    cell, on_stroke = ink[y0:y1, x0:x1], strokes.at(box)
-    if skip is not None:
-        on_stroke = on_stroke | skip[y0:y1, x0:x1]
-    means = []
-    for j in range(blocks):
-        for i in range(blocks):
-            block = (slice(ys[j], ys[j + 1]), slice(xs[i], xs[i + 1]))
-            between = cell[block][~on_stroke[block]]
-            if between.size >= t.uneven_min_share * cell[block].size:
-                means.append(float(np.median(between)))
-    return max(means) - min(means) if len(means) > 1 else 0.0
+    for (height, width), group in by_size.items():
+        ink_at = np.stack([ink[y0:y1, x0:x1] for x0, y0, x1, y1 in (boxes[index] for index in group)])
+        on_stroke = np.stack([strokes.at(boxes[index]) for index in group])
+        if skip is not None:
+            on_stroke |= np.stack([skip[y0:y1, x0:x1] for x0, y0, x1, y1 in (boxes[index] for index in group)])
+        xs = np.linspace(0, width, blocks + 1).round().astype(int)
+        ys = np.linspace(0, height, blocks + 1).round().astype(int)
+        medians = []
+        for row in range(blocks):
+            for col in range(blocks):
+                block = (slice(None), slice(ys[row], ys[row + 1]), slice(xs[col], xs[col + 1]))
+                between = ~on_stroke[block].reshape(len(group), -1)
+                count = between.sum(axis=1)
+                ordered = np.sort(np.where(between, ink_at[block].reshape(len(group), -1), np.nan), axis=1)
+                rows = np.arange(len(group))
+                # The middle one or two of the values between the strokes (nan sorts last), averaged as np.median
+                # does (in the ink's own float32: halving is exact).
+                middle = (ordered[rows, np.maximum(count - 1, 0) // 2] + ordered[rows, count // 2]) / 2
+                enough = (count > 0) & (count >= t.uneven_min_share * between.shape[1])
+                medians.append(np.where(enough, middle, np.nan))
+        for k, index in enumerate(group):
+            means = [float(m[k]) for m in medians if not np.isnan(m[k])]
+            spread[index] = max(means) - min(means) if len(means) > 1 else 0.0
+    return spread
 
 
 def stain_cells(ink: np.ndarray, normalised: np.ndarray, values: np.ndarray, shaded: np.ndarray,
@@ -76,11 +92,12 @@ def stain_cells(ink: np.ndarray, normalised: np.ndarray, values: np.ndarray, sha
     plain = {i for i in range(SIZE * SIZE) if strokes.shares[i] < t.stroke_mark and values[i] < t.tint_sure
              and not pencil_coloured(normalised, boxes[i], t)}
     tint = {i for i in plain if shaded[i]}
-    spread = {i: _unevenness(ink, strokes, boxes[i], t, light_steps) for i in plain}
+    spread = _unevenness(ink, strokes, boxes, plain, t, light_steps)
     stains: set[int] = set()
     blots: set[int] = set()
+    strays = _stray_tints(ink, boxes, tint, shaded, px_per_mm, t)
     for group in touching_groups(tint, lambda _a, _b: True):
-        stray = {i for i in group if _stray_tint(ink, boxes, i, shaded, px_per_mm, t)}
+        stray = group & strays
         if stray and len(stray) >= t.blot_stray_share * len(group):
             blots |= group
             continue
@@ -95,17 +112,19 @@ def stain_cells(ink: np.ndarray, normalised: np.ndarray, values: np.ndarray, sha
     return stains | blots, blots
 
 
-def _stray_tint(ink: np.ndarray, boxes: tuple[tuple[int, int, int, int], ...], index: int, shaded: np.ndarray,
-                px_per_mm: float, t: ReaderTuning) -> bool:
-    """Whether the tint of a cell fades before its lines or spills over them into a cell left empty."""
-    row, col = divmod(index, SIZE)
+def _stray_tints(ink: np.ndarray, boxes: tuple[tuple[int, int, int, int], ...], cells: set[int], shaded: np.ndarray,
+                 px_per_mm: float, t: ReaderTuning) -> set[int]:
+    """The `cells` whose tint fades before their lines or spills over them into a cell left empty."""
 
     def empty(r: int, c: int) -> bool:
         return 0 <= r < SIZE and 0 <= c < SIZE and not shaded[r * SIZE + c]
 
-    open_sides = (empty(row - 1, col), empty(row, col + 1), empty(row + 1, col), empty(row, col - 1))
-    near, past = grid_keeping(ink, boxes[index], px_per_mm, open_sides, t)
-    return near < t.fall_stain or past > t.spill_stain
+    order = sorted(cells)
+    sides = [(empty(row - 1, col), empty(row, col + 1), empty(row + 1, col), empty(row, col - 1))
+             for row, col in (divmod(index, SIZE) for index in order)]
+    keeping = _grid_keeping_all(ink, [boxes[index] for index in order], px_per_mm, sides, t)
+    return {index for index, (near, past) in zip(order, keeping, strict=True)
+            if near < t.fall_stain or past > t.spill_stain}
 
 
 def touching_groups(cells: set[int], joins: Callable[[int, int], bool]) -> list[set[int]]:
@@ -192,17 +211,28 @@ def grid_keeping(ink: np.ndarray, box: tuple[int, int, int, int], px_per_mm: flo
     """Whether a cell's tint keeps to its printed lines: the least share of its interior's (median) ink left near
     a line (pencil shading reaches its lines; a smudge or a blot fades before them), and the most spilled past a
     line into a neighbour left empty (`open_sides`: top, right, bottom, left)."""
-    inner = float(np.median(ink[box[1] : box[3], box[0] : box[2]]))
-    if inner <= 0:
-        return 1.0, 0.0
+    return _grid_keeping_all(ink, [box], px_per_mm, [open_sides], t)[0]
+
+
+def _grid_keeping_all(ink: np.ndarray, boxes: list[tuple[int, int, int, int]], px_per_mm: float,
+                     open_sides: list[tuple[bool, bool, bool, bool]], t: ReaderTuning = TUNING
+                     ) -> list[tuple[float, float]]:
+    """`grid_keeping` of each box with its open sides, the medians of all of them taken together."""
     margin = (1.0, (t.fall_margin_mm[1] - t.fall_margin_mm[0]) * px_per_mm)  # the interior's own edge pixel left out
     spill = (t.spill_band_mm[0] * px_per_mm, t.spill_band_mm[1] * px_per_mm)
-    near, past = [], []
-    for side in range(4):
-        band = _band(ink, box, side, margin)
-        if band.size:
-            near.append(float(np.median(band)) / inner)
-        band = _band(ink, box, side, spill)
-        if open_sides[side] and band.size:
-            past.append(float(np.median(band)) / inner)
-    return min(near, default=1.0), max(past, default=0.0)
+    regions = [[ink[box[1] : box[3], box[0] : box[2]],
+                *(_band(ink, box, side, reach) for side in range(4) for reach in (margin, spill))] for box in boxes]
+    medians = iter(medians_of([region for own in regions for region in own if region.size]))
+    keeping = []
+    for own, sides in zip(regions, open_sides, strict=True):
+        inner_region, bands = own[0], own[1:]
+        inner = next(medians) if inner_region.size else float("nan")
+        ink_at = [next(medians) if band.size else None for band in bands]  # near and past, side by side
+        if inner <= 0:
+            keeping.append((1.0, 0.0))
+            continue
+        near = [value / inner for value in ink_at[0::2] if value is not None]
+        past = [value / inner for value, open_ in zip(ink_at[1::2], sides, strict=True) if open_ and value is not None]
+        keeping.append((min(near, default=1.0), max(past, default=0.0)))
+    return keeping
+

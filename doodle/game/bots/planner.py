@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from doodle.blas import one_blas_thread
 from doodle.game.bots.evaluate import Horizon, Weights, best_rectangles, evaluate, final_values
 from doodle.game.bots.options import (
     Candidates,
@@ -22,7 +23,7 @@ from doodle.game.bots.options import (
     row_uses,
     singles_left,
 )
-from doodle.game.bots.tables import mask_vector, one_blas_thread, rectangles
+from doodle.game.bots.tables import mask_vector, rectangles
 from doodle.game.dealer import NEW_CARDS_PER_ROUND, ROUNDS, Dealer, Offer, Phase
 from doodle.game.deck import Deck
 from doodle.game.game import DoodleGame

@@ -3,8 +3,6 @@ rectangle of the grid as a 0/1 matrix with its score, so that a whole move list 
 
 from __future__ import annotations
 
-import os
-from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -15,25 +13,6 @@ from doodle.quilt import SIZE, placements_on_empty, rectangle_score
 
 CELLS = SIZE * SIZE
 LOW_BITS = (1 << 64) - 1
-
-
-@lru_cache(maxsize=1)
-def _threadpools():  # -> threadpoolctl.ThreadpoolController
-    """Imported on first use: importing threadpoolctl sets an OpenMP variable in the environment, which a program
-    that merely imports doodle should not get."""
-    from threadpoolctl import ThreadpoolController
-
-    return ThreadpoolController()
-
-
-def one_blas_thread() -> AbstractContextManager:
-    """While the bots think, numpy's BLAS uses one thread, unless the user chose a number (OPENBLAS_NUM_THREADS
-    or OMP_NUM_THREADS). The bots multiply small matrices, which one thread does fastest; BLAS threads that spin
-    while other processes want the cores made a game many times slower. Scoped, so the rest of the program keeps
-    its own setting."""
-    if "OPENBLAS_NUM_THREADS" in os.environ or "OMP_NUM_THREADS" in os.environ:
-        return nullcontext()
-    return _threadpools().limit(limits=1, user_api="blas")
 
 
 def split_mask(mask: int) -> tuple[np.uint64, np.uint64]:
