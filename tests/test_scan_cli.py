@@ -21,7 +21,7 @@ from tests.photogen import make_photo
 
 EXAMPLES = Path(__file__).resolve().parent / "photos"  # layout 1 and 2 photos of random fills, read exactly
 SURE = EXAMPLES / "moderate-5.jpg"  # read with no doubt
-UNSURE = EXAMPLES / "moderate-163.jpg"  # a hard shadow across the grid: more than 5 cells listed as uncertain
+UNSURE = EXAMPLES / "harsh-26.jpg"  # a hard shadow, the light still steep beside the grid: most cells uncertain
 
 
 def rounds_for(photo: Path) -> str:

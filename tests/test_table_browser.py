@@ -41,6 +41,7 @@ GAME = dict(zip(NAMES, table_game(len(NAMES), SEED), strict=True))  # each sheet
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 READ_MS = 60_000  # a photo's reading (the first loads OpenCV; the checks may search a while on a loaded machine)
+STEP_MS = 20_000  # any other page update: Playwright's default of 5 s was once too short on a loaded shared machine
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 
 
@@ -76,6 +77,14 @@ class Served:
     def restart(self) -> None:
         self.stop()
         self.serve(read_save(self.save_path).session)
+
+
+@pytest.fixture(autouse=True)
+def patient_expect():
+    """Each expectation waits up to STEP_MS (it returns as soon as the page shows what is expected)."""
+    expect.set_options(timeout=STEP_MS)
+    yield
+    expect.set_options(timeout=5_000)
 
 
 @pytest.fixture
