@@ -279,9 +279,13 @@ def decide_cells(read: SheetRead) -> None:
     darkest = t.shadow_max_ink
     if read.depth_confirmed and not read.steep:
         darkest = min(darkest, read.shadows.depth + threshold)
+    # A shadow's edge placed a little off leaves a strip of the cell lit wrongly, as dark or as light as the depth
+    # against the rest: a cell even over its blocks away from the edge has none (unless the light is steep: a soft
+    # shadow misjudged is smooth over a cell, and even).
+    even = set() if read.steep else {index for index in shadowed if _even_beside_shadow(read, boxes[index])}
     for index, box in enumerate(boxes):
         known_paper = index in joined and not read.steep
-        if (index in shadowed and not known_paper and values[index] < darkest
+        if (index in shadowed and not known_paper and values[index] < darkest and index not in even
                 and read.strokes.shares[index] < t.stroke_mark and _neutral(field_, box, t)):
             doubtful.add(index)
     # Cells brighter than paper: the light estimate is wrong around them.
@@ -305,8 +309,8 @@ def decide_cells(read: SheetRead) -> None:
         shaded, sure = _marks(read, index, shaded, doubtful)
         # Near a shadow the light is less sure, so the margin is wider; not for dense strokes (hatching, a
         # scribble), which are measured against the light right around them (harsh 638: hatched cells beside a
-        # shadow measured right were in doubt).
-        unsure_light = index in shadowed and read.strokes.shares[index] < t.stroke_dense
+        # shadow measured right were in doubt), nor for a cell even beside it (no strip lit wrongly).
+        unsure_light = index in shadowed and read.strokes.shares[index] < t.stroke_dense and index not in even
         margin = t.cell_log_margin * (t.shadow_margin_factor if unsure_light else 1.0)
         conf = min(1.0, log_distance(float(value), threshold, t) / margin)
         if sure:
@@ -543,6 +547,25 @@ def _brightened_cells(read: SheetRead) -> set[int]:
                 and _neutral(read.light, box, t)):
             found.add(index)
     return set() if read.depth_confirmed else found
+
+
+def _even_beside_shadow(read: SheetRead, box: Box) -> bool:
+    """Whether the cell's ink is even over its blocks (t.uneven_blocks a side) away from a shadow's edge taken out:
+    their means (a strip of a block shifts its mean, where a median would not see it) within t.shadow_even_share of
+    the shadow's depth. False when fewer than two blocks lie clear of the edge."""
+    t = read.tuning
+    x0, y0, x1, y1 = box
+    ink, edge = read.light.ink[y0:y1, x0:x1], read.shadows.edge[y0:y1, x0:x1]
+    xs = np.linspace(0, x1 - x0, t.uneven_blocks + 1).round().astype(int)
+    ys = np.linspace(0, y1 - y0, t.uneven_blocks + 1).round().astype(int)
+    means = []
+    for row in range(t.uneven_blocks):
+        for col in range(t.uneven_blocks):
+            block = (slice(ys[row], ys[row + 1]), slice(xs[col], xs[col + 1]))
+            clear = ~edge[block]
+            if np.count_nonzero(clear) >= t.uneven_min_share * clear.size:
+                means.append(float(ink[block][clear].mean()))
+    return len(means) > 1 and max(means) - min(means) < t.shadow_even_share * read.shadows.depth
 
 
 def _depth_confirmed(read: SheetRead) -> bool:

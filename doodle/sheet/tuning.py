@@ -171,6 +171,11 @@ class ReaderTuning:
     # depth_check_share of the threshold, over depth_check_cells cells or more on each side, the depth is confirmed.
     depth_check_cells: int = 3
     depth_check_share: float = 0.5
+    # A cell beside a shadow's edge whose blocks' means (away from the edge) lie within this share of the shadow's
+    # depth has no strip lit wrongly: a strip of 1 mm in a 3 mm block shifts its mean by a third of the depth. Cells
+    # read right beside an edge on harsh 4000-4039 spread 0-0.08 of the depth (one 0.21); the 6 read wrong there
+    # were crossed by the edge, with too little clear of it to judge (in doubt as before).
+    shadow_even_share: float = 0.25
     shadow_max_ink: float = 0.6  # a shadow darkens paper by at most this much ink; heavier pencil is sure
     neutral_chroma: float = 0.12  # grey: channels within this share of each other (the paper's colour divided out)
     paper_block_mm: float = 4.0  # bare paper this wide inside a cell near a shadow's edge ...
