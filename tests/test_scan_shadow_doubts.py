@@ -27,6 +27,8 @@ def _cells_in_doubt(result) -> int:
     (638, "hatched and scribbled cells beside the shadow's edge: 9"),
     (606, "a light pencil patch judged a stain where a shadow's edge taken out crossed it: 20"),
     (617, "empty cells inside a shadow whose depth the cells confirm: 7"),
+    (4010, "light fills even over their blocks beside the shadow's edge: 9"),
+    (4023, "empty cells and fills even beside the edge, too few lit cells to confirm the depth: 13"),
 ])
 def test_a_shadow_measured_right_leaves_few_cells_in_doubt(seed, before):
     _reads_with_few_doubts(make_photo(seed, level_conditions("harsh")), before)
