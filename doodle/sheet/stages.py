@@ -237,8 +237,9 @@ def shadow_doubts(read: SheetRead) -> None:
     x0, y0, x1, y1 = layout.GRID_RECT.inset(-t.shadow_steep_reach_mm).to_px(PX_PER_MM)
     read.steep = read.shadows.depth > 0.0 and bool(steep_paper[max(y0, 0) : y1, max(x0, 0) : x1].any())
     read.shadowed = set(range(SIZE * SIZE)) if read.steep else _shadowed_cells(read.shadows, t)
-    read.depth_confirmed = read.shadows.depth > 0.0 and _depth_confirmed(read)
-    read.brightened = _brightened_cells(read)
+    in_shadow = _cells_in_shadow(read)
+    read.depth_confirmed = _depth_confirmed(read, in_shadow)
+    read.brightened = set() if read.depth_confirmed else _brightened_cells(read, in_shadow)
     read.show("light-variation", _variation_picture)
 
 
@@ -531,22 +532,24 @@ def _shadowed_cells(shadows: ShadowMap, t: ReaderTuning) -> set[int]:
     return found
 
 
-def _brightened_cells(read: SheetRead) -> set[int]:
-    """Cells inside a shadow taken out that read as paper only because it was taken out (read in the photo's own
-    light, they read as pencil). Light pencil under a shadow that was not there (or deeper than it was) comes out
-    just like paper, so these are in doubt like the cells near a shadow's edge, unless the cells confirm the
-    shadow's depth (`_depth_confirmed`)."""
-    t, shadows = read.tuning, read.shadows
-    if shadows.depth <= 0.0:
+def _cells_in_shadow(read: SheetRead) -> set[int]:
+    """The cells whose light a shadow taken out raised (their median gain under t.in_shadow_gain)."""
+    t = read.tuning
+    if read.shadows.depth <= 0.0:
         return set()
-    found = set()
-    boxes = cell_boxes(t.cell_inset_mm)
-    for index, (box, gain) in enumerate(zip(boxes, _box_medians(shadows.gain, boxes), strict=True)):
-        inside = float(gain) < t.in_shadow_gain
-        if (inside and read.values[index] <= read.threshold < region_ink(read.plain.ink, box)
-                and _neutral(read.light, box, t)):
-            found.add(index)
-    return set() if read.depth_confirmed else found
+    gains = _box_medians(read.shadows.gain, cell_boxes(t.cell_inset_mm))
+    return {index for index, gain in enumerate(gains) if gain < t.in_shadow_gain}
+
+
+def _brightened_cells(read: SheetRead, in_shadow: set[int]) -> set[int]:
+    """The cells `in_shadow` that read as paper only because the shadow was taken out (read in the photo's own
+    light, they read as pencil). Light pencil under a shadow that was not there (or deeper than it was) comes out
+    just like paper, so these are in doubt like the cells near a shadow's edge (unless the cells confirm the
+    shadow's depth: `_depth_confirmed`)."""
+    t, boxes = read.tuning, cell_boxes(read.tuning.cell_inset_mm)
+    return {index for index in in_shadow
+            if read.values[index] <= read.threshold < region_ink(read.plain.ink, boxes[index])
+            and _neutral(read.light, boxes[index], t)}
 
 
 def _even_beside_shadow(read: SheetRead, box: Box) -> bool:
@@ -568,20 +571,20 @@ def _even_beside_shadow(read: SheetRead, box: Box) -> bool:
     return len(means) > 1 and max(means) - min(means) < t.shadow_even_share * read.shadows.depth
 
 
-def _depth_confirmed(read: SheetRead) -> bool:
+def _depth_confirmed(read: SheetRead, in_shadow: set[int]) -> bool:
     """Whether the cells read as paper inside the shadows taken out are as bright as those outside, against the
     light of the bare paper alone (the margins, where the depth was fitted). A shadow taken out too deep brightens
     light pencil into paper only by brightening the paper under it past paper by as much; so when they match to
     within half the threshold's ink, pencil well clear of the threshold was not brightened away (nearer it, its
     confidence is low anyway), and the depth is right to as much. Needs a few such cells on each side."""
     t = read.tuning
-    boxes = cell_boxes(t.cell_inset_mm)
-    levels = _box_medians(read.margin_light.brightness, boxes)
-    gains = _box_medians(read.shadows.gain, boxes)
+    if not in_shadow:
+        return False
+    levels = _box_medians(read.margin_light.brightness, cell_boxes(t.cell_inset_mm))
     inside, outside = [], []
-    for index, (level, gain) in enumerate(zip(levels, gains, strict=True)):
+    for index, level in enumerate(levels):
         if read.values[index] <= read.threshold:
-            (inside if gain < t.in_shadow_gain else outside).append(level)
+            (inside if index in in_shadow else outside).append(level)
     if min(len(inside), len(outside)) < t.depth_check_cells:
         return False
     return abs(float(np.median(inside)) - float(np.median(outside))) < t.depth_check_share * read.threshold
