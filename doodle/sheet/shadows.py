@@ -165,7 +165,7 @@ def corrected_by_paper(
     drawing area, so a part of it there is kept only where the paper beside it is in shadow too.
     """
     traced = log_gain < 0
-    shaded, depth = _shadow_on_paper(log, bare, traced, traced & ~drawn, np.unique(-log_gain[traced]), t)
+    shaded, depth = _shadow_on_paper(log, bare, traced, np.unique(-log_gain[traced]), t)
     if np.count_nonzero(shaded) < t.shadow_min_shaded_paper:  # a shadow falls on the paper: none does, none traced
         return np.zeros_like(log_gain)
     result = np.where(bare, shaded, traced)
@@ -194,8 +194,7 @@ def corrected_by_paper(
 
 
 def _shadow_on_paper(
-    log: np.ndarray, bare: np.ndarray, traced: np.ndarray, backdrop: np.ndarray, depths: np.ndarray,
-    t: ReaderTuning,
+    log: np.ndarray, bare: np.ndarray, traced: np.ndarray, depths: np.ndarray, t: ReaderTuning,
 ) -> tuple[np.ndarray, float]:
     """Where the bare paper is in shadow, and how deep the shadow is.
 
@@ -206,8 +205,7 @@ def _shadow_on_paper(
     the traced shadow, no shadow, and the best of many lights fitted to samples of the paper. The depth is then
     fitted to the paper so labelled, and the labels settled again with it (up to shadow_depth_rounds times). Each traced
     region's depth is tried as the start (one traced from pencil or print has a false one): the labels and depth
-    the paper fits best are kept. With no paper at all, nothing is in shadow. `backdrop`: the labels off the
-    paper while the paper's are cleaned of lone points.
+    the paper fits best are kept. With no paper at all, nothing is in shadow.
     """
     ys, xs = np.nonzero(bare)
     if xs.size == 0:
@@ -225,13 +223,12 @@ def _shadow_on_paper(
             starts = (traced_labels, None, samples.labels(depth))
             labels, cost = min((_settled_labels(smooth, paper_log, start, depth, t) for start in starts),
                                key=lambda found: found[1])
-            # A lone shaded point of paper is a mark, not a shadow: opened away. Off the paper, outside the grid,
-            # the trace stands in (`backdrop`), so that a strip of paper narrower than the opening between printed
-            # boxes keeps its label (opened against an unlabelled background, it came out lit inside a shadow:
-            # harsh 631, 613). Not in the grid: a trace there may follow pencil (mild 637).
-            shaded = backdrop.copy()
+            # A lone shaded point of paper is a mark, not a shadow: opened away. What joins a shaded area as large
+            # as a shadow belongs to it, however thin: a strip of paper between two printed boxes, opened away, came
+            # out lit inside a shadow, and the light beside the boxes looked steep (moderate 4017; harsh 631, 613).
+            shaded = np.zeros_like(bare)
             shaded[ys, xs] = labels
-            shaded = (cv2.morphologyEx(shaded.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0) & bare
+            shaded = _without_lone_points(shaded, t) & bare
             fitted = _paper_depth(paper_log, shaded, smooth, ys, xs, depth, t)
             settled = abs(fitted - depth) <= t.shadow_depth_settled * depth
             depth = fitted
@@ -240,6 +237,16 @@ def _shadow_on_paper(
         if cost < best[0]:
             best = (cost, shaded, depth)
     return best[1], best[2]
+
+
+def _without_lone_points(shaded: np.ndarray, t: ReaderTuning) -> np.ndarray:
+    """`shaded` (bool) opened by a 3x3 square, except for the parts of a shaded area of t.shadow_min_region or more."""
+    mask = shaded.astype(np.uint8)
+    opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
+    _, parts, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    large = stats[:, cv2.CC_STAT_AREA] >= t.shadow_min_region
+    large[0] = False  # the background
+    return opened | large[parts]
 
 
 def _paper_depth(

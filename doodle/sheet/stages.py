@@ -83,7 +83,7 @@ class SheetRead:
     # shadow_doubts
     variation: np.ndarray = field(init=False)  # how steeply the light changes around each pixel
     uncertainty: np.ndarray = field(init=False)  # per cell, how far off (log) the light may be there (light.py)
-    shadowed: set[int] = field(init=False)  # cells near a shadow's edge (all, when the light is steep)
+    shadowed: set[int] = field(init=False)  # cells near a shadow's edge (or near the shadow, when steep)
     steep: bool = field(init=False)  # a shadow was taken out and the light still changes steeply near the grid
     brightened: set[int] = field(init=False)  # cells read as paper only because a shadow was taken out
     depth_confirmed: bool = field(init=False)  # the cells read as paper confirm the shadows' depth (see below)
@@ -227,16 +227,20 @@ def shadow_doubts(read: SheetRead) -> None:
     around = np.array([variation[(y0 + y1) // 2, (x0 + x1) // 2] for x0, y0, x1, y1 in boxes])
     read.uncertainty = light_uncertainty(read.light.coarse, read.paper_cells, boxes, around, t)
     # A hard shadow was taken out and the light still changes steeply over the paper near the grid: the shadow may
-    # have been misjudged anywhere in the grid (a soft hand shadow taken for a hard one: light 26, 35, 36 read empty
-    # cells as shaded, and one can brighten light pencil into paper), so every grey cell may be shadow, known paper
-    # or not. Not so when that paper is far from the grid: a shadow misjudged around the round boxes put every cell
-    # of harsh 601, 604, 612 and 637 in doubt. (Only the cells near the steep paper is not enough: a soft shadow
-    # misjudged across the grid misread cells of light 26, 35 and 36 further from it.) Smooth light with no shadow
-    # taken out (vignetting, a lamp to one side) is left to `uncertainty`.
+    # have been misjudged (a soft hand shadow taken for a hard one: light 26, 35, 36 read empty cells as shaded, and
+    # one can brighten light pencil into paper), so every grey cell in it or near it may be shadow, known paper or
+    # not (see t.steep_shadow_reach_mm). Not so when that paper is far from the grid: a shadow misjudged around the
+    # round boxes put every cell of harsh 601, 604, 612 and 637 in doubt. (The cells near the steep paper are not
+    # the ones: a soft shadow misjudged across the grid misread cells of light 26, 35 and 36 further from it, inside
+    # the shadow.) Smooth light with no shadow taken out (vignetting, a lamp to one side) is left to `uncertainty`.
     steep_paper = read.trusted & (variation > t.shadow_variation)
     x0, y0, x1, y1 = layout.GRID_RECT.inset(-t.shadow_steep_reach_mm).to_px(PX_PER_MM)
     read.steep = read.shadows.depth > 0.0 and bool(steep_paper[max(y0, 0) : y1, max(x0, 0) : x1].any())
-    read.shadowed = set(range(SIZE * SIZE)) if read.steep else _shadowed_cells(read.shadows, t)
+    if read.steep:
+        taken_out = (read.shadows.gain < t.in_shadow_gain) | read.shadows.edge
+        read.shadowed = _cells_near(taken_out, t.steep_shadow_reach_mm)
+    else:
+        read.shadowed = _shadowed_cells(read.shadows, t)
     in_shadow = _cells_in_shadow(read)
     read.depth_confirmed = _depth_confirmed(read, in_shadow)
     read.brightened = set() if read.depth_confirmed else _brightened_cells(read, in_shadow)
@@ -523,11 +527,15 @@ def _shadowed_cells(shadows: ShadowMap, t: ReaderTuning) -> set[int]:
         return set()
     log_gain = np.log(np.maximum(shadows.gain, 1e-3))
     k = np.ones((3, 3), np.uint8)
-    dark = (cv2.dilate(log_gain, k) - cv2.erode(log_gain, k)) > t.shadow_edge
+    return _cells_near((cv2.dilate(log_gain, k) - cv2.erode(log_gain, k)) > t.shadow_edge, t.shadow_near_mm)
+
+
+def _cells_near(mask: np.ndarray, reach_mm: float) -> set[int]:
+    """The cells with some of `mask` (bool, the sheet image's size) within `reach_mm` of them."""
     found = set()
     for index, rect in enumerate(layout.cell_rect(r, c) for r in range(SIZE) for c in range(SIZE)):
-        x0, y0, x1, y1 = rect.inset(-t.shadow_near_mm).to_px(PX_PER_MM)
-        if dark[max(y0, 0) : y1, max(x0, 0) : x1].any():
+        x0, y0, x1, y1 = rect.inset(-reach_mm).to_px(PX_PER_MM)
+        if mask[max(y0, 0) : y1, max(x0, 0) : x1].any():
             found.add(index)
     return found
 

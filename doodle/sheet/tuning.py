@@ -165,6 +165,12 @@ class ReaderTuning:
     # Paper whose light is that steep this close to the grid: the shadow may be misjudged over the grid (one and a
     # half cells, as far as the steepness is measured, shadow_window_mm).
     shadow_steep_reach_mm: float = 24.0
+    # ... and then the cells this close to the shadow taken out (in it, or within a cell of it) may be misread: a
+    # soft shadow taken for a hard one is wrong across its penumbra, which reaches about half its width past the
+    # edge taken out (a hand 15 cm over the page under a lamp shade 20 cm wide a metre away: 3 cm wide). On light
+    # 0-47, mixed 0-47 and harsh 600-639 and 4000-4039, every cell read wrong in such a photo without this doubt
+    # lay in the shadow or on its edge, or under a glare flagged as such (light 8, 26; mixed 29).
+    steep_shadow_reach_mm: float = 16.0
     in_shadow_gain: float = 0.97  # a cell whose light was raised by more than this share lies inside a shadow
     # The cells read as paper inside a shadow taken out and outside it, against the margins' light: 0.013 apart at
     # most on harsh 603-638 (8 photos with a shadow over empty cells), against thresholds of 0.046-0.108. Within
