@@ -1,8 +1,8 @@
-"""Cells in doubt beside hard shadows (issue 15): a photo with more than 5 cells in doubt is close to useless to a
-player, and a doubt that cannot be right costs the player a check for nothing. Each harsh photo below put a whole
-grid or patch in doubt with the shadow measured right; each must read exactly, with at most 5 cells in doubt and
-nothing wrong without one. The soft shadows after them are the reason some doubts stay: taken for hard ones, they
-are misjudged, and the cells must stay flagged."""
+"""Cells in doubt beside shadows (issue 15): a photo with more than 5 cells in doubt is close to useless to a
+player, and a doubt that cannot be right costs the player a check for nothing. Each photo below put a whole grid or
+patch in doubt with the shadow measured right (or a soft one taken out as a step); each must read exactly, with at
+most 5 cells in doubt and nothing wrong without one. The soft shadows after them are the reason some doubts stay:
+misjudged, they misread cells, and those must stay flagged."""
 
 from __future__ import annotations
 
@@ -29,6 +29,9 @@ def _cells_in_doubt(result) -> int:
     (617, "empty cells inside a shadow whose depth the cells confirm: 7"),
     (4010, "light fills even over their blocks beside the shadow's edge: 9"),
     (4023, "empty cells and fills even beside the edge, too few lit cells to confirm the depth: 13"),
+    (4000, "a hard shadow's edge a millimetre off beside the boxes made the light look steep: 51"),
+    (613, "the same, with every grey cell in doubt: 37"),
+    (615, "the same: 49"),
 ])
 def test_a_shadow_measured_right_leaves_few_cells_in_doubt(seed, before):
     _reads_with_few_doubts(make_photo(seed, level_conditions("harsh")), before)
@@ -37,6 +40,23 @@ def test_a_shadow_measured_right_leaves_few_cells_in_doubt(seed, before):
 def test_solid_fills_darker_than_a_confirmed_shadow_are_sure_beside_it():
     _reads_with_few_doubts(make_photo(628, level_conditions("moderate")),
                            "solid fills of 0.46 ink beside a shadow of depth 0.30 that the cells confirm: 8")
+
+
+def test_a_strip_of_paper_between_the_special_boxes_stays_in_the_shadow():
+    _reads_with_few_doubts(make_photo(4017, level_conditions("moderate")),
+                           "strips of paper between the special boxes, lit inside the shadow below the grid: 37")
+
+
+def test_a_soft_shadow_is_taken_out_with_its_penumbra():
+    """A hand's shadow with a penumbra 15 mm wide, taken out as a step, left the light steep beside it and 18 cells
+    in doubt."""
+    _reads_with_few_doubts(family_photo(0, "light"), "18 cells in doubt")
+
+
+def test_empty_cells_in_a_soft_shadow_read_as_paper():
+    """A soft shadow (a penumbra 26 mm wide) taken out as a step read 5 empty cells in it as shaded (flagged)."""
+    photo = family_photo(3, "light")
+    assert not wrong_items(read_photo(photo.jpeg), photo.truth)
 
 
 def _reads_with_few_doubts(photo, before: str) -> None:

@@ -16,6 +16,7 @@ flat with sharp edges, which the smooth flat-field cannot model; smooth light is
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import cv2
@@ -29,6 +30,7 @@ class ShadowMap:
     gain: np.ndarray  # float32, sheet image size: the shadow's share of the light (1 = no shadow)
     edge: np.ndarray  # bool, sheet image size: where the shadow taken out changes (its edge, widened)
     depth: float  # how much light the darkest shadow takes (0 = none)
+    soft: bool = False  # its edge is a penumbra as wide as a cell's third or more (see `fit_edge`)
 
 
 def find_shadows(
@@ -87,18 +89,25 @@ def find_shadows(
     shadow = np.minimum(shadow - top, 0.0)
     deepest = float(-np.percentile(shadow[inside], lowest)) if inside.any() else 0.0
     log_gain = np.zeros_like(shadow)
+    edge_fit = EdgeFit(0.0, 0.0, np.zeros(log.shape, bool))
     if deepest > t.shadow_min_depth:
         log_gain = _regions(shadow < -deepest / 2, keep, log, channel_logs, shadow, bare, cell_ids, t)
         if log_gain.min() < 0:
             log_gain = corrected_by_paper(log_gain, log, bare, inside & ~bare, t)
-    log_gain = cv2.GaussianBlur(log_gain, (0, 0), t.shadow_gain_blur)
+        if log_gain.min() < 0:
+            edge_fit = fit_edge(log, bare, log_gain < 0, t)
+    soft = edge_fit.width >= t.shadow_soft_width
+    if soft:  # taken out with its penumbra, where and as deep as the paper shows it
+        log_gain = -edge_fit.depth * cv2.GaussianBlur(edge_fit.shaded.astype(np.float32), (0, 0), edge_fit.width)
+    else:
+        log_gain = cv2.GaussianBlur(log_gain, (0, 0), t.shadow_gain_blur)
     depth = float(1.0 - np.exp(log_gain.min()))
     gain = cv2.resize(np.exp(log_gain), (width, height), interpolation=cv2.INTER_LINEAR)
     k = np.ones((3, 3), np.uint8)
     changing = ((cv2.dilate(log_gain, k) - cv2.erode(log_gain, k)) > t.shadow_edge).astype(np.uint8)
     changing = cv2.dilate(changing, np.ones((2 * t.shadow_edge_widen + 1,) * 2, np.uint8))
     edge = cv2.resize(changing, (width, height), interpolation=cv2.INTER_NEAREST) > 0
-    return ShadowMap(gain=gain, edge=edge, depth=depth)
+    return ShadowMap(gain=gain, edge=edge, depth=depth, soft=soft)
 
 
 def _regions(
@@ -149,6 +158,82 @@ def _regions(
         if depth < -t.shadow_min_depth and float(np.median(tint[measured])) < t.shadow_max_tint * -depth:
             log_gain[region] = depth
     return log_gain
+
+
+@dataclass(frozen=True)
+class EdgeFit:
+    """A shadow's outline as the paper shows it (`fit_edge`)."""
+
+    width: float  # the blur of its edge (map pixels, about mm): 0 when the paper did not tell
+    depth: float  # log: the light it takes, fitted with that blur
+    shaded: np.ndarray  # bool, the shadow map's size: the outline, at half the depth
+
+
+def fit_edge(log: np.ndarray, bare: np.ndarray, shaded: np.ndarray, t: ReaderTuning = TUNING) -> EdgeFit:
+    """How wide the shadows' edge is on the bare paper near it, and where it lies.
+
+    A shadow cast by a hand or a phone far above the page, under a broad lamp, has a penumbra as wide as a cell:
+    its edge taken out as a step leaves the paper on either side of it wrong by up to half the depth. Each blur of
+    t.shadow_edge_widths is tried on the outline `shaded`, with a smooth light and a depth fitted to the paper within
+    t.shadow_width_reach of it; the one with the least misfit (`_misfit`) is the edge's width.
+
+    Paper labelled against a smooth light that bent into a soft shadow leaves parts of a shadow where there is none
+    (light 22: a corner of the margin, far from the hand's shadow; two such corners bend the light alike, so they
+    go together): the outline is also tried without each combination of its parts but the largest (of the
+    t.shadow_parts_tried largest). When the best fit is a soft edge, its outline (labelled at a step's depth, it
+    lies out in the penumbra) is moved in or out by t.shadow_outline_shifts to fit too, and the width fitted again.
+    A hard edge keeps the outline as it was."""
+    mask = shaded.astype(np.uint8)
+    inside = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
+    outside = cv2.distanceTransform(1 - mask, cv2.DIST_L2, 5)
+    near = bare & (np.maximum(inside, outside) <= t.shadow_width_reach)
+    count = int(np.count_nonzero(near))
+    if count < t.shadow_min_region:
+        return EdgeFit(0.0, 0.0, shaded)
+    # The fit is made on a lattice of about t.shadow_fit_points of the paper points, the outlines blurred on it.
+    stride = max(1, int(np.ceil(np.sqrt(count / t.shadow_fit_points))))
+    lattice_ys, lattice_xs = np.nonzero(near[::stride, ::stride])
+    ys, xs = lattice_ys * stride, lattice_xs * stride
+    height, width = log.shape
+    scale = max(height, width) / 2.0
+    u, v = (xs - width / 2.0) / scale, (ys - height / 2.0) / scale
+    smooth = np.column_stack([np.ones_like(u), u, v, u * u, u * v, v * v])
+    target = log[ys, xs].astype(np.float64)
+
+    def blur(outline: np.ndarray, sigma: float) -> np.ndarray:
+        lattice = outline[::stride, ::stride].astype(np.float32)
+        return cv2.GaussianBlur(lattice, (0, 0), sigma / stride)[lattice_ys, lattice_xs]
+
+    def fit(step: np.ndarray, sigma: float, kept: tuple[int, ...] = ()) -> tuple[float, float, float, tuple]:
+        """(misfit, depth, sigma, kept) of the blurred outline `step` at the paper points."""
+        design = np.column_stack([smooth, -step])
+        coefficients = _robust_least_squares(design, target, t)
+        return float(np.mean(_misfit(target - design @ coefficients, t))), float(coefficients[-1]), sigma, kept
+
+    # A blur is linear: the blurred outline without some parts is the sum of the other parts blurred.
+    _, parts, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    order = np.argsort(-stats[1:, cv2.CC_STAT_AREA]) + 1
+    tried, rest = list(order[: t.shadow_parts_tried]), np.isin(parts, order[t.shadow_parts_tried :])
+    whole = tuple(range(len(tried)))
+    kept_sets = [whole] + [(0, *kept) for n in range(len(tried) - 1)
+                           for kept in itertools.combinations(range(1, len(tried)), n)]
+    fits = []
+    for sigma in t.shadow_edge_widths:
+        blurred = [blur(parts == label, sigma) for label in tried]
+        rest_blurred = blur(rest, sigma)
+        fits += [fit(rest_blurred + sum(blurred[k] for k in kept), sigma, kept) for kept in kept_sets]
+    misfit, depth, sigma, kept = min(fits, key=lambda found: found[0])
+    if sigma < t.shadow_soft_width:
+        misfit, depth, sigma, _ = min((found for found in fits if found[3] == whole), key=lambda found: found[0])
+        return EdgeFit(sigma, depth, shaded)
+    outline = rest | np.isin(parts, [tried[k] for k in kept])
+    mask = outline.astype(np.uint8)
+    signed = cv2.distanceTransform(mask, cv2.DIST_L2, 5) - cv2.distanceTransform(1 - mask, cv2.DIST_L2, 5)
+    shift = min(t.shadow_outline_shifts, key=lambda mm: fit(blur(signed > mm, sigma), sigma)[0])
+    outline = signed > shift
+    misfit, depth, sigma, _ = min((fit(blur(outline, sigma), sigma) for sigma in t.shadow_edge_widths),
+                                  key=lambda found: found[0])
+    return EdgeFit(sigma, depth, outline)
 
 
 def corrected_by_paper(

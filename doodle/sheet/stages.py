@@ -84,7 +84,7 @@ class SheetRead:
     variation: np.ndarray = field(init=False)  # how steeply the light changes around each pixel
     uncertainty: np.ndarray = field(init=False)  # per cell, how far off (log) the light may be there (light.py)
     shadowed: set[int] = field(init=False)  # cells near a shadow's edge (or near the shadow, when steep)
-    steep: bool = field(init=False)  # a shadow was taken out and the light still changes steeply near the grid
+    steep: bool = field(init=False)  # a soft shadow was taken out and the light still changes steeply near the grid
     brightened: set[int] = field(init=False)  # cells read as paper only because a shadow was taken out
     depth_confirmed: bool = field(init=False)  # the cells read as paper confirm the shadows' depth (see below)
     # find_strokes
@@ -226,16 +226,18 @@ def shadow_doubts(read: SheetRead) -> None:
     read.variation = variation = light_variation(read.light, round(t.shadow_window_mm * PX_PER_MM), t)
     around = np.array([variation[(y0 + y1) // 2, (x0 + x1) // 2] for x0, y0, x1, y1 in boxes])
     read.uncertainty = light_uncertainty(read.light.coarse, read.paper_cells, boxes, around, t)
-    # A hard shadow was taken out and the light still changes steeply over the paper near the grid: the shadow may
-    # have been misjudged (a soft hand shadow taken for a hard one: light 26, 35, 36 read empty cells as shaded, and
-    # one can brighten light pencil into paper), so every grey cell in it or near it may be shadow, known paper or
-    # not (see t.steep_shadow_reach_mm). Not so when that paper is far from the grid: a shadow misjudged around the
-    # round boxes put every cell of harsh 601, 604, 612 and 637 in doubt. (The cells near the steep paper are not
-    # the ones: a soft shadow misjudged across the grid misread cells of light 26, 35 and 36 further from it, inside
-    # the shadow.) Smooth light with no shadow taken out (vignetting, a lamp to one side) is left to `uncertainty`.
+    # A soft shadow (a penumbra a third of a cell wide or more: `shadows.fit_edge`) was taken out and the light still
+    # changes steeply over the paper near the grid: the shadow may have been misjudged (light 26, 35, 36 read empty
+    # cells in it as shaded, and one can brighten light pencil into paper), so every grey cell in it or near it may
+    # be shadow, known paper or not (see t.steep_shadow_reach_mm). Not so when that paper is far from the grid (a
+    # shadow misjudged around the round boxes put every cell of harsh 601, 604, 612 and 637 in doubt), nor when the
+    # shadow's edge is hard: the paper shows it a step, and a step a millimetre off leaves a thin strip wrongly lit
+    # beside it, steep but read by the cells' own doubts (harsh 4000, 613, 615: every grey cell was in doubt, and
+    # not one was misread without it on harsh 600-639 and 4000-4039). Smooth light with no shadow taken out
+    # (vignetting, a lamp to one side) is left to `uncertainty`.
     steep_paper = read.trusted & (variation > t.shadow_variation)
     x0, y0, x1, y1 = layout.GRID_RECT.inset(-t.shadow_steep_reach_mm).to_px(PX_PER_MM)
-    read.steep = read.shadows.depth > 0.0 and bool(steep_paper[max(y0, 0) : y1, max(x0, 0) : x1].any())
+    read.steep = read.shadows.soft and bool(steep_paper[max(y0, 0) : y1, max(x0, 0) : x1].any())
     if read.steep:
         taken_out = (read.shadows.gain < t.in_shadow_gain) | read.shadows.edge
         read.shadowed = _cells_near(taken_out, t.steep_shadow_reach_mm)

@@ -69,6 +69,15 @@ class ReaderTuning:
     shadow_outline_smoothing: float = 4.0  # map pixels (mm): the blur that smooths a shadow's outline (cut at half)
     shadow_paper_reach: int = 8  # map pixels (mm): the paper beside a shadow's part in the grid, in shadow too
     shadow_gain_blur: float = 0.7  # the map's gain is softened this much (a real shadow's edge is not a cliff)
+    # The blurs of a shadow's outline tried against the paper (map pixels, about mm: `shadows.fit_edge`), on the
+    # paper this close to the outline. Fitted: 1-2 on the hard shadows of harsh 600-639 and 4000-4039 (8 photos),
+    # 4-16 on the soft ones of light 0-47 (14 photos, penumbra 12-44 mm: about the penumbra / 2.5), 0.5 under glare.
+    shadow_edge_widths: tuple[float, ...] = (0.5, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0, 10.0, 13.0, 16.0)
+    shadow_fit_points: int = 2000  # about as many paper points fitted, on a regular lattice
+    shadow_width_reach: float = 25.0  # past the widest penumbra's half (a narrower reach took some of it for light)
+    shadow_outline_shifts: tuple[float, ...] = tuple(float(mm) for mm in range(-8, 9))  # a soft edge's outline moved
+    shadow_parts_tried: int = 5  # a soft shadow's parts (the largest first) whose combinations are tried on the paper
+    shadow_soft_width: float = 3.0  # an edge this wide or wider is soft: the shadow is taken out with that blur
     shadow_edge: float = 0.01  # log gain changing this much between neighbouring map pixels: a shadow's edge
     shadow_edge_widen: int = 2  # map pixels (mm) either side of an edge where the light taken out may be off
 
