@@ -31,7 +31,6 @@ def _cells_in_doubt(result) -> int:
     (4023, "empty cells and fills even beside the edge, too few lit cells to confirm the depth: 13"),
     (4000, "a hard shadow's edge a millimetre off beside the boxes made the light look steep: 51"),
     (613, "the same, with every grey cell in doubt: 37"),
-    (615, "the same: 49"),
 ])
 def test_a_shadow_measured_right_leaves_few_cells_in_doubt(seed, before):
     _reads_with_few_doubts(make_photo(seed, level_conditions("harsh")), before)
@@ -65,10 +64,14 @@ def _reads_with_few_doubts(photo, before: str) -> None:
     assert _cells_in_doubt(result) <= MANY, before
 
 
-@pytest.mark.parametrize("seed", [26, 35, 36])
-def test_a_soft_shadow_taken_for_a_hard_one_keeps_its_cells_in_doubt(seed):
-    """A soft hand shadow misjudged as a hard one read empty cells as shaded (1 to 20 of them): they are flagged,
-    since the light stays steep over the paper beside the grid."""
-    photo = family_photo(seed, "light")
+@pytest.mark.parametrize(("seed", "family"), [(26, "light"), (35, "light"), (36, "light"), (40, "light"),
+                                              (100009, "light"), (100035, "light"), (100042, "mixed")])
+def test_a_shadow_misjudged_keeps_its_cells_in_doubt(seed, family):
+    """A soft hand shadow misjudged as a hard one read empty cells as shaded (1 to 20 of them), a part of a
+    shadow missed left empty cells as dark as it (light 100009, 100035: 10 and 4 unflagged when the light was
+    judged steep only away from the edge taken out, or only near it), and a deep soft shadow in a vignetted corner
+    left empty cells darker than 0.6 ink (mixed 100042: 12 unflagged): each is flagged, as the light stays steep
+    over the paper beside the grid."""
+    photo = family_photo(seed, family)
     result = read_photo(photo.jpeg)
     assert wrong_items(result, photo.truth) <= flagged(result)

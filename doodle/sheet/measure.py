@@ -188,18 +188,28 @@ def flat_field(bgr: np.ndarray, trusted: np.ndarray, t: ReaderTuning = TUNING,
     return FlatField(bgr, trusted, coarse_estimate(bgr, trusted, t, coarse))
 
 
-def light_variation(field: FlatField, window_px: int, t: ReaderTuning = TUNING) -> np.ndarray:
+def light_variation(field: FlatField, window_px: int, t: ReaderTuning = TUNING,
+                    ignore: np.ndarray | None = None) -> np.ndarray:
     """How much the light changes within `window_px` of each pixel, as max - min of log paper brightness.
 
     Smooth lighting changes little over a few centimetres; a hard shadow edge changes a lot, and where the
-    estimate had to bridge such an edge from afar, the cells there cannot be read with confidence.
+    estimate had to bridge such an edge from afar, the cells there cannot be read with confidence. `ignore` (bool,
+    the sheet's size): where the light is not looked at (0 where a window holds nothing else).
     """
     coarse = t.light_coarse
     small = cv2.resize(field.paper, None, fx=1 / coarse, fy=1 / coarse, interpolation=cv2.INTER_AREA)
     log = np.log(np.maximum(small, 1.0))
     k = max(3, (window_px // coarse) | 1)
     kernel = np.ones((k, k), np.uint8)
-    spread = cv2.dilate(log, kernel) - cv2.erode(log, kernel)
+    if ignore is None:
+        spread = cv2.dilate(log, kernel) - cv2.erode(log, kernel)
+    else:
+        left_out = cv2.resize(ignore.astype(np.uint8), (log.shape[1], log.shape[0]), interpolation=cv2.INTER_AREA) > 0
+        highest = cv2.dilate(np.where(left_out, -np.inf, log).astype(np.float32), kernel)
+        lowest = cv2.erode(np.where(left_out, np.inf, log).astype(np.float32), kernel)
+        seen = (highest > -1e9) & (lowest < 1e9)  # not all left out (OpenCV pads with the type's extremes)
+        spread = np.zeros_like(log, dtype=np.float32)
+        spread[seen] = highest[seen] - lowest[seen]
     return cv2.resize(spread, (field.paper.shape[1], field.paper.shape[0]), interpolation=cv2.INTER_NEAREST)
 
 

@@ -11,7 +11,9 @@ has the last word: it is labelled shaded or lit by its brightness against a smoo
 fits best, from several starts), one depth is fitted to all of it at once (the light is one lamp or window: two
 shadows of different depth are taken out at one depth), a sheet whose paper shows no shadow has none, and a
 shadow's part inside the grid stays only where the paper beside it is shaded too. The result is a map of gain,
-flat with sharp edges, which the smooth flat-field cannot model; smooth light is left to the flat-field.
+flat with sharp edges, which the smooth flat-field cannot model; smooth light is left to the flat-field. Last, the
+paper beside the edge says how wide it is: a hand or a phone held high under a broad lamp casts a shadow whose
+edge is a penumbra as wide as a cell, and such a soft shadow is taken out with its penumbra (`fit_edge`).
 """
 
 from __future__ import annotations

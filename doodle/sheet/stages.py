@@ -83,8 +83,8 @@ class SheetRead:
     # shadow_doubts
     variation: np.ndarray = field(init=False)  # how steeply the light changes around each pixel
     uncertainty: np.ndarray = field(init=False)  # per cell, how far off (log) the light may be there (light.py)
-    shadowed: set[int] = field(init=False)  # cells near a shadow's edge (or near the shadow, when steep)
-    steep: bool = field(init=False)  # a soft shadow was taken out and the light still changes steeply near the grid
+    shadowed: set[int] = field(init=False)  # cells near a shadow's edge (all, when the light is steep)
+    steep: bool = field(init=False)  # a shadow was taken out and the light still changes steeply near the grid
     brightened: set[int] = field(init=False)  # cells read as paper only because a shadow was taken out
     depth_confirmed: bool = field(init=False)  # the cells read as paper confirm the shadows' depth (see below)
     # find_strokes
@@ -226,23 +226,25 @@ def shadow_doubts(read: SheetRead) -> None:
     read.variation = variation = light_variation(read.light, round(t.shadow_window_mm * PX_PER_MM), t)
     around = np.array([variation[(y0 + y1) // 2, (x0 + x1) // 2] for x0, y0, x1, y1 in boxes])
     read.uncertainty = light_uncertainty(read.light.coarse, read.paper_cells, boxes, around, t)
-    # A soft shadow (a penumbra a third of a cell wide or more: `shadows.fit_edge`) was taken out and the light still
-    # changes steeply over the paper near the grid: the shadow may have been misjudged (light 26, 35, 36 read empty
-    # cells in it as shaded, and one can brighten light pencil into paper), so every grey cell in it or near it may
-    # be shadow, known paper or not (see t.steep_shadow_reach_mm). Not so when that paper is far from the grid (a
-    # shadow misjudged around the round boxes put every cell of harsh 601, 604, 612 and 637 in doubt), nor when the
-    # shadow's edge is hard: the paper shows it a step, and a step a millimetre off leaves a thin strip wrongly lit
-    # beside it, steep but read by the cells' own doubts (harsh 4000, 613, 615: every grey cell was in doubt, and
-    # not one was misread without it on harsh 600-639 and 4000-4039). Smooth light with no shadow taken out
-    # (vignetting, a lamp to one side) is left to `uncertainty`.
+    # A shadow was taken out and the light still changes steeply over the paper near the grid: the shadow may have
+    # been misjudged anywhere in the grid (a soft hand shadow taken for a hard one: light 26, 35, 36 read empty cells
+    # as shaded, and one can brighten light pencil into paper), or a part of it missed (light 100009, 100035: the
+    # corner of a shadow left in, away from the part taken out), so every grey cell may be shadow, known paper or
+    # not. Not so when that paper is far from the grid: a shadow misjudged around the round boxes put every cell of
+    # harsh 601, 604, 612 and 637 in doubt. Nor, for a hard shadow, within t.steep_edge_band_mm of the edge taken
+    # out: an edge a millimetre off leaves a strip lit wrongly along it, steep, which the cells beside the edge are
+    # in doubt for already (harsh 4000, 613: every grey cell was in doubt for it). A soft shadow misjudged leaves the
+    # light wrong close to its edge too (light 40: 13 empty cells read as shaded beside it, unflagged, without it).
+    # Smooth light with no shadow taken out (vignetting, a lamp to one side) is left to `uncertainty`.
     steep_paper = read.trusted & (variation > t.shadow_variation)
+    if read.shadows.depth > 0.0 and not read.shadows.soft:
+        band = round(2 * t.steep_edge_band_mm * PX_PER_MM) + 1
+        beside_edge = cv2.dilate(read.shadows.edge.astype(np.uint8), np.ones((band, band), np.uint8)) > 0
+        beyond = light_variation(read.light, round(t.shadow_window_mm * PX_PER_MM), t, ignore=beside_edge)
+        steep_paper = read.trusted & ~beside_edge & (beyond > t.shadow_variation)
     x0, y0, x1, y1 = layout.GRID_RECT.inset(-t.shadow_steep_reach_mm).to_px(PX_PER_MM)
-    read.steep = read.shadows.soft and bool(steep_paper[max(y0, 0) : y1, max(x0, 0) : x1].any())
-    if read.steep:
-        taken_out = (read.shadows.gain < t.in_shadow_gain) | read.shadows.edge
-        read.shadowed = _cells_near(taken_out, t.steep_shadow_reach_mm)
-    else:
-        read.shadowed = _shadowed_cells(read.shadows, t)
+    read.steep = read.shadows.depth > 0.0 and bool(steep_paper[max(y0, 0) : y1, max(x0, 0) : x1].any())
+    read.shadowed = set(range(SIZE * SIZE)) if read.steep else _shadowed_cells(read.shadows, t)
     in_shadow = _cells_in_shadow(read)
     read.depth_confirmed = _depth_confirmed(read, in_shadow)
     read.brightened = set() if read.depth_confirmed else _brightened_cells(read, in_shadow)
@@ -283,7 +285,9 @@ def decide_cells(read: SheetRead) -> None:
     # 626, 627, 638 had hatched and scribbled cells in doubt beside a shadow measured right).
     # Where the cells confirm the depth (to within half the threshold's ink), a shadow misjudged in place darkens
     # paper by no more than that depth and a threshold's ink (moderate 628: solid fills twice as dark were in doubt).
-    darkest = t.shadow_max_ink
+    # Where the light is steep, the shadow's depth is not known either: a deep soft shadow in a vignetted corner left
+    # empty cells at 0.61-0.65 ink (mixed 100042: unflagged, as darker than any shadow).
+    darkest = t.steep_max_ink if read.steep else t.shadow_max_ink
     if read.depth_confirmed and not read.steep:
         darkest = min(darkest, read.shadows.depth + threshold)
     # A shadow's edge placed a little off leaves a strip of the cell lit wrongly, as dark or as light as the depth
@@ -529,15 +533,11 @@ def _shadowed_cells(shadows: ShadowMap, t: ReaderTuning) -> set[int]:
         return set()
     log_gain = np.log(np.maximum(shadows.gain, 1e-3))
     k = np.ones((3, 3), np.uint8)
-    return _cells_near((cv2.dilate(log_gain, k) - cv2.erode(log_gain, k)) > t.shadow_edge, t.shadow_near_mm)
-
-
-def _cells_near(mask: np.ndarray, reach_mm: float) -> set[int]:
-    """The cells with some of `mask` (bool, the sheet image's size) within `reach_mm` of them."""
+    dark = (cv2.dilate(log_gain, k) - cv2.erode(log_gain, k)) > t.shadow_edge
     found = set()
     for index, rect in enumerate(layout.cell_rect(r, c) for r in range(SIZE) for c in range(SIZE)):
-        x0, y0, x1, y1 = rect.inset(-reach_mm).to_px(PX_PER_MM)
-        if mask[max(y0, 0) : y1, max(x0, 0) : x1].any():
+        x0, y0, x1, y1 = rect.inset(-t.shadow_near_mm).to_px(PX_PER_MM)
+        if dark[max(y0, 0) : y1, max(x0, 0) : x1].any():
             found.add(index)
     return found
 

@@ -174,12 +174,11 @@ class ReaderTuning:
     # Paper whose light is that steep this close to the grid: the shadow may be misjudged over the grid (one and a
     # half cells, as far as the steepness is measured, shadow_window_mm).
     shadow_steep_reach_mm: float = 24.0
-    # ... and then the cells this close to the shadow taken out (in it, or within a cell of it) may be misread: a
-    # soft shadow taken for a hard one is wrong across its penumbra, which reaches about half its width past the
-    # edge taken out (a hand 15 cm over the page under a lamp shade 20 cm wide a metre away: 3 cm wide). On light
-    # 0-47, mixed 0-47 and harsh 600-639 and 4000-4039, every cell read wrong in such a photo without this doubt
-    # lay in the shadow or on its edge, or under a glare flagged as such (light 8, 26; mixed 29).
-    steep_shadow_reach_mm: float = 16.0
+    # ... leaving out, for a hard shadow, the light this close to the edge taken out: an edge 1-2 mm off leaves a
+    # strip lit wrongly along it, which the coarse light estimate spreads over 3-4 mm more (harsh 4000, 4011, 4018,
+    # 613: steep with the strip, 0.07-0.11 without it from 4 mm on; light 100009, where a part of the shadow was
+    # missed, stays at 0.18-0.19).
+    steep_edge_band_mm: float = 6.0
     in_shadow_gain: float = 0.97  # a cell whose light was raised by more than this share lies inside a shadow
     # The cells read as paper inside a shadow taken out and outside it, against the margins' light: 0.013 apart at
     # most on harsh 603-638 (8 photos with a shadow over empty cells), against thresholds of 0.046-0.108. Within
@@ -191,7 +190,8 @@ class ReaderTuning:
     # read right beside an edge on harsh 4000-4039 spread 0-0.08 of the depth (one 0.21); the 6 read wrong there
     # were crossed by the edge, with too little clear of it to judge (in doubt as before).
     shadow_even_share: float = 0.25
-    shadow_max_ink: float = 0.6  # a shadow darkens paper by at most this much ink; heavier pencil is sure
+    shadow_max_ink: float = 0.6  # a shadow darkens paper by at most this much ink; heavier pencil is sure ...
+    steep_max_ink: float = 0.8  # ... one misjudged (the light steep) this much: 70% of the light, in a lens's corner
     neutral_chroma: float = 0.12  # grey: channels within this share of each other (the paper's colour divided out)
     paper_block_mm: float = 4.0  # bare paper this wide inside a cell near a shadow's edge ...
     paper_block_share: float = 0.3  # ... over this share of its interior: the cell is paper, darkened in part
