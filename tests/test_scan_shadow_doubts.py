@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from doodle.sheet.scan import read_photo
+from doodle.sheet.scan import SHADOW_NOTE, SOFT_SHADOW_NOTE, read_photo
 from tests.photogen import level_conditions, make_photo
 from tests.photogen_families import family_photo
 from tests.test_scan import assert_exact, flagged, wrong_items
@@ -75,3 +75,11 @@ def test_a_shadow_misjudged_keeps_its_cells_in_doubt(seed, family):
     photo = family_photo(seed, family)
     result = read_photo(photo.jpeg)
     assert wrong_items(result, photo.truth) <= flagged(result)
+
+
+def test_the_note_says_which_shadow_to_avoid():
+    """A soft shadow is the player's own hand or phone: the note says so, and how to take the photo again."""
+    soft = read_photo(family_photo(0, "light").jpeg)
+    hard = read_photo(make_photo(4018, level_conditions("harsh")).jpeg)
+    assert SOFT_SHADOW_NOTE in soft.notes and SHADOW_NOTE not in soft.notes
+    assert SHADOW_NOTE in hard.notes and SOFT_SHADOW_NOTE not in hard.notes

@@ -48,6 +48,8 @@ if TYPE_CHECKING:
     from doodle.sheet.grid_fallback import Facing
 
 SHADOW_NOTE = "a hard shadow crosses the sheet: grey cells may be shadow or light pencil; retake it in even light"
+SOFT_SHADOW_NOTE = ("the soft shadow of a hand or a phone crosses the sheet: grey cells may be shadow or light pencil; "
+                    "retake it in even light, holding the phone so that its shadow misses the sheet")
 GRID_NOTE = (
     "read without corner markers, from the grid lines alone: less certain than a doodle sheet, check the quilt; "
     "special actions and round scores are not read"
@@ -373,6 +375,7 @@ def _result(read: SheetRead, method: str, markers_found: int) -> ScanResult:
         confidence = min(confidence, read.tuning.grid_confidence_cap)
     cell_confidence = read.confidences[: SIZE * SIZE]
     values = read.values
+    shadow_note = SOFT_SHADOW_NOTE if read.shadows.soft else SHADOW_NOTE
     result = ScanResult(
         quilt=read.quilt,
         cell_confidence=tuple(tuple(cell_confidence[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)),
@@ -384,7 +387,7 @@ def _result(read: SheetRead, method: str, markers_found: int) -> ScanResult:
         method=method,
         confidence=confidence,
         markers_found=markers_found,
-        notes=(() if read.marks else (GRID_NOTE,)) + ((SHADOW_NOTE,) if read.shadow else ()),
+        notes=(() if read.marks else (GRID_NOTE,)) + ((shadow_note,) if read.shadow else ()),
         sheet_image=read.sheet,
         rounds_read=read.marks,
     )
