@@ -27,11 +27,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # for tests.photogen_families when run as a script
 
-from benchmarks.bench_scan import Outcome, Serial, machine, not_read_counts, read_and_judge, reader  # noqa: E402
+from benchmarks.bench_scan import (  # noqa: E402
+    MANY_DOUBTS,
+    Outcome,
+    Serial,
+    machine,
+    not_read_counts,
+    read_and_judge,
+    reader,
+)
 from doodle.sheet.layout import SPECIAL_NAMES  # noqa: E402
 from tests.photogen_families import FAMILIES, HELD_OUT_FIRST_SEED, family_photo  # noqa: E402
-
-MANY_DOUBTS = 5  # cells in doubt beyond which a photo is close to useless to a player
 
 
 def read_one(task: tuple[str, int]) -> Outcome:

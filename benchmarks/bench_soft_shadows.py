@@ -22,10 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # for tests.photogen_families when run as a script
 
-from benchmarks.bench_scan import Outcome, Serial, machine, read_and_judge  # noqa: E402
+from benchmarks.bench_scan import MANY_DOUBTS, Outcome, Serial, machine, read_and_judge  # noqa: E402
 from tests.photogen_families import family_photo  # noqa: E402
-
-MANY_DOUBTS = 5  # cells in doubt beyond which a photo is close to useless to a player
 
 
 def read_one(task: tuple[str, int]) -> Outcome | None:

@@ -55,15 +55,11 @@ def light_uncertainty(
     # Where no empty cell is near to tell, the light follows its broad shape; had it followed the paper around
     # instead, it would be this different: as unsure as that, at least (a shape bent by a shadow over a margin).
     # Each colour on its own: ink is read in the darkest of them (the blue, under a tungsten lamp).
-    if weight.sum() >= t.light_min_paper:  # the light's own shape and estimate (see measure.coarse_estimate)
-        colour_trend, estimate = light.trend, light.estimate
-    else:
-        colour_trend = light_trend(colours, weight, t)
-        estimate = None if colour_trend is None else blend_scales(colours, weight, colour_trend, t)
-    if colour_trend is None or estimate is None:
+    # (With too little paper, or none to fit a shape to, the light has no broad shape: nothing to compare.)
+    if weight.sum() < t.light_min_paper or light.trend is None:
         shapes = np.zeros_like(seen)
     else:
-        shaped = np.log(np.maximum(estimate, 1.0))
+        shaped = np.log(np.maximum(light.estimate, 1.0))
         shapes = np.abs(shaped - np.log(np.maximum(blend_paper(colours, weight, t), 1.0))).max(axis=2)
     uncertainty = np.zeros(SIZE * SIZE)
     for i in range(SIZE * SIZE):

@@ -133,7 +133,7 @@ def light_trend(values: np.ndarray, weight: np.ndarray, t: ReaderTuning = TUNING
     ys, xs = np.nonzero(paper)
     if xs.size < t.light_trend_min_pixels:
         return None
-    grid = _trend_design(*weight.shape)
+    grid = quadratic_terms(*weight.shape)
     rows = grid[ys, xs]
     target = np.log(np.maximum(values[ys, xs], 1.0)).astype(np.float64)
     keep = np.ones(len(rows), bool)
@@ -147,8 +147,9 @@ def light_trend(values: np.ndarray, weight: np.ndarray, t: ReaderTuning = TUNING
 
 
 @cache
-def _trend_design(height: int, width: int) -> np.ndarray:
-    """The terms of the quadratic surface at each pixel (height, width, 6), x and y scaled to about -1..1."""
+def quadratic_terms(height: int, width: int) -> np.ndarray:
+    """The terms of a quadratic surface (a smooth light) at each pixel of a map (height, width, 6), x and y scaled
+    to about -1..1. Read only: cached, shared by every read."""
     scale = max(height, width) / 2.0
     y, x = np.mgrid[0:height, 0:width].astype(np.float64)
     u, v = (x - width / 2.0) / scale, (y - height / 2.0) / scale

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from doodle.sheet.measure import quadratic_terms
 from doodle.sheet.tuning import TUNING, ReaderTuning
 
 
@@ -91,17 +92,17 @@ def find_shadows(
     shadow = np.minimum(shadow - top, 0.0)
     deepest = float(-np.percentile(shadow[inside], lowest)) if inside.any() else 0.0
     log_gain = np.zeros_like(shadow)
-    edge_fit = EdgeFit(0.0, 0.0, np.zeros(log.shape, bool))
+    soft = False
     if deepest > t.shadow_min_depth:
         log_gain = _regions(shadow < -deepest / 2, keep, log, channel_logs, shadow, bare, cell_ids, t)
         if log_gain.min() < 0:
             log_gain = corrected_by_paper(log_gain, log, bare, inside & ~bare, t)
         if log_gain.min() < 0:
-            edge_fit = fit_edge(log, bare, log_gain < 0, t)
-    soft = edge_fit.width >= t.shadow_soft_width
-    if soft:  # taken out with its penumbra, where and as deep as the paper shows it
-        log_gain = -edge_fit.depth * cv2.GaussianBlur(edge_fit.shaded.astype(np.float32), (0, 0), edge_fit.width)
-    else:
+            edge = fit_edge(log, bare, log_gain < 0, t)
+            soft = edge.width >= t.shadow_soft_width
+            if soft:  # taken out with its penumbra, where and as deep as the paper shows it
+                log_gain = -edge.depth * cv2.GaussianBlur(edge.shaded.astype(np.float32), (0, 0), edge.width)
+    if not soft:
         log_gain = cv2.GaussianBlur(log_gain, (0, 0), t.shadow_gain_blur)
     depth = float(1.0 - np.exp(log_gain.min()))
     gain = cv2.resize(np.exp(log_gain), (width, height), interpolation=cv2.INTER_LINEAR)
@@ -196,10 +197,7 @@ def fit_edge(log: np.ndarray, bare: np.ndarray, shaded: np.ndarray, t: ReaderTun
     stride = max(1, int(np.ceil(np.sqrt(count / t.shadow_fit_points))))
     lattice_ys, lattice_xs = np.nonzero(near[::stride, ::stride])
     ys, xs = lattice_ys * stride, lattice_xs * stride
-    height, width = log.shape
-    scale = max(height, width) / 2.0
-    u, v = (xs - width / 2.0) / scale, (ys - height / 2.0) / scale
-    smooth = np.column_stack([np.ones_like(u), u, v, u * u, u * v, v * v])
+    smooth = quadratic_terms(*log.shape)[ys, xs]
     target = log[ys, xs].astype(np.float64)
 
     def blur(outline: np.ndarray, sigma: float) -> np.ndarray:
@@ -219,22 +217,22 @@ def fit_edge(log: np.ndarray, bare: np.ndarray, shaded: np.ndarray, t: ReaderTun
     whole = tuple(range(len(tried)))
     kept_sets = [whole] + [(0, *kept) for n in range(len(tried) - 1)
                            for kept in itertools.combinations(range(1, len(tried)), n)]
+    masks = [parts == label for label in tried] + [rest]  # the parts tried, then the rest of the outline
     fits = []
     for sigma in t.shadow_edge_widths:
-        blurred = [blur(parts == label, sigma) for label in tried]
-        rest_blurred = blur(rest, sigma)
+        *blurred, rest_blurred = (blur(part, sigma) for part in masks)
         fits += [fit(rest_blurred + sum(blurred[k] for k in kept), sigma, kept) for kept in kept_sets]
-    misfit, depth, sigma, kept = min(fits, key=lambda found: found[0])
+    _, depth, sigma, kept = min(fits, key=lambda found: found[0])
     if sigma < t.shadow_soft_width:
-        misfit, depth, sigma, _ = min((found for found in fits if found[3] == whole), key=lambda found: found[0])
+        _, depth, sigma, _ = min((found for found in fits if found[3] == whole), key=lambda found: found[0])
         return EdgeFit(sigma, depth, shaded)
     outline = rest | np.isin(parts, [tried[k] for k in kept])
     mask = outline.astype(np.uint8)
     signed = cv2.distanceTransform(mask, cv2.DIST_L2, 5) - cv2.distanceTransform(1 - mask, cv2.DIST_L2, 5)
     shift = min(t.shadow_outline_shifts, key=lambda mm: fit(blur(signed > mm, sigma), sigma)[0])
     outline = signed > shift
-    misfit, depth, sigma, _ = min((fit(blur(outline, sigma), sigma) for sigma in t.shadow_edge_widths),
-                                  key=lambda found: found[0])
+    _, depth, sigma, _ = min((fit(blur(outline, sigma), sigma) for sigma in t.shadow_edge_widths),
+                             key=lambda found: found[0])
     return EdgeFit(sigma, depth, outline)
 
 
@@ -297,10 +295,7 @@ def _shadow_on_paper(
     ys, xs = np.nonzero(bare)
     if xs.size == 0:
         return np.zeros_like(traced), 0.0
-    height, width = log.shape
-    scale = max(height, width) / 2.0
-    u, v = (xs - width / 2.0) / scale, (ys - height / 2.0) / scale
-    smooth = np.column_stack([np.ones_like(u), u, v, u * u, u * v, v * v])
+    smooth = quadratic_terms(*log.shape)[ys, xs]
     paper_log = log[ys, xs]
     traced_labels = traced[ys, xs]
     samples = _PaperSamples.of(xs, ys, paper_log, smooth, t)

@@ -80,6 +80,7 @@ class SheetRead:
     values: np.ndarray = field(init=False)  # the ink in each cell's interior, row by row
     threshold: float = field(init=False)
     paper_cells: set[int] = field(init=False)  # empty cells that joined the paper
+    overbright: set[int] = field(init=False)  # cells brighter than the paper estimate: it is wrong around them
     # shadow_doubts
     variation: np.ndarray = field(init=False)  # how steeply the light changes around each pixel
     uncertainty: np.ndarray = field(init=False)  # per cell, how far off (log) the light may be there (light.py)
@@ -211,7 +212,9 @@ def light_and_cells(read: SheetRead) -> None:
     else:
         values = _cell_values(field_, read.shadows.edge, t)
         threshold = largest_gap_threshold(values, t.cell_lowest, t.cell_highest, t)
+        overbright = _overbright_cells(field_, t)
     read.light, read.values, read.threshold, read.paper_cells = field_, values, threshold, joined
+    read.overbright = overbright
     read.show("light", _light_picture)
     read.show("ink", _ink_picture)
 
@@ -236,14 +239,7 @@ def shadow_doubts(read: SheetRead) -> None:
     # in doubt for already (harsh 4000, 613: every grey cell was in doubt for it). A soft shadow misjudged leaves the
     # light wrong close to its edge too (light 40: 13 empty cells read as shaded beside it, unflagged, without it).
     # Smooth light with no shadow taken out (vignetting, a lamp to one side) is left to `uncertainty`.
-    steep_paper = read.trusted & (variation > t.shadow_variation)
-    if read.shadows.depth > 0.0 and not read.shadows.soft:
-        band = round(2 * t.steep_edge_band_mm * PX_PER_MM) + 1
-        beside_edge = cv2.dilate(read.shadows.edge.astype(np.uint8), np.ones((band, band), np.uint8)) > 0
-        beyond = light_variation(read.light, round(t.shadow_window_mm * PX_PER_MM), t, ignore=beside_edge)
-        steep_paper = read.trusted & ~beside_edge & (beyond > t.shadow_variation)
-    x0, y0, x1, y1 = layout.GRID_RECT.inset(-t.shadow_steep_reach_mm).to_px(PX_PER_MM)
-    read.steep = read.shadows.depth > 0.0 and bool(steep_paper[max(y0, 0) : y1, max(x0, 0) : x1].any())
+    read.steep = read.shadows.depth > 0.0 and _steep_near_grid(read)
     read.shadowed = set(range(SIZE * SIZE)) if read.steep else _shadowed_cells(read.shadows, t)
     in_shadow = _cells_in_shadow(read)
     read.depth_confirmed = _depth_confirmed(read, in_shadow)
@@ -300,7 +296,7 @@ def decide_cells(read: SheetRead) -> None:
                 and read.strokes.shares[index] < t.stroke_mark and _neutral(field_, box, t)):
             doubtful.add(index)
     # Cells brighter than paper: the light estimate is wrong around them.
-    for index in _overbright_cells(field_, t):
+    for index in read.overbright:
         row, col = divmod(index, SIZE)
         doubtful |= {
             r * SIZE + c
@@ -524,6 +520,22 @@ def _cell_interiors(height: int, width: int, clearance_mm: float) -> np.ndarray:
         cells[y0:y1, x0:x1] = index + 1
     cells.setflags(write=False)  # cached: shared by every read
     return cells
+
+
+def _steep_near_grid(read: SheetRead) -> bool:
+    """Whether the light over the bare paper within t.shadow_steep_reach_mm of the grid changes steeply (see
+    `shadow_doubts`), leaving out the strip along a hard shadow's edge."""
+    t = read.tuning
+    if read.shadows.soft:
+        steep = read.variation > t.shadow_variation
+    else:
+        band = round(2 * t.steep_edge_band_mm * PX_PER_MM) + 1
+        beside_edge = cv2.dilate(read.shadows.edge.astype(np.uint8), np.ones((band, band), np.uint8)) > 0
+        beyond = light_variation(read.light, round(t.shadow_window_mm * PX_PER_MM), t, ignore=beside_edge)
+        steep = ~beside_edge & (beyond > t.shadow_variation)
+    x0, y0, x1, y1 = layout.GRID_RECT.inset(-t.shadow_steep_reach_mm).to_px(PX_PER_MM)
+    near = (slice(max(y0, 0), y1), slice(max(x0, 0), x1))
+    return bool((read.trusted[near] & steep[near]).any())
 
 
 def _shadowed_cells(shadows: ShadowMap, t: ReaderTuning) -> set[int]:
