@@ -7,8 +7,11 @@ import math
 import numpy as np
 import pytest
 
-from doodle.sheet.light import either_side
+from doodle.sheet import layout
+from doodle.sheet.light import could_be_paper, darker_nearby, either_side
+from doodle.sheet.measure import coarse_estimate
 from doodle.sheet.scan import read_photo
+from doodle.sheet.stages import PX_PER_MM, cell_boxes
 from tests.photogen import make_photo
 from tests.test_scan import assert_exact, recode
 
@@ -55,3 +58,43 @@ def test_a_cell_is_in_doubt_only_when_the_light_could_move_it_across_the_thresho
     assert not either_side(0.4, 0.1, 0.2)  # heavy pencil stays pencil
     assert not either_side(0.0, 0.1, 0.05)  # paper stays paper
     assert either_side(0.0, 0.1, 0.2)  # unless the light may be 20% off
+
+
+def _grid_left_out(gain: np.ndarray) -> np.ndarray:
+    """darker_nearby for a blank sheet lit by `gain` (per pixel), the grid not known as paper."""
+    width, height = layout.canonical_size_px(PX_PER_MM)
+    sheet = np.clip(230.0 * gain[..., None], 0, 255).astype(np.uint8).repeat(3, axis=2)
+    trusted = np.ones((height, width), bool)
+    grid = layout.GRID_RECT
+    rows, cols = slice(round(grid.y * PX_PER_MM), round(grid.y2 * PX_PER_MM)), slice(round(grid.x * PX_PER_MM),
+                                                                                     round(grid.x2 * PX_PER_MM))
+    trusted[rows, cols] = False
+    return darker_nearby(coarse_estimate(sheet, trusted), cell_boxes(), PX_PER_MM)
+
+
+def _lighting(soft_shadow: bool) -> np.ndarray:
+    width, height = layout.canonical_size_px(PX_PER_MM)
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32) / PX_PER_MM
+    gain = 1.0 - 0.15 * xs / xs.max()  # a lamp to one side: the broad shape
+    if soft_shadow:  # a hand's shadow, 40 mm soft, over the top-left corner of the grid and its margins
+        centre = (layout.GRID_RECT.x + 20.0, layout.GRID_RECT.y + 10.0)
+        gain *= 1.0 - 0.35 * np.exp(-((xs - centre[0]) ** 2 + (ys - centre[1]) ** 2) / (2 * 40.0**2))
+    return gain
+
+
+def test_a_soft_shadow_over_a_margin_makes_the_light_beside_it_unsure():
+    """The grid's light is only interpolated; a soft shadow the margin shows may reach into it, a lamp to one side
+    (a smooth broad shape) does not leave that doubt."""
+    shadowed = _grid_left_out(_lighting(soft_shadow=True)).reshape(9, 9)
+    lamp = _grid_left_out(_lighting(soft_shadow=False))
+    # Inside the grid near the shadow, where the estimate has gone back to the broad shape, the light may be as
+    # much darker as the margin is (about 0.3 in log); far from it, not.
+    assert shadowed[:4, :4].max() > 0.2
+    assert shadowed[6:, 6:].max() < 0.05
+    assert lamp.max() < 0.05
+
+
+def test_a_tint_could_be_paper_only_under_light_that_much_darker():
+    assert could_be_paper(0.2, 0.1, 0.15)  # 0.2 ink under light 14% darker than thought is paper
+    assert not could_be_paper(0.2, 0.1, 0.05)
+    assert not could_be_paper(0.6, 0.1, 0.3)  # solid pencil is never a shadow's paper

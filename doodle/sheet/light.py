@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
+import cv2
 import numpy as np
 
 from doodle.quilt import SIZE
@@ -74,6 +75,50 @@ def light_uncertainty(
             x0, y0, x1, y1 = coarse[i]
             uncertainty[i] = max(float(fallback[i]), float(np.median(shapes[y0:y1, x0:x1])))
     return uncertainty
+
+
+def darker_nearby(light: CoarsePaper, boxes: Sequence[tuple[int, int, int, int]], px_per_mm: float,
+                  t: ReaderTuning = TUNING) -> np.ndarray:
+    """Per cell (81, row by row), how much darker (log) than the estimate the light there may be: as much darker
+    than the light's broad shape as the paper nearest it is (t.light_far_*), times t.light_holdout_safety.
+
+    Where paper is far, the estimate follows the light's broad shape (`measure.light_trend`). A soft shadow over a
+    margin departs from any such shape, and reaches further in than the estimate does (mixed 200036: a hand's
+    shadow with a 42 mm penumbra over the top margin read 4 empty cells 40 mm inside the grid as shaded, with no
+    doubt), and what the margin shows of it is the least of its depth. Light brighter than its shape (a glare) is
+    left to glare.py: this is about paper read as pencil."""
+    darker = np.zeros(SIZE * SIZE)
+    paper = light.weight > 0
+    if light.trend is None or not paper.any():
+        return darker
+    broad = light.trend.max(axis=2)
+    estimated = np.log(np.maximum(light.estimate.max(axis=2), 1.0)) - broad
+    departure = np.where(paper, np.log(np.maximum(light.values.max(axis=2), 1.0)) - broad, estimated)
+    # Print left in the paper (the title's bold letters) and a strip lit wrongly along a shadow's edge taken out
+    # are narrower than a shadow: closed and opened away (off the paper, the estimate stands in).
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (t.light_far_detail,) * 2)
+    departure = cv2.morphologyEx(departure.astype(np.float32), cv2.MORPH_CLOSE, kernel)
+    departure = cv2.morphologyEx(departure, cv2.MORPH_OPEN, kernel)
+    distance = cv2.distanceTransform((~paper).astype(np.uint8), cv2.DIST_L2, 3)
+    ys, xs = np.nonzero(paper)
+    paper_departure = departure[ys, xs]
+    reach = t.light_far_reach_mm * px_per_mm / t.light_coarse
+    step = t.light_coarse
+    for i, (x0, y0, x1, y1) in enumerate(boxes):
+        cx0, cy0, cx1, cy1 = x0 // step, y0 // step, -(-x1 // step), -(-y1 // step)
+        cx, cy = (cx0 + cx1) / 2.0, (cy0 + cy1) / 2.0
+        radius = float(distance[min(int(cy), paper.shape[0] - 1), min(int(cx), paper.shape[1] - 1)]) + reach
+        inside = (xs - cx) ** 2 + (ys - cy) ** 2 <= radius * radius
+        if inside.any():
+            lowest = float(np.percentile(paper_departure[inside], t.light_far_percentile))
+            here = float(np.median(estimated[cy0:cy1, cx0:cx1]))
+            darker[i] = t.light_holdout_safety * max(here - lowest, 0.0)
+    return darker
+
+
+def could_be_paper(value: float, threshold: float, darker: float) -> bool:
+    """Whether ink `value` would be under `threshold` with the light `darker` (log) than estimated."""
+    return bool(1.0 - (1.0 - value) * np.exp(darker) <= threshold)
 
 
 def either_side(value: float, threshold: float, uncertainty: float) -> bool:

@@ -23,7 +23,7 @@ import numpy as np
 from doodle.quilt import MAX_ROUND_SCORE, SIZE, Quilt, mask_of
 from doodle.sheet import layout, pictures
 from doodle.sheet.doubts import Uncertain
-from doodle.sheet.light import either_side, light_uncertainty
+from doodle.sheet.light import could_be_paper, darker_nearby, either_side, light_uncertainty
 from doodle.sheet.measure import (
     FlatField,
     flat_field,
@@ -84,6 +84,7 @@ class SheetRead:
     # shadow_doubts
     variation: np.ndarray = field(init=False)  # how steeply the light changes around each pixel
     uncertainty: np.ndarray = field(init=False)  # per cell, how far off (log) the light may be there (light.py)
+    darker: np.ndarray = field(init=False)  # per cell, how much darker (log) the light may be (light.darker_nearby)
     shadowed: set[int] = field(init=False)  # cells near a shadow's edge (all, when the light is steep)
     steep: bool = field(init=False)  # a shadow was taken out and the light still changes steeply near the grid
     brightened: set[int] = field(init=False)  # cells read as paper only because a shadow was taken out
@@ -229,6 +230,7 @@ def shadow_doubts(read: SheetRead) -> None:
     read.variation = variation = light_variation(read.light, round(t.shadow_window_mm * PX_PER_MM), t)
     around = np.array([variation[(y0 + y1) // 2, (x0 + x1) // 2] for x0, y0, x1, y1 in boxes])
     read.uncertainty = light_uncertainty(read.light.coarse, read.paper_cells, boxes, around, t)
+    read.darker = darker_nearby(read.light.coarse, boxes, PX_PER_MM, t)
     # A shadow was taken out and the light still changes steeply over the paper near the grid: the shadow may have
     # been misjudged anywhere in the grid (a soft hand shadow taken for a hard one: light 26, 35, 36 read empty cells
     # as shaded, and one can brighten light pencil into paper), or a part of it missed (light 100009, 100035: the
@@ -274,6 +276,11 @@ def decide_cells(read: SheetRead) -> None:
     # shadow edge bridged, or smooth light the paper nearby does not follow): see light.py.
     doubtful |= {index for index in range(SIZE * SIZE)
                  if index not in joined and either_side(float(values[index]), threshold, read.uncertainty[index])}
+    # A tint with no strokes may be paper under light darker than the estimate, as dark as the paper near it shows
+    # (a soft shadow reaching in from a margin: see light.darker_nearby). Strokes are marks whatever the light.
+    doubtful |= {index for index in range(SIZE * SIZE)
+                 if values[index] > threshold and read.strokes.shares[index] < t.stroke_mark
+                 and could_be_paper(float(values[index]), threshold, read.darker[index])}
     # Near the edge of a shadow that was taken out, a cell near the threshold is less sure (a wider band, see the
     # confidence below), and a grey cell may be paper under a misjudged shadow rather than light pencil, or the
     # other way round. A shadow never adds colour, never darkens paper as much as heavy pencil does, and never

@@ -105,6 +105,15 @@ class ReaderTuning:
     # ... times this: the light at a shaded cell is predicted from paper a little further away than at an empty cell
     # left out of a grid of paper.
     light_holdout_safety: float = 1.5
+    # Where paper is far, the light follows its broad shape; the paper nearest may depart from that shape (a soft
+    # shadow over a margin, which no quadratic follows), and the light here as much: the paper within this much
+    # (mm) beyond the nearest is looked at (mixed 200036: a hand's shadow with a 42 mm penumbra over the top margin
+    # read 4 empty cells 40 mm inside the grid as shaded, unflagged) ...
+    light_far_reach_mm: float = 40.0
+    # ... from this percentile of its departures to the 100 - this (print and noise left in the coarse paper).
+    light_far_percentile: float = 0.5
+    # ... after print and strips narrower than this (coarse pixels) are taken away.
+    light_far_detail: int = 5
     # Gaps and confidences are compared on a log scale offset by this much ink: empty paper measures about 0 with
     # noise of a few hundredths, so 0.01 -> 0.08 is a wider gap than 0.15 -> 0.45 (light pencil against heavy).
     ink_log_offset: float = 0.02
