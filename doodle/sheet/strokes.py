@@ -105,9 +105,14 @@ def stain_cells(ink: np.ndarray, normalised: np.ndarray, values: np.ndarray, sha
         # cell may fade where a blur meets the grid's thick border (the example expert-1-harsh: one of 55): that
         # cell is a blot, and the rest of the patch is judged as any other tint.
         blots |= stray
-        limit = max(t.uneven_least, t.uneven_share * float(np.median([values[i] for i in group])))
+        # Each cell's spread against its own tint, or the group's where that is more: two light fills side by side
+        # make one group, and the grain of the darker one is uneven against the lighter's (harsh 4016: 0.2 and
+        # 0.13 ink, the darker's blocks 0.06-0.08 apart, a stain against the group's median). A tint's edge through
+        # a cell leaves it between paper and the tint, uneven against either.
+        median = float(np.median([values[i] for i in group]))
         around = {r * SIZE + c for i in group for r, c in _beside(i)}
-        if any(spread.get(i, 0.0) > limit for i in around | group):
+        if any(spread.get(i, 0.0) > max(t.uneven_least, t.uneven_share * max(median, float(values[i])))
+               for i in around | group):
             stains |= group
     return stains | blots, blots
 
