@@ -36,6 +36,32 @@ def test_a_shadow_measured_right_leaves_few_cells_in_doubt(seed, before):
     _reads_with_few_doubts(make_photo(seed, level_conditions("harsh")), before)
 
 
+# The cells (row, col) of the two fills that were in doubt as a stain and are not faint enough to doubt alone.
+STAINED = {4016: {(1, 3), (1, 4), (2, 4), (3, 3), (3, 4), (4, 4), (5, 3), (5, 4), (6, 3)},
+           4034: {(5, 3), (6, 1), (6, 2), (6, 3), (6, 4), (7, 1), (7, 2), (7, 3), (8, 2), (8, 3)}}
+
+
+@pytest.mark.parametrize("seed", [4016, 4034])
+def test_two_light_fills_side_by_side_are_not_a_stain(seed):
+    """Two light pencil fills touching (0.13 and 0.2 ink) are one group of tints: the darker one's grain, uneven
+    against the group's median, made the whole group a stain (16 cells in doubt on each)."""
+    photo = make_photo(seed, level_conditions("harsh"))
+    result = read_photo(photo.jpeg)
+    assert_exact(result, photo.truth)
+    assert not any(doubt.kind == "cell" and doubt.cell in STAINED[seed] for doubt in result.uncertain)
+
+
+@pytest.mark.parametrize(("seed", "before"), [(660, 61), (678, 62)])
+def test_steep_light_beside_a_hard_shadow_leaves_the_paper_away_from_it_sure(seed, before):
+    """A hard shadow measured right, the light still steep in a strip beside the grid: every cell but known paper
+    was in doubt (`before`), the empty ones too. A cell read as paper away from the shadow cannot be light pencil
+    the shadow brightened away; only the cells read as shaded, and those in or beside the shadow, stay in doubt."""
+    photo = make_photo(seed, level_conditions("harsh"))
+    result = read_photo(photo.jpeg)
+    assert_exact(result, photo.truth)
+    assert _cells_in_doubt(result) <= 20 < before
+
+
 def test_solid_fills_darker_than_a_confirmed_shadow_are_sure_beside_it():
     _reads_with_few_doubts(make_photo(628, level_conditions("moderate")),
                            "solid fills of 0.46 ink beside a shadow of depth 0.30 that the cells confirm: 8")

@@ -242,7 +242,13 @@ def shadow_doubts(read: SheetRead) -> None:
     # light wrong close to its edge too (light 40: 13 empty cells read as shaded beside it, unflagged, without it).
     # Smooth light with no shadow taken out (vignetting, a lamp to one side) is left to `uncertainty`.
     read.steep = read.shadows.depth > 0.0 and _steep_near_grid(read)
-    read.shadowed = set(range(SIZE * SIZE)) if read.steep else _shadowed_cells(read.shadows, t)
+    read.shadowed = _shadowed_cells(read.shadows, t)
+    if read.steep:
+        # Every cell read as shaded may be paper under the light misjudged. A cell read as paper may be light
+        # pencil only where the shadow taken out brightened it (`brightened`, unless the cells confirm its depth)
+        # or beside its edge: elsewhere, a shadow misjudged or missed only darkens (harsh 647-678: 26-62 cells in
+        # doubt, every empty one among them, beside hard shadows measured right).
+        read.shadowed |= {index for index in range(SIZE * SIZE) if read.values[index] > read.threshold}
     in_shadow = _cells_in_shadow(read)
     read.depth_confirmed = _depth_confirmed(read, in_shadow)
     read.brightened = set() if read.depth_confirmed else _brightened_cells(read, in_shadow)
@@ -290,7 +296,7 @@ def decide_cells(read: SheetRead) -> None:
     # paper by no more than that depth and a threshold's ink (moderate 628: solid fills twice as dark were in doubt).
     # Where the light is steep, the shadow's depth is not known either: a deep soft shadow in a vignetted corner left
     # empty cells at 0.61-0.65 ink (mixed 100042: unflagged, as darker than any shadow).
-    darkest = t.steep_max_ink if read.steep else t.shadow_max_ink
+    darkest = t.steep_max_ink if read.steep and read.shadows.soft else t.shadow_max_ink
     if read.depth_confirmed and not read.steep:
         darkest = min(darkest, read.shadows.depth + threshold)
     # A shadow's edge placed a little off leaves a strip of the cell lit wrongly, as dark or as light as the depth
