@@ -90,3 +90,36 @@ def test_a_glare_over_the_margin_does_not_bend_the_light_over_the_grid():
     result = read_photo(photo.jpeg)
     assert not wrong_items(result, photo.truth) - flagged(result)
     assert result.quilt == photo.truth.quilt
+
+
+def _faded_bubble(photo, number: int, place: str, digit: int, keep: float) -> np.ndarray:
+    """The photo with one bubble's fill faded to `keep` of its ink (toward the paper around it), as a glare that
+    does not quite clip would leave it."""
+    rect = L.bubble_rect(number, place, digit)
+    points = np.array([[rect.center, (rect.center[0] + rect.w * 0.6, rect.center[1])]], np.float64)
+    centre, side = cv2.perspectiveTransform(points, photo.sheet_to_photo)[0]
+    mask = np.zeros(photo.image.shape[:2], np.uint8)
+    cv2.circle(mask, (round(centre[0]), round(centre[1])), round(float(np.linalg.norm(side - centre))), 1, -1)
+    image = photo.image.astype(np.float32)
+    paper = np.median(image[cv2.dilate(mask, np.ones((25, 25), np.uint8)) > mask], axis=0)
+    image[mask > 0] = paper - keep * (paper - image[mask > 0])
+    return np.clip(image, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_fill_washed_out_in_one_row_puts_the_round_in_doubt(seed):
+    """One row's fill washed out almost to paper, the other row's kept: the round was read as the kept row alone
+    (mixed 400013: units 8 under a glare read as a score of 0, unflagged). The faint fill still stands out from
+    the rest of its row, so the round is in doubt."""
+    photo = make_photo(seed, "mild", megapixels=3.0)
+    score = photo.truth.round_scores[0]
+    assert score is not None
+    result = read_photo(recode(_faded_bubble(photo, 1, "units", score % 10, keep=0.15)))
+    assert result.round_scores[0] == score or "round 1" in flagged(result)
+    assert wrong_items(result, photo.truth) <= flagged(result)
+
+
+def test_a_round_washed_out_under_a_glare_is_not_read_without_a_doubt():
+    photo = family_photo(400013, "mixed")
+    result = read_photo(photo.jpeg)
+    assert wrong_items(result, photo.truth) <= flagged(result)

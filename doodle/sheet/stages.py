@@ -475,6 +475,17 @@ def read_rounds(read: SheetRead) -> None:
                 read.confidences.append(0.0)
             read.uncertain.extend(doubts[d] for d in sorted(doubts))
             digits[place] = filled[0][1] if filled else None
+        # One row filled and the other not: a bubble of the other standing out from the rest of its row, if not as
+        # far as the threshold, may be a fill the light washed out (mixed 400013: units 8 at 0.05 ink under a glare,
+        # the rest of its row at 0.01, read as a score of 0 where 8 was filled, unflagged). A row a player leaves
+        # blank (a score under 10, its tens row empty) has no such bubble.
+        for place, other in (("tens", "units"), ("units", "tens")):
+            if digits[place] is None and digits[other] is not None:
+                row = np.array([read.bubble_values[block.number, place, digit] for digit in range(10)])
+                darkest = int(np.argmax(row))
+                if row[darkest] - float(np.median(row)) > t.bubble_faint_share * threshold:
+                    read.uncertain.append(Uncertain.of_bubble(block.number, place, darkest, False, 0.0))
+                    read.confidences.append(0.0)
         score = _round_score(digits["tens"], digits["units"])
         if score is not None and score > MAX_ROUND_SCORE:
             # No rectangle scores more than 81: the bubbles were misread or misfilled.

@@ -307,6 +307,10 @@ class ReaderTuning:
     bubble_local_threshold: float = 0.125
     bubble_threshold: float = 0.2  # for the reading against the ring (empty bubbles up to 0.05, filled from 0.3)
     bubble_log_margin: float = 0.5
+    # A row with no bubble filled beside a row with one: its darkest bubble this share of the threshold above the
+    # row's median is in doubt (empty bubbles measure 0.00-0.02, the row's median about 0.01: mixed 400013's washed
+    # out fill 0.05 against a threshold of 0.125).
+    bubble_faint_share: float = 0.25
     bubble_ring_paper_percentile: float = 80  # the ring's paper: its brighter part (print and pencil taken out)
     bubble_ring_percentiles: tuple[float, float] = (10, 90)  # the ring's light, darkest to brightest, for ...
     bubble_ring_uneven: float = 0.12  # ... log: the paper around a bubble this much brighter on one side: an edge
