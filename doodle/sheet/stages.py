@@ -85,7 +85,7 @@ class SheetRead:
     variation: np.ndarray = field(init=False)  # how steeply the light changes around each pixel
     uncertainty: np.ndarray = field(init=False)  # per cell, how far off (log) the light may be there (light.py)
     darker: np.ndarray = field(init=False)  # per cell, how much darker (log) the light may be (light.darker_nearby)
-    shadowed: set[int] = field(init=False)  # cells near a shadow's edge (and all read shaded, the light steep)
+    shadowed: set[int] = field(init=False)  # cells near a shadow's edge (all, when the light is steep)
     steep: bool = field(init=False)  # a shadow was taken out and the light still changes steeply near the grid
     brightened: set[int] = field(init=False)  # cells read as paper only because a shadow was taken out
     depth_confirmed: bool = field(init=False)  # the cells read as paper confirm the shadows' depth (see below)
@@ -231,24 +231,21 @@ def shadow_doubts(read: SheetRead) -> None:
     around = np.array([variation[(y0 + y1) // 2, (x0 + x1) // 2] for x0, y0, x1, y1 in boxes])
     read.uncertainty = light_uncertainty(read.light.coarse, read.paper_cells, boxes, around, t)
     read.darker = darker_nearby(read.light.coarse, boxes, PX_PER_MM, t)
-    # A shadow was taken out and the light still changes steeply over the paper near the grid: the shadow may have been
-    # misjudged anywhere in the grid (a soft hand shadow taken for a hard one: light 26, 35, 36 read empty cells as
-    # shaded, and one can brighten light pencil into paper), or a part of it missed (light 100009, 100035: the corner of
-    # a shadow left in, away from the part taken out), so every grey cell read as shaded may be shadow (see below for
-    # those read as paper). Not so when that paper is far from the grid: a shadow misjudged around the round boxes put
-    # every cell of harsh 601, 604, 612 and 637 in doubt. Nor, for a hard shadow, within t.steep_edge_band_mm of the
-    # edge taken out: an edge a millimetre off leaves a strip lit wrongly along it, steep, which the cells beside the
-    # edge are in doubt for already (harsh 4000, 613: every grey cell was in doubt for it). A soft shadow misjudged
-    # leaves the light wrong close to its edge too (light 40: 13 empty cells read as shaded beside it, unflagged,
-    # without it). Smooth light with no shadow taken out (vignetting, a lamp to one side) is left to `uncertainty`.
+    # A shadow was taken out and the light still changes steeply over the paper near the grid: the shadow may have
+    # been misjudged anywhere in the grid (a soft hand shadow taken for a hard one: light 26, 35, 36 read empty cells
+    # as shaded, and one can brighten light pencil into paper), or a part of it missed (light 100009, 100035: the
+    # corner of a shadow left in, away from the part taken out), so every grey cell may be shadow, known paper or
+    # not. Not so when that paper is far from the grid: a shadow misjudged around the round boxes put every cell of
+    # harsh 601, 604, 612 and 637 in doubt. Nor, for a hard shadow, within t.steep_edge_band_mm of the edge taken
+    # out: an edge a millimetre off leaves a strip lit wrongly along it, steep, which the cells beside the edge are
+    # in doubt for already (harsh 4000, 613: every grey cell was in doubt for it). A soft shadow misjudged leaves the
+    # light wrong close to its edge too (light 40: 13 empty cells read as shaded beside it, unflagged, without it).
+    # Smooth light with no shadow taken out (vignetting, a lamp to one side) is left to `uncertainty`.
+    # (Leaving out the cells read as paper away from a hard shadow taken out, as a part missed only darkens, took
+    # harsh 660 and 678 from 61 and 62 cells in doubt to 17 and 16; but a soft shadow judged hard and taken out too
+    # deep read 7 fills of light 200014 as paper, unflagged, so it was not done.)
     read.steep = read.shadows.depth > 0.0 and _steep_near_grid(read)
-    read.shadowed = _shadowed_cells(read.shadows, t)
-    if read.steep:
-        # Every cell read as shaded may be paper under the light misjudged. A cell read as paper may be light
-        # pencil only where the shadow taken out brightened it (`brightened`, unless the cells confirm its depth)
-        # or beside its edge: elsewhere, a shadow misjudged or missed only darkens (harsh 647-678: 26-62 cells in
-        # doubt, every empty one among them, beside hard shadows measured right).
-        read.shadowed |= {index for index in range(SIZE * SIZE) if read.values[index] > read.threshold}
+    read.shadowed = set(range(SIZE * SIZE)) if read.steep else _shadowed_cells(read.shadows, t)
     in_shadow = _cells_in_shadow(read)
     read.depth_confirmed = _depth_confirmed(read, in_shadow)
     read.brightened = set() if read.depth_confirmed else _brightened_cells(read, in_shadow)
@@ -301,10 +298,9 @@ def decide_cells(read: SheetRead) -> None:
     # 626, 627, 638 had hatched and scribbled cells in doubt beside a shadow measured right).
     # Where the cells confirm the depth (to within half the threshold's ink), a shadow misjudged in place darkens
     # paper by no more than that depth and a threshold's ink (moderate 628: solid fills twice as dark were in doubt).
-    # Where the light is steep beside a soft shadow, its depth is not known either: a deep soft shadow in a vignetted
-    # corner left empty cells at 0.61-0.65 ink (mixed 100042: unflagged, as darker than any shadow). A hard one's
-    # part missed is as deep as the part taken out, which shadow_max_ink covers.
-    darkest = t.steep_max_ink if read.steep and read.shadows.soft else t.shadow_max_ink
+    # Where the light is steep, the shadow's depth is not known either: a deep soft shadow in a vignetted corner left
+    # empty cells at 0.61-0.65 ink (mixed 100042: unflagged, as darker than any shadow).
+    darkest = t.steep_max_ink if read.steep else t.shadow_max_ink
     if read.depth_confirmed and not read.steep:
         darkest = min(darkest, read.shadows.depth + threshold)
     # A shadow's edge placed a little off leaves a strip of the cell lit wrongly, as dark or as light as the depth
