@@ -115,10 +115,10 @@ class ReaderTuning:
     # ... once print and strips narrower than this (coarse pixels, 2 mm each) are closed and opened away (the
     # title's bold letters read as a shadow 0.16 deep without it: harsh 609).
     light_far_detail: int = 5
-    # A shadow not taken out that leaves the light this much darker over this share of the cells is loose on the
-    # sheet (stages.decide_cells). Over the 80 harsh photos of seeds 600-639 and 4000-4039 at most 9 cells had the
-    # light 0.2 darker (a thumb, the table beside the page: the quarter's darkest 0.045 at most); the soft shadows of
-    # light 300006 and mixed 200036, 25-26 cells.
+    # The light may be as much darker anywhere in the grid as `darker_nearby` says it may be near this share of its
+    # cells (a shadow not taken out, loose on the sheet: stages.decide_cells). Over the 80 harsh photos of seeds
+    # 600-639 and 4000-4039 at most 9 cells had it 0.2 darker (a thumb, the table beside the page; the quarter's
+    # darkest at most 0.045); the soft shadows of light 300006 and mixed 200036, 25-26 cells.
     loose_shadow_share: float = 0.25
     # Gaps and confidences are compared on a log scale offset by this much ink: empty paper measures about 0 with
     # noise of a few hundredths, so 0.01 -> 0.08 is a wider gap than 0.15 -> 0.45 (light pencil against heavy).
