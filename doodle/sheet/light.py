@@ -36,8 +36,7 @@ def light_uncertainty(
     values = colours.max(axis=2, keepdims=True)  # the brightest channel alone: a third of the work
     seen = np.log(np.maximum(values[..., 0], 1.0))
     trend = light_trend(values, weight, t)  # the broad shape barely changes with a quarter of the cells left out
-    step = t.light_coarse
-    coarse = [(x0 // step, y0 // step, -(-x1 // step), -(-y1 // step)) for x0, y0, x1, y1 in boxes]
+    coarse = _coarse_spans(boxes, t)
     errors: dict[int, float] = {}
     for group in range(4):  # each cell's four neighbours are in the other groups
         held = [i for i in paper_cells if 2 * (i // SIZE % 2) + i % SIZE % 2 == group]
@@ -77,6 +76,12 @@ def light_uncertainty(
     return uncertainty
 
 
+def _coarse_spans(boxes: Sequence[tuple[int, int, int, int]], t: ReaderTuning) -> list[tuple[int, int, int, int]]:
+    """The sheet-pixel `boxes` (x0, y0, x1, y1) on the light's coarse map (`measure.coarse_estimate`), covering them."""
+    step = t.light_coarse
+    return [(x0 // step, y0 // step, -(-x1 // step), -(-y1 // step)) for x0, y0, x1, y1 in boxes]
+
+
 def darker_nearby(light: CoarsePaper, boxes: Sequence[tuple[int, int, int, int]], px_per_mm: float,
                   t: ReaderTuning = TUNING) -> np.ndarray:
     """Per cell (81, row by row), how much darker (log) than the estimate the light there may be: as much darker
@@ -106,11 +111,10 @@ def darker_nearby(light: CoarsePaper, boxes: Sequence[tuple[int, int, int, int]]
     ys, xs = 2 * ys, 2 * xs
     order = np.argsort(departure[ys, xs], kind="stable")  # the paper from its darkest departure up
     ys, xs, lowest_first = ys[order], xs[order], departure[ys, xs][order]
-    step = t.light_coarse
-    spans = np.array([(x0 // step, y0 // step, -(-x1 // step), -(-y1 // step)) for x0, y0, x1, y1 in boxes])
+    spans = np.array(_coarse_spans(boxes, t))
     cx, cy = (spans[:, 0] + spans[:, 2]) / 2.0, (spans[:, 1] + spans[:, 3]) / 2.0
     centre = np.minimum(cy.astype(int), paper.shape[0] - 1), np.minimum(cx.astype(int), paper.shape[1] - 1)
-    radius = distance[centre] + t.light_far_reach_mm * px_per_mm / step
+    radius = distance[centre] + t.light_far_reach_mm * px_per_mm / t.light_coarse
     # All cells at once: which paper each looks at, and the one at the percentile's rank among them.
     inside = (xs[None, :] - cx[:, None]) ** 2 + (ys[None, :] - cy[:, None]) ** 2 <= (radius**2)[:, None]
     count = inside.sum(axis=1)

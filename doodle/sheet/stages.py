@@ -280,17 +280,15 @@ def decide_cells(read: SheetRead) -> None:
     doubtful |= {index for index in range(SIZE * SIZE)
                  if index not in joined and either_side(float(values[index]), threshold, read.uncertainty[index])}
     # A tint with no strokes may be paper under light darker than the estimate, as dark as the paper near it shows
-    # (a soft shadow reaching in from a margin: see light.darker_nearby). Strokes are marks whatever the light.
-    doubtful |= {index for index in range(SIZE * SIZE)
-                 if values[index] > threshold and read.strokes.shares[index] < t.stroke_mark
-                 and could_be_paper(float(values[index]), threshold, read.darker[index])}
-    # Such a shadow, not taken out, over a wide part of the grid (t.loose_shadow_share of its cells) may reach further
-    # than the paper shows it near each cell: a tint with no strokes and no outline around it may be paper under it
-    # anywhere (light 300006: a phone's shadow, 45 mm soft, read 5 empty cells beside lit paper as shaded, unflagged).
+    # (a soft shadow reaching in from a margin: see light.darker_nearby). Strokes are marks whatever the light. Such a
+    # shadow, not taken out, over a wide part of the grid (t.loose_shadow_share of its cells) may reach further than
+    # the paper shows it near each cell: a tint with no outline around it either may be paper under it anywhere
+    # (light 300006: a phone's shadow, 45 mm soft, read 5 empty cells beside lit paper as shaded, unflagged).
     loose = float(np.quantile(read.darker, 1.0 - t.loose_shadow_share))
     doubtful |= {index for index in range(SIZE * SIZE)
                  if values[index] > threshold and read.strokes.shares[index] < t.stroke_mark
-                 and index not in read.outlined and could_be_paper(float(values[index]), threshold, loose)}
+                 and could_be_paper(float(values[index]), threshold,
+                                    read.darker[index] if index in read.outlined else max(read.darker[index], loose))}
     # Near the edge of a shadow that was taken out, a cell near the threshold is less sure (a wider band, see the
     # confidence below), and a grey cell may be paper under a misjudged shadow rather than light pencil, or the
     # other way round. A shadow never adds colour, never darkens paper as much as heavy pencil does, and never
