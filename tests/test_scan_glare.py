@@ -10,6 +10,7 @@ import pytest
 
 from doodle.quilt import SIZE, cell_name
 from doodle.sheet import layout as L
+from doodle.sheet.annotate import READ, annotate
 from doodle.sheet.glare import GLARE_ADVICE, GLARE_REASON
 from doodle.sheet.scan import read_photo
 from doodle.sheet.tuning import TUNING
@@ -123,3 +124,21 @@ def test_a_round_washed_out_under_a_glare_is_not_read_without_a_doubt():
     photo = family_photo(400013, "mixed")
     result = read_photo(photo.jpeg)
     assert wrong_items(result, photo.truth) <= flagged(result)
+    # The picture rings only the bubbles read as filled: round 1 was read from its tens bubble alone, so its units
+    # 0 bubble (empty on the sheet) is not drawn as filled (it was, from the score read).
+    picture = annotate(result)
+    tens = photo.truth.round_scores[0] // 10
+    assert result.round_scores[0] == tens * 10
+    assert _ringed_green(picture, result, L.bubble_center(1, "tens", tens))
+    assert not _ringed_green(picture, result, L.bubble_center(1, "units", 0))
+
+
+def _ringed_green(picture: np.ndarray, result, centre_mm: tuple[float, float]) -> bool:
+    """Whether the annotated picture draws a green ring (a bubble read as filled) around a point of the sheet."""
+    k = result.px_per_mm
+    caption = round(9.0 * k)  # the band above the sheet
+    radius = round((L.BUBBLE_RADIUS_MM + 0.8) * k)
+    x, y = round(centre_mm[0] * k), caption + round(centre_mm[1] * k)
+    angles = np.linspace(0, 2 * np.pi, 48, endpoint=False)
+    ring = picture[np.round(y + radius * np.sin(angles)).astype(int), np.round(x + radius * np.cos(angles)).astype(int)]
+    return bool((np.abs(ring.astype(int) - READ).sum(axis=1) < 60).mean() > 0.5)

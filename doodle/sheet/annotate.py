@@ -61,13 +61,8 @@ def annotate(result: ScanResult) -> np.ndarray:
         for special in layout.SPECIALS:
             if special.name in result.specials_used:
                 _ring(image, special.check.inset(-1.0), READ, k)
-    if result.rounds_read:
-        for block, score in zip(layout.ROUNDS, result.round_scores, strict=True):
-            if score is None:
-                continue
-            for place, digit in (("tens", score // 10), ("units", score % 10)):
-                cx, cy = layout.bubble_center(block.number, place, digit)
-                cv2.circle(image, (_px(cx, k), _px(cy, k)), _px(layout.BUBBLE_RADIUS_MM + 0.8, k), READ, 2, cv2.LINE_AA)
+    for cx, cy in _filled_bubbles(result):
+        cv2.circle(image, (_px(cx, k), _px(cy, k)), _px(layout.BUBBLE_RADIUS_MM + 0.8, k), READ, 2, cv2.LINE_AA)
     for doubt in result.doubts:
         places = [layout.cell_rect(*cell) for cell in sorted(doubt.cells)] or [doubt.where]
         for where in places:
@@ -82,6 +77,19 @@ def annotate(result: ScanResult) -> np.ndarray:
     band = np.full((_px(9.0, k), image.shape[1], 3), 255, np.uint8)
     _text(band, header, (_px(2.0, k), _px(6.0, k)), INK, k, scale=k / 7)
     return cv2.vconcat([band, image, _legend(image.shape[1], k)])
+
+
+def _filled_bubbles(result: ScanResult) -> list[tuple[float, float]]:
+    """The centres of the bubbles read as filled, in the rounds whose score is still the one they make (a score a
+    player gave instead is not something seen on the photo, so none of its bubbles is drawn as read)."""
+    found = []
+    for block, score, digits in zip(layout.ROUNDS, result.round_scores, result.round_bubbles, strict=False):
+        tens, units = digits
+        if score is None or score != (tens or 0) * 10 + (units or 0):
+            continue
+        found += [layout.bubble_center(block.number, place, digit)
+                  for place, digit in zip(layout.PLACES, digits, strict=True) if digit is not None]
+    return found
 
 
 def _legend(width: int, k: float) -> np.ndarray:

@@ -107,6 +107,9 @@ class ScanResult:
     problems: tuple[Uncertain, ...] = ()
     confirmed: frozenset[str] = frozenset()  # the names of the doubts a player settled: not raised again
     rounds_read: bool = True  # False: the bubbles were not read (`round_scores` all None: unknown, not empty)
+    # The bubbles read as filled, per round: (tens digit, units digit), None for a row with none filled. What the
+    # picture draws: a score of 80 may be a tens 8 alone (DECISION in `stages._round_score`). Empty: not read.
+    round_bubbles: tuple[tuple[int | None, int | None], ...] = ()
 
     @property
     def doubts(self) -> tuple[Uncertain, ...]:
@@ -390,6 +393,7 @@ def _result(read: SheetRead, method: str, markers_found: int) -> ScanResult:
         notes=(() if read.marks else (GRID_NOTE,)) + ((shadow_note,) if read.shadow else ()),
         sheet_image=read.sheet,
         rounds_read=read.marks,
+        round_bubbles=read.bubbles if read.marks else (),
     )
     return _under_glare(result, find_glare(read.sheet, PX_PER_MM, read.tuning))
 

@@ -102,6 +102,9 @@ class SheetRead:
     quilt: Quilt = field(init=False)
     specials: tuple[str, ...] | None = field(init=False, default=None)  # None: not read (no layout)
     rounds: tuple[int | None, ...] = field(init=False, default=(None,) * layout.ROUND_COUNT)
+    # The bubbles read as filled, per round: (tens digit, units digit), None where that row has none.
+    bubbles: tuple[tuple[int | None, int | None], ...] = field(
+        init=False, default=((None, None),) * layout.ROUND_COUNT)
     uncertain: list[Uncertain] = field(init=False, default_factory=list)
     confidences: list[float] = field(init=False, default_factory=list)  # the cells' first, row by row
 
@@ -441,6 +444,7 @@ def read_rounds(read: SheetRead) -> None:
         return
     t = read.tuning
     rounds: list[int | None] = []
+    bubbles: list[tuple[int | None, int | None]] = []
     # Filled: standing out from the empty bubbles of this photo as much as on an unprocessed one.
     threshold = t.bubble_local_threshold + read.print_lift
     centers = {(block.number, place, digit): layout.bubble_center(block.number, place, digit)
@@ -489,14 +493,15 @@ def read_rounds(read: SheetRead) -> None:
                     read.uncertain.append(Uncertain.of_bubble(block.number, place, digit, True, 0.0))
             read.confidences.append(0.0)
         rounds.append(score)
-    read.rounds = tuple(rounds)
+        bubbles.append((digits["tens"], digits["units"]))
+    read.rounds, read.bubbles = tuple(rounds), tuple(bubbles)
     squares = _bubble_squares(t.bubble_local_half_mm)
     area, ink = read.bubble_ink
     read.show("bubbles", lambda read: pictures.framed(
         pictures.pasted(read.sheet.shape, [(area, pictures.ink(ink))]),
         [(squares[block.number, place, digit], pictures.PAPER, "")
-         for block, score in zip(layout.ROUNDS, read.rounds, strict=True) if score is not None
-         for place, digit in (("tens", score // 10), ("units", score % 10))]))
+         for block, digits in zip(layout.ROUNDS, read.bubbles, strict=True)
+         for place, digit in zip(layout.PLACES, digits, strict=True) if digit is not None]))
 
 
 STAGES: tuple[Stage, ...] = (
