@@ -37,6 +37,8 @@ FAMILIES = {
     "tea-ring": lambda seed: _one(styled_photo(seed, "mild", distractor="tea ring")),
     "hand-smear": lambda seed: _one(styled_photo(seed, "mild", distractor="hand smear")),
     "felt-tip": lambda seed: _one(styled_photo(seed, "mild", style="felt-tip")),
+    "stray-line": lambda seed: _one(styled_photo(seed, "mild", distractor="stray line")),
+    "slash-stray-line": lambda seed: _one(styled_photo(seed, "mild", style="slash", distractor="stray line")),
     "slash-outlined": lambda seed: _one(styled_photo(seed, "mild", style="slash", outlines="always")),
     "slash-partial-outline": lambda seed: _one(styled_photo(seed, "mild", style="slash", outlines="partial")),
     "scribble-outlined": lambda seed: _one(styled_photo(seed, "mild", style="loose scribble", outlines="always")),

@@ -127,10 +127,11 @@ def mirrored_photo(seed: int, level: str | Conditions = "mild") -> SyntheticPhot
 MARK_STYLES = ("slash", "loose scribble", "felt-tip")
 """Patch styles: one diagonal stroke per cell; a scribble of so few passes that one or two strokes cross a cell; a
 felt-tip that fills the patch and bleeds over its lines."""
-DISTRACTORS = ("smudge", "coffee ring", "tea ring", "hand smear")
+DISTRACTORS = ("smudge", "coffee ring", "tea ring", "hand smear", "stray line")
 """Drawn on empty cells: a faint round eraser smudge (no outline, about 8% darker than paper); a mug's ring, its
 inside tinted; a ring of tea or coffee of any tint, width and wholeness (an arc, a ring with no tint inside, a
-wide pale one); a smear of graphite a hand dragged from shading across the sheet."""
+wide pale one); a smear of graphite a hand dragged from shading across the sheet; a stray pencil line, 15-60 mm
+long at any angle (a slip, a line to cross out, a pencil laid on the sheet), through the empty cell and on."""
 OUTLINES = ("some", "always", "never", "partial")
 """How players outline their patches: some do (the project's generator: half of them, 70% for MARK_STYLES), every
 one, none, or with sides left out."""
@@ -223,6 +224,9 @@ class _StyledDrawer(photogen._PageDrawer):
         if self.distractor in ("tea ring", "hand smear"):
             self._stain(cx, cy)
             return
+        if self.distractor == "stray line":
+            self._stray_line(cx, cy)
+            return
         if self.distractor == "smudge":
             radius = rng.uniform(4.0, 9.0)
             box = L.Rect(cx - radius * 1.6, cy - radius * 1.6, radius * 3.2, radius * 3.2)
@@ -269,6 +273,24 @@ class _StyledDrawer(photogen._PageDrawer):
             x0, y0 = (int(v) for v in self.px(edge.x + 0.5, edge.y + 0.5))
             x1, y1 = (int(v) for v in self.px(edge.x2 - 0.5, edge.y2 - 0.5))
             self.page[y0:y1, x0:x1] = before[y0:y1, x0:x1]
+
+    def _stray_line(self, cx: float, cy: float) -> None:
+        """A pencil line through (cx, cy) at any angle, in the pencil's own widths and strengths."""
+        rng = self.rng
+        length, angle = rng.uniform(15.0, 60.0), rng.uniform(0.0, np.pi)
+        before = rng.uniform(0.2, 0.8) * length
+        dx, dy = np.cos(angle), np.sin(angle)
+        line = [(cx - before * dx, cy - before * dy), (cx + (length - before) * dx, cy + (length - before) * dy)]
+        stroke = self.wobbly_polyline(line, 0.2)
+        width = rng.uniform(0.4, 0.75)
+
+        def paint(mask, to_local) -> None:
+            cv2.polylines(mask, [np.array([to_local(*p) for p in stroke], np.int32)], False, 255, self.line_px(width),
+                          cv2.LINE_AA, 4)
+
+        xs, ys = [p[0] for p in stroke], [p[1] for p in stroke]
+        box = L.Rect(min(xs) - 2, min(ys) - 2, max(xs) - min(xs) + 4, max(ys) - min(ys) + 4)
+        self.apply(box, paint, photogen.GRAPHITE, rng.uniform(0.5, 0.95), grain=0.3)
 
     def _stain(self, cx: float, cy: float) -> None:
         """A tea or coffee ring (tint and rim of any strength, whole or an arc), or a smear of graphite."""
