@@ -130,7 +130,7 @@ felt-tip that fills the patch and bleeds over its lines."""
 DISTRACTORS = ("smudge", "coffee ring", "tea ring", "hand smear", "stray line")
 """Drawn on empty cells: a faint round eraser smudge (no outline, about 8% darker than paper); a mug's ring, its
 inside tinted; a ring of tea or coffee of any tint, width and wholeness (an arc, a ring with no tint inside, a
-wide pale one); a smear of graphite a hand dragged from shading across the sheet; a stray pencil line, 15-60 mm
+wide pale one); a smear of graphite a hand dragged from shading across the sheet; a stray pencil line, 25-70 mm
 long at any angle (a slip, a line to cross out, a pencil laid on the sheet), through the empty cell and on."""
 OUTLINES = ("some", "always", "never", "partial")
 """How players outline their patches: some do (the project's generator: half of them, 70% for MARK_STYLES), every
@@ -277,7 +277,7 @@ class _StyledDrawer(photogen._PageDrawer):
     def _stray_line(self, cx: float, cy: float) -> None:
         """A pencil line through (cx, cy) at any angle, in the pencil's own widths and strengths."""
         rng = self.rng
-        length, angle = rng.uniform(15.0, 60.0), rng.uniform(0.0, np.pi)
+        length, angle = rng.uniform(25.0, 70.0), rng.uniform(0.0, np.pi)
         before = rng.uniform(0.2, 0.8) * length
         dx, dy = np.cos(angle), np.sin(angle)
         line = [(cx - before * dx, cy - before * dy), (cx + (length - before) * dx, cy + (length - before) * dy)]

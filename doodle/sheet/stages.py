@@ -22,6 +22,7 @@ import numpy as np
 
 from doodle.quilt import MAX_ROUND_SCORE, SIZE, Quilt, mask_of
 from doodle.sheet import layout, pictures
+from doodle.sheet.crossings import confined_cells, crossing_margin_px
 from doodle.sheet.doubts import Uncertain
 from doodle.sheet.light import could_be_paper, darker_nearby, either_side, light_uncertainty
 from doodle.sheet.measure import (
@@ -94,6 +95,7 @@ class SheetRead:
     stains: set[int] = field(init=False)  # cells shaded by a tint that may not keep to the grid
     blots: set[int] = field(init=False)  # ... of them, those whose tint fades before their lines or spills over
     outlined: set[int] = field(init=False)  # marked cells inside a drawn outline (see `outline`)
+    confined: set[int] = field(init=False)  # cells with strokes, none crossing their sides (see `crossings`)
     # measure_print
     bubble_values: dict[tuple[int, str, int], float] = field(init=False)  # each bubble's, by (round, place, digit)
     bubble_ink: tuple[Box, np.ndarray] = field(init=False)  # the local ink over all the bubbles, for the trace
@@ -260,12 +262,14 @@ def find_strokes(read: SheetRead) -> None:
     cells inside a drawn outline (see `outline`)."""
     t = read.tuning
     boxes = cell_boxes(t.cell_inset_mm)
-    read.strokes = StrokeMap(read.sheet, boxes, PX_PER_MM, t)
+    read.strokes = StrokeMap(read.sheet, boxes, PX_PER_MM, t, margin_px=crossing_margin_px(PX_PER_MM, t))
     shaded = read.values > read.threshold
     read.stains, read.blots = stain_cells(read.light.ink, read.light.normalised, read.values, shaded, read.strokes,
                                          boxes, PX_PER_MM, t, read.shadows.edge)
     marked = {i for i in range(SIZE * SIZE) if shaded[i] or read.strokes.shares[i] >= t.stroke_mark}
     read.outlined = outlined_cells(edge_lines(read.light.ink, PX_PER_MM, t), marked, t)
+    stroked = {i for i in marked if read.strokes.shares[i] >= t.stroke_mark}
+    read.confined = confined_cells(read.strokes, boxes, stroked, marked, PX_PER_MM, t)
     read.show("strokes", _strokes_picture)
 
 
@@ -376,6 +380,11 @@ def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tup
     strokes, value, outlined = read.strokes.shares[index], read.values[index], index in read.outlined
     box = cell_boxes(t.cell_inset_mm)[index]
     few_strokes = value < t.tint_sure and strokes < t.stroke_dense
+    if index in read.confined and not stain_coloured(read.light.normalised, box, t=t):
+        # DECISION: strokes drawn within one cell's lines, none running on through its sides, are a mark of that
+        # cell, as a player means it (a slash from corner to corner, an X, a tick), outlined or not. A stray line
+        # runs on into the next cell (crossings.py); a tea ring's rim is brown.
+        return True, True
     if not shaded and strokes >= t.stroke_mark:
         # Little ink on average, but strokes: a deliberate mark (a slash, a loose scribble) when the player
         # outlined the cell, else maybe a stray line (or a ring's rim: see below).
@@ -393,9 +402,12 @@ def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tup
         # Brown, with no outline around it: tea or coffee (a few brown strokes: a ring's rim, no mark).
         doubtful.add(index)
         return not bool(few_strokes), False
-    if (shaded and not outlined and t.stroke_mark <= strokes < t.stroke_dense and value < t.stray_ink
+    if (shaded and not outlined and strokes >= t.stroke_mark and value < t.stray_ink
             and graphite(read.light.normalised, box, t)):
-        doubtful.add(index)  # a pencil line or two across a cell, with no outline around it: a stray line?
+        # A pencil line or a few across a cell, running on through its sides, with no outline around it: stray
+        # lines? (Two of them read as strokes as dense as hatching, and as little ink: stray-line 2, three empty
+        # cells read as shaded, unflagged.) Hatching darkens a cell more.
+        doubtful.add(index)
     if shaded and strokes < t.stroke_mark and value < t.blot_faint:
         # A faint even tint and no strokes: the lightest pencil fill, or paper whose light was misjudged (an empty
         # cell amid shaded ones, far from the paper that tells the light, on a bent page under a lamp: mixed 5).

@@ -25,12 +25,13 @@ from doodle.sheet.tuning import TUNING, ReaderTuning
 
 
 class StrokeMap:
-    """Where the strokes are over the boxes' bounds, in sheet-image pixels."""
+    """Where the strokes are over the boxes' bounds and `margin_px` around them, in sheet-image pixels."""
 
     def __init__(self, sheet: np.ndarray, boxes: tuple[tuple[int, int, int, int], ...], px_per_mm: float,
-                 t: ReaderTuning = TUNING) -> None:
-        self.x0, self.y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
-        x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
+                 t: ReaderTuning = TUNING, margin_px: int = 0) -> None:
+        height, width = sheet.shape[:2]
+        self.x0, self.y0 = max(min(b[0] for b in boxes) - margin_px, 0), max(min(b[1] for b in boxes) - margin_px, 0)
+        x1, y1 = min(max(b[2] for b in boxes) + margin_px, width), min(max(b[3] for b in boxes) + margin_px, height)
         reach = round(t.stroke_reach_mm * px_per_mm)
         self.mask = local_ink(sheet, (self.x0, self.y0, x1, y1), reach, t) > t.stroke_ink
         self.shares = np.array([float(self.at(box).mean()) for box in boxes])

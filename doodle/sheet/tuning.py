@@ -234,6 +234,21 @@ class ReaderTuning:
     # harsh; hatched or scribbled in pale yellow, 0.077-0.091 at moderate, in coloured strokes). A cell shaded by so
     # little ink, in a few grey strokes, with no outline around it may hold a stray line.
     stray_ink: float = 0.1
+    # --- strokes crossing a cell's sides (crossings.py) ---
+    crossing_reach_mm: float = 2.5  # a side is read this far on either side of its printed line ...
+    crossing_clear_mm: float = 1.0  # ... past this much of it (the printed line's width and blur; the border's too)
+    crossing_along_mm: float = 5.0  # ink running this far along the side is a line along it (printed or drawn)
+    crossing_meet_mm: float = 0.75  # a stroke carried on across the line lands on ink within this ...
+    crossing_landed_share: float = 0.6  # ... in this share of the rows of the other strip
+    crossing_stroke_mm: float = 3.0  # a stroke runs no further along the line than this per row (a blob does)
+    # Near a corner, a stroke runs at least this far along the line per unit across it to cross (a slant of 60
+    # degrees from the line or less): the line across at the corner, or an outline wobbling beside it, runs square.
+    crossing_corner_slope: float = 0.58
+    # A cell crossed at a corner holds its own mark when its strokes span this share of the interior both ways,
+    # pieces under crossing_speck_px pixels left out (slashes of slash 0 and 2: 0.81-1.0; the ends of stray lines
+    # come in through a corner of slash-stray-line 0-11: 0.42-0.78).
+    crossing_span_share: float = 0.8
+    crossing_speck_px: int = 4
     # Brown: a tea or coffee stain. Ink is 1 - the darkest channel; the chroma (brightest less darkest channel) over
     # the ink is a pigment's own (about the same at any strength): graphite under 0.12, a coffee tint 0.5-0.63, the
     # coloured pencils of the generator 0.5 (green, purple: not warm) to 1 (orange, pale yellow); red 0.81. Warm

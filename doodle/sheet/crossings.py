@@ -1,0 +1,163 @@
+"""Strokes that cross a cell's printed sides. A mark drawn within one cell's lines (a slash from corner to corner,
+an X, a tick) is that cell's, as a player means it; a line that runs on through a side into the next cell (a stray
+line, a scribble's pass) is not the cell's alone, and says nothing by itself.
+
+Each printed line is read in two strips, one on either side of it and clear of it: a stroke crossing the line
+spans one strip, and carried on along its own slope it lands on ink all the way across the other (a stroke of its
+own there, or the dense strokes of a shaded cell). What
+runs along the line (the printed line, an outline drawn over or beside it) is taken out first: it runs further
+along the line than any stroke across it is wide, and so is the line across at each corner (printed, or an outline
+beside it). Near a corner, where the slashes of two cells that touch corner to corner meet, a stroke across at a
+slant may be theirs: such a cell holds its own mark only when its strokes run across it from side to side and
+top to bottom, as a slash does and the end of a line coming in there need not.
+The values it decides with are `tuning.ReaderTuning`'s `crossing_*`, with their evidence.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from doodle.quilt import SIZE
+from doodle.sheet import layout
+from doodle.sheet.strokes import StrokeMap
+from doodle.sheet.tuning import TUNING, ReaderTuning
+
+
+def crossing_margin_px(px_per_mm: float, t: ReaderTuning = TUNING) -> int:
+    """How far past the cells' interiors a stroke map must reach to read the grid's outer lines."""
+    return round((t.cell_inset_mm + t.crossing_reach_mm + 1.0) * px_per_mm)
+
+
+def confined_cells(strokes: StrokeMap, boxes: tuple[tuple[int, int, int, int], ...], cells: set[int],
+                   marked: set[int], px_per_mm: float, t: ReaderTuning = TUNING) -> set[int]:
+    """The `cells` (index row * 9 + col) whose strokes cross none of their sides: a mark of the cell's own.
+    `strokes` must reach `crossing_margin_px` past the cells' interiors (`boxes`).
+
+    A stroke through a corner may be the slashes of two cells that touch there corner to corner, or a line that
+    runs on through it. So a cell a stroke leaves through a corner holds its own mark only when its strokes run
+    across its interior from side to side and top to bottom, as a slash does and the end of a line need not
+    (slash-stray-line 0, 6 and 10 read a cell so crossed as shaded, unflagged, without that); when it touches
+    another of the `marked` cells side to side, as a patch's cells do; and when the cell across that corner holds
+    its own mark too (a line along the cells' diagonals ends somewhere in a cell it does not cross, or off the grid:
+    slash-stray-line 9 and 10)."""
+    if not cells:
+        return set()
+    crossed, corners = _crossed_sides(strokes, px_per_mm, t)
+    own = set()
+    for index in cells:
+        row, col = divmod(index, SIZE)
+        if crossed & _sides(index):
+            continue
+        beside = {r * SIZE + c for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
+                  if 0 <= r < SIZE and 0 <= c < SIZE}
+        if any(index in pair for pair in corners) and not (beside & marked
+                                                           and _runs_across(strokes.at(boxes[index]), t)):
+            continue
+        own.add(index)
+    # The cells across a corner from one another hold their own marks together, or neither does.
+    while broken := {index for pair in corners if not pair <= own for index in pair} & own:
+        own -= broken
+    return own
+
+
+def _runs_across(mask: np.ndarray, t: ReaderTuning) -> bool:
+    """Whether the strokes in a box span `t.crossing_span_share` of it both ways (specks left out)."""
+    count, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    pieces = [stats[label] for label in range(1, count) if stats[label, cv2.CC_STAT_AREA] >= t.crossing_speck_px]
+    if not pieces:
+        return False
+    left = min(piece[cv2.CC_STAT_LEFT] for piece in pieces)
+    right = max(piece[cv2.CC_STAT_LEFT] + piece[cv2.CC_STAT_WIDTH] for piece in pieces)
+    top = min(piece[cv2.CC_STAT_TOP] for piece in pieces)
+    bottom = max(piece[cv2.CC_STAT_TOP] + piece[cv2.CC_STAT_HEIGHT] for piece in pieces)
+    height, width = mask.shape
+    return min((right - left) / width, (bottom - top) / height) >= t.crossing_span_share
+
+
+def _sides(index: int) -> set[tuple[str, int, int]]:
+    """A cell's sides as (direction, line, cell along it): horizontal line r is the top of row r."""
+    row, col = divmod(index, SIZE)
+    return {("h", row, col), ("h", row + 1, col), ("v", col, row), ("v", col + 1, row)}
+
+
+def _crossed_sides(strokes: StrokeMap, px_per_mm: float,
+                   t: ReaderTuning) -> tuple[set[tuple[str, int, int]], set[frozenset[int]]]:
+    """The sides crossed; and, for each stroke through a corner at a slant (within `t.outline_band_mm` of it), the
+    two cells it runs through there (an index of -1 for off the grid)."""
+    grid, cell = layout.GRID_RECT, layout.CELL_MM * px_per_mm
+    top, left = grid.y * px_per_mm - strokes.y0, grid.x * px_per_mm - strokes.x0
+    corner = t.outline_band_mm * px_per_mm  # an outline along the line across lies this near the corner
+    crossed, corners = set(), set()
+    for direction, mask, across, along in (("h", strokes.mask, top, left), ("v", strokes.mask.T, left, top)):
+        # Where the lines across these lie, printed or drawn beside them.
+        lines_across = np.zeros(mask.shape[1], np.uint8)
+        for line in range(SIZE + 1):
+            at = along + line * cell
+            lines_across[max(round(at - corner), 0) : max(round(at + corner) + 1, 0)] = 1
+        for line in range(SIZE + 1):
+            for where, slope in _crossings(mask, across + line * cell, lines_across, px_per_mm, t):
+                part, offset = divmod(where - along, cell)
+                if min(offset, cell - offset) > corner:
+                    if 0 <= part < SIZE:
+                        crossed.add((direction, line, int(part)))
+                elif abs(slope) >= t.crossing_corner_slope:
+                    nearest = round((where - along) / cell)
+                    row, col = (line, nearest) if direction == "h" else (nearest, line)
+                    # Through the corner where lines row and col meet: a stroke down to the right ("\", a positive
+                    # slope either way) runs from the cell above and left of it to the one below and right.
+                    ends = ((row - 1, col - 1), (row, col)) if slope > 0 else ((row - 1, col), (row, col - 1))
+                    corners.add(frozenset(r * SIZE + c if 0 <= r < SIZE and 0 <= c < SIZE else -1 for r, c in ends))
+    return crossed, corners
+
+
+def _crossings(mask: np.ndarray, line_y: float, lines_across: np.ndarray, px_per_mm: float,
+               t: ReaderTuning) -> list[tuple[float, float]]:
+    """Where strokes cross the horizontal line at `line_y` in the boolean `mask`: (pixels along it, the stroke's
+    run along the line per pixel across it). `lines_across`: 1 in the columns where a vertical line of the grid
+    lies, or an outline beside it."""
+    reach, clear = round(t.crossing_reach_mm * px_per_mm), round(t.crossing_clear_mm * px_per_mm)
+    y = round(line_y)
+    y0, y1 = y - reach, y + reach + 1
+    if y0 < 0 or y1 > mask.shape[0]:
+        return []
+    band = mask[y0:y1].astype(np.uint8)
+    run = round(t.crossing_along_mm * px_per_mm)
+    along = cv2.morphologyEx(band, cv2.MORPH_OPEN, np.ones((1, run), np.uint8))
+    across = cv2.morphologyEx(band, cv2.MORPH_OPEN, np.ones((min(run, band.shape[0]), 1), np.uint8)) * lines_across
+    band &= (1 - along) & (1 - across)
+    strips = ((band[: reach - clear], y0), (band[reach + clear + 1 :], y + clear + 1))
+    tolerance = round(t.crossing_meet_mm * px_per_mm)
+    widest = t.crossing_stroke_mm * px_per_mm
+    found = []
+    # A stroke on either side carried on across the line lands on ink all the way across the other side (which
+    # may be shaded densely, where no single stroke stands out).
+    for (strip, strip_y), (other, other_y) in (strips, strips[::-1]):
+        for x, slope in _carried(strip, strip_y, line_y, widest):
+            rows = np.arange(other.shape[0])
+            at = np.round(x + slope * (other_y + rows - line_y)).astype(int)
+            landed = [other[row, max(a - tolerance, 0) : max(a + tolerance + 1, 0)].any()
+                      for row, a in zip(rows, at, strict=True)]
+            if landed and np.mean(landed) >= t.crossing_landed_share:
+                found.append((x, slope))
+    return found
+
+
+def _carried(strip: np.ndarray, strip_y: int, line_y: float, widest: float) -> list[tuple[float, float]]:
+    """The strokes (no wider along the strip than `widest` on average) that run across the whole `strip` (its first
+    row at `strip_y`), each carried on along its own slope to `line_y`: where it would meet that line, and its slope
+    (pixels along per pixel across)."""
+    height = strip.shape[0]
+    if height < 2:
+        return []
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(strip, connectivity=8)
+    found = []
+    for label in range(1, count):
+        if (stats[label, cv2.CC_STAT_TOP] != 0 or stats[label, cv2.CC_STAT_HEIGHT] != height
+                or stats[label, cv2.CC_STAT_AREA] > widest * height):
+            continue
+        first = float(np.flatnonzero(labels[0] == label).mean())
+        last = float(np.flatnonzero(labels[-1] == label).mean())
+        slope = (last - first) / (height - 1)
+        found.append((first + slope * (line_y - strip_y), slope))
+    return found
