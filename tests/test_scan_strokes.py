@@ -171,13 +171,6 @@ def test_slashes_inside_drawn_outlines_are_read_without_doubt():
     assert not [doubt for doubt in result.uncertain if doubt.kind == "cell"]
 
 
-def test_slashes_without_outlines_stay_in_doubt():
-    photo = styled_photo(0, "mild", style="slash", outlines="never")
-    result = read_photo(photo.jpeg)
-    slashed = {(r, c) for r in range(SIZE) for c in range(SIZE) if photo.truth.quilt.is_covered(r, c)}
-    assert slashed <= {doubt.cell for doubt in result.uncertain if doubt.kind == "cell"}
-
-
 def test_a_smudge_fades_before_its_lines_and_pencil_reaches_them():
     box = cell_boxes()[40]
     x, y = _cell_origin(40)

@@ -101,7 +101,8 @@ def _crossed_sides(strokes: StrokeMap, px_per_mm: float,
                 if min(offset, cell - offset) > corner:
                     if 0 <= part < SIZE:
                         crossed.add((direction, line, int(part)))
-                elif abs(slope) >= t.crossing_corner_slope:
+                elif abs(slope) >= t.crossing_corner_slope and _runs_on(mask, across + line * cell, where, slope,
+                                                                         px_per_mm, t):
                     nearest = round((where - along) / cell)
                     row, col = (line, nearest) if direction == "h" else (nearest, line)
                     # Through the corner where lines row and col meet: a stroke down to the right ("\", a positive
@@ -115,7 +116,7 @@ def _crossings(mask: np.ndarray, line_y: float, lines_across: np.ndarray, px_per
                t: ReaderTuning) -> list[tuple[float, float]]:
     """Where strokes cross the horizontal line at `line_y` in the boolean `mask`: (pixels along it, the stroke's
     run along the line per pixel across it). `lines_across`: 1 in the columns where a vertical line of the grid
-    lies, or an outline beside it."""
+    lies, or an outline beside it: what runs straight across there is left out."""
     reach, clear = round(t.crossing_reach_mm * px_per_mm), round(t.crossing_clear_mm * px_per_mm)
     y = round(line_y)
     y0, y1 = y - reach, y + reach + 1
@@ -123,9 +124,15 @@ def _crossings(mask: np.ndarray, line_y: float, lines_across: np.ndarray, px_per
         return []
     band = mask[y0:y1].astype(np.uint8)
     run = round(t.crossing_along_mm * px_per_mm)
-    along = cv2.morphologyEx(band, cv2.MORPH_OPEN, np.ones((1, run), np.uint8))
-    across = cv2.morphologyEx(band, cv2.MORPH_OPEN, np.ones((min(run, band.shape[0]), 1), np.uint8)) * lines_across
-    band &= (1 - along) & (1 - across)
+    # (Runs are counted within the band: past its edges is no ink.)
+    along = cv2.morphologyEx(band, cv2.MORPH_OPEN, np.ones((1, run), np.uint8), borderType=cv2.BORDER_CONSTANT,
+                             borderValue=0)
+    # (A thin printed line is broken in places in the stroke map: closed first, or a slash carried on past its
+    # corner lands on it.)
+    upright = cv2.morphologyEx(band, cv2.MORPH_CLOSE, np.ones((t.crossing_break_px, 1), np.uint8))
+    across = cv2.morphologyEx(upright, cv2.MORPH_OPEN, np.ones((min(run, band.shape[0]), 1), np.uint8),
+                              borderType=cv2.BORDER_CONSTANT, borderValue=0)
+    band &= (1 - along) & (1 - across * lines_across)
     strips = ((band[: reach - clear], y0), (band[reach + clear + 1 :], y + clear + 1))
     tolerance = round(t.crossing_meet_mm * px_per_mm)
     widest = t.crossing_stroke_mm * px_per_mm
@@ -141,6 +148,23 @@ def _crossings(mask: np.ndarray, line_y: float, lines_across: np.ndarray, px_per
             if landed and np.mean(landed) >= t.crossing_landed_share:
                 found.append((x, slope))
     return found
+
+
+def _runs_on(mask: np.ndarray, line_y: float, x: float, slope: float, px_per_mm: float, t: ReaderTuning) -> bool:
+    """Whether a stroke crossing the horizontal line at `line_y` near a corner runs on along its slant into the
+    cells on both sides, further than the strips it was found in: a line through the corner does; a slash that
+    ends at the corner, carried on over what lies there (an outline's corner, the printed lines' ends), does not."""
+    near, far = round(t.crossing_reach_mm * px_per_mm), round(t.crossing_run_on_mm * px_per_mm)
+    tolerance = round(t.crossing_meet_mm * px_per_mm)
+    y = round(line_y)
+    for rows in (np.arange(y - far, y - near), np.arange(y + near + 1, y + far + 1)):
+        rows = rows[(rows >= 0) & (rows < mask.shape[0])]
+        at = np.round(x + slope * (rows - line_y)).astype(int)
+        landed = [mask[row, max(a - tolerance, 0) : max(a + tolerance + 1, 0)].any()
+                  for row, a in zip(rows, at, strict=True)]
+        if not landed or np.mean(landed) < t.crossing_landed_share:
+            return False
+    return True
 
 
 def _carried(strip: np.ndarray, strip_y: int, line_y: float, widest: float) -> list[tuple[float, float]]:

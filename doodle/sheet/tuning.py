@@ -241,6 +241,8 @@ class ReaderTuning:
     crossing_meet_mm: float = 0.75  # a stroke carried on across the line lands on ink within this ...
     crossing_landed_share: float = 0.6  # ... in this share of the rows of the other strip
     crossing_stroke_mm: float = 3.0  # a stroke runs no further along the line than this per row (a blob does)
+    crossing_break_px: int = 5  # breaks this long in a thin printed line's strokes are closed
+    crossing_run_on_mm: float = 5.0  # a line through a corner runs on this far from the line on both sides
     # Near a corner, a stroke runs at least this far along the line per unit across it to cross (a slant of 60
     # degrees from the line or less): the line across at the corner, or an outline wobbling beside it, runs square.
     crossing_corner_slope: float = 0.58

@@ -1,0 +1,93 @@
+"""A mark drawn within one cell's lines is that cell's; a line that runs on through its sides is not (issue 15:
+slashes read without an outline, stray lines never read as shading without a doubt)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from doodle.quilt import SIZE
+from doodle.sheet import layout
+from doodle.sheet.crossings import confined_cells, crossing_margin_px
+from doodle.sheet.scan import read_photo
+from doodle.sheet.stages import PX_PER_MM, cell_boxes
+from doodle.sheet.strokes import StrokeMap
+from tests.photogen_styles import styled_photo
+from tests.test_scan import flagged, wrong_items
+
+PENCIL = (95, 95, 95)
+
+
+def _printed_sheet() -> np.ndarray:
+    """A blank sheet with the grid's lines printed on it."""
+    sheet = np.full((262 * 4, 190 * 4, 3), 235, np.uint8)
+    grid, k = layout.GRID_RECT, PX_PER_MM
+    for line in range(SIZE + 1):
+        x, y = round((grid.x + line * layout.CELL_MM) * k), round((grid.y + line * layout.CELL_MM) * k)
+        cv2.line(sheet, (x, round(grid.y * k)), (x, round(grid.y2 * k)), (40, 40, 40), 1)
+        cv2.line(sheet, (round(grid.x * k), y), (round(grid.x2 * k), y), (40, 40, 40), 1)
+    return sheet
+
+
+def _at(row: float, col: float) -> tuple[int, int]:
+    """The sheet-image pixel at a point of the grid given in cells (row 1.5: the middle of the second row)."""
+    grid = layout.GRID_RECT
+    return (round((grid.x + col * layout.CELL_MM) * PX_PER_MM), round((grid.y + row * layout.CELL_MM) * PX_PER_MM))
+
+
+def _slash(sheet: np.ndarray, row: int, col: int, inset: float = 0.08) -> None:
+    """A slash from near the top-left corner of a cell to near its bottom-right."""
+    cv2.line(sheet, _at(row + inset, col + inset), _at(row + 1 - inset, col + 1 - inset), PENCIL, 3, cv2.LINE_AA)
+
+
+def _own_marks(sheet: np.ndarray, marked: set[int]) -> set[int]:
+    boxes = cell_boxes()
+    strokes = StrokeMap(sheet, boxes, PX_PER_MM, margin_px=crossing_margin_px(PX_PER_MM))
+    return confined_cells(strokes, boxes, marked, marked, PX_PER_MM)
+
+
+def test_a_slash_within_its_cell_is_its_own_mark_and_a_line_through_cells_is_not():
+    sheet = _printed_sheet()
+    _slash(sheet, 4, 4)
+    cv2.line(sheet, _at(1.3, 0.4), _at(1.7, 3.6), PENCIL, 3, cv2.LINE_AA)  # a stray line through a1 .. d1
+    assert _own_marks(sheet, {40, 9, 10, 11, 12}) == {40}
+
+
+def test_slashes_meeting_corner_to_corner_in_patches_are_their_own_marks():
+    """Two patches of slashes whose cells touch corner to corner (c3 and d4): their slashes meet at the corner as a
+    line through it would."""
+    sheet = _printed_sheet()
+    for row, col in ((2, 1), (2, 2), (3, 3), (3, 4)):
+        _slash(sheet, row, col)
+    assert _own_marks(sheet, {19, 20, 30, 31}) == {19, 20, 30, 31}
+
+
+def test_a_line_along_the_cells_diagonals_is_no_ones_mark():
+    """A stray line through c3 and d4 corner to corner, ending inside e5 (where it does not run across the cell),
+    beside a patch of slashes (b3 and c4): as a slash chain it would read as marks."""
+    sheet = _printed_sheet()
+    cv2.line(sheet, _at(2.05, 2.05), _at(4.55, 4.55), PENCIL, 3, cv2.LINE_AA)
+    _slash(sheet, 2, 1)
+    _slash(sheet, 3, 2)
+    marked = {19, 20, 29, 30, 40}
+    assert _own_marks(sheet, marked) == {19, 29}
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_slashes_without_outlines_are_read_as_marks_without_doubt(seed):
+    """One slash per cell and no outline drawn: every slashed cell was in doubt (a stray line?)."""
+    photo = styled_photo(seed, "mild", style="slash", outlines="never")
+    result = read_photo(photo.jpeg)
+    assert result.quilt == photo.truth.quilt
+    assert len([doubt for doubt in result.uncertain if doubt.kind == "cell"]) <= 5
+
+
+@pytest.mark.parametrize(("style", "seed"), [(None, 2), ("slash", 0), ("slash", 6), ("slash", 9), ("slash", 10)])
+def test_a_stray_line_is_never_read_as_shading_without_a_doubt(style, seed):
+    """Stray pencil lines over empty cells: two through e9-g9 read as three shaded cells, unflagged (as dense as
+    hatching, with the ink of a line); lines coming in through a corner, or along the cells' diagonals beside a
+    patch of slashes, read as slashes."""
+    photo = styled_photo(seed, "mild", style=style, distractor="stray line")
+    result = read_photo(photo.jpeg)
+    assert wrong_items(result, photo.truth) <= flagged(result)
