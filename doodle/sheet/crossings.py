@@ -2,15 +2,19 @@
 an X, a tick) is that cell's, as a player means it; a line that runs on through a side into the next cell (a stray
 line, a scribble's pass) is not the cell's alone, and says nothing by itself.
 
-Each printed line is read in two strips, one on either side of it and clear of it: a stroke crossing the line
-spans one strip, and carried on along its own slope it lands on ink all the way across the other (a stroke of its
-own there, or the dense strokes of a shaded cell). What
-runs along the line (the printed line, an outline drawn over or beside it) is taken out first: it runs further
-along the line than any stroke across it is wide, and so is the line across at each corner (printed, or an outline
-beside it). Near a corner, where the slashes of two cells that touch corner to corner meet, a stroke across at a
-slant may be theirs: such a cell holds its own mark only when its strokes run across it from side to side and
-top to bottom, as a slash does and the end of a line coming in there need not.
-The values it decides with are `tuning.ReaderTuning`'s `crossing_*`, with their evidence.
+Each printed line is read in two strips, one on either side of it and clear of it. What runs along the line (the
+printed line, an outline drawn over or beside it) is taken out first, as is what runs straight across it at each
+corner (the line across, or an outline beside that): each runs further than any stroke across them is wide. A
+stroke crossing the line spans one strip, and carried on along its own slant it lands on ink all the way across
+the other (a stroke of its own there, or the dense strokes of a shaded cell).
+
+Near a corner, the slashes of two cells that touch corner to corner meet as a line through it would. A stroke
+crossing there counts only if it runs on along its slant well into the cells on both sides (a slash's end next to
+an empty cell does not), and then it joins the two cells it runs through: each holds its own mark only when its
+strokes run across it, it touches another marked cell side to side (as a patch's cells do), and the other does
+too. A line along the cells' diagonals ends somewhere, in a cell it does not run across or off the grid, and so
+none of its cells holds a mark of its own. The values it decides with are `tuning.ReaderTuning`'s `crossing_*`,
+with their evidence.
 """
 
 from __future__ import annotations
@@ -26,21 +30,23 @@ from doodle.sheet.tuning import TUNING, ReaderTuning
 
 def crossing_margin_px(px_per_mm: float, t: ReaderTuning = TUNING) -> int:
     """How far past the cells' interiors a stroke map must reach to read the grid's outer lines."""
-    return round((t.cell_inset_mm + t.crossing_reach_mm + 1.0) * px_per_mm)
+    return round((t.cell_inset_mm + t.crossing_run_on_mm + 1.0) * px_per_mm)
 
 
 def confined_cells(strokes: StrokeMap, boxes: tuple[tuple[int, int, int, int], ...], cells: set[int],
                    marked: set[int], px_per_mm: float, t: ReaderTuning = TUNING) -> set[int]:
-    """The `cells` (index row * 9 + col) whose strokes cross none of their sides: a mark of the cell's own.
-    `strokes` must reach `crossing_margin_px` past the cells' interiors (`boxes`).
+    """The `cells` (index row * 9 + col) whose strokes run across them from side to side and top to bottom and
+    cross none of their sides: a mark of the cell's own. `strokes` must reach `crossing_margin_px` past the cells'
+    interiors (`boxes`).
 
-    A stroke through a corner may be the slashes of two cells that touch there corner to corner, or a line that
-    runs on through it. So a cell a stroke leaves through a corner holds its own mark only when its strokes run
-    across its interior from side to side and top to bottom, as a slash does and the end of a line need not
-    (slash-stray-line 0, 6 and 10 read a cell so crossed as shaded, unflagged, without that); when it touches
-    another of the `marked` cells side to side, as a patch's cells do; and when the cell across that corner holds
-    its own mark too (a line along the cells' diagonals ends somewhere in a cell it does not cross, or off the grid:
-    slash-stray-line 9 and 10)."""
+    Running across the cell, as a slash or an X does: the end of a line coming in through a corner need not
+    (slash-stray-line 0, 6 and 10 read such a cell as shaded, unflagged), nor a line crossing the cell at a
+    shallow slant whose crossing was not seen (stray-line 10002: where it crossed by a corner, square to the
+    line, as an outline would, and where it ran into a scribble's strokes). A stroke through a corner may be the
+    slashes of two cells that touch there corner to corner, or a line that runs on through it: such a cell holds
+    its own mark only when it touches another of the `marked` cells side to side, as a patch's cells do, and the
+    cell across that corner holds its own mark too (a line along the cells' diagonals ends somewhere in a cell it
+    does not run across, or off the grid: slash-stray-line 9 and 10)."""
     if not cells:
         return set()
     crossed, corners = _crossed_sides(strokes, px_per_mm, t)
@@ -49,10 +55,11 @@ def confined_cells(strokes: StrokeMap, boxes: tuple[tuple[int, int, int, int], .
         row, col = divmod(index, SIZE)
         if crossed & _sides(index):
             continue
+        if not _runs_across(strokes.at(boxes[index]), t):
+            continue
         beside = {r * SIZE + c for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
                   if 0 <= r < SIZE and 0 <= c < SIZE}
-        if any(index in pair for pair in corners) and not (beside & marked
-                                                           and _runs_across(strokes.at(boxes[index]), t)):
+        if any(index in pair for pair in corners) and not beside & marked:
             continue
         own.add(index)
     # The cells across a corner from one another hold their own marks together, or neither does.
@@ -168,9 +175,10 @@ def _runs_on(mask: np.ndarray, line_y: float, x: float, slope: float, px_per_mm:
 
 
 def _carried(strip: np.ndarray, strip_y: int, line_y: float, widest: float) -> list[tuple[float, float]]:
-    """The strokes (no wider along the strip than `widest` on average) that run across the whole `strip` (its first
-    row at `strip_y`), each carried on along its own slope to `line_y`: where it would meet that line, and its slope
-    (pixels along per pixel across)."""
+    """The single strokes that run across the whole `strip` (its first row at `strip_y`), each carried on along its
+    own slope to `line_y`: where it would meet that line, and its slope (pixels along per pixel across). A single
+    stroke is one run in every row, no wider than `widest` on average: not a blob of dense strokes, nor a
+    scribble's turn (two runs where its arms part, whose middle does not lie on either)."""
     height = strip.shape[0]
     if height < 2:
         return []
@@ -179,6 +187,10 @@ def _carried(strip: np.ndarray, strip_y: int, line_y: float, widest: float) -> l
     for label in range(1, count):
         if (stats[label, cv2.CC_STAT_TOP] != 0 or stats[label, cv2.CC_STAT_HEIGHT] != height
                 or stats[label, cv2.CC_STAT_AREA] > widest * height):
+            continue
+        piece = labels == label
+        runs = piece[:, 0].astype(int) + (piece[:, 1:] & ~piece[:, :-1]).sum(axis=1)
+        if runs.max() > 1:
             continue
         first = float(np.flatnonzero(labels[0] == label).mean())
         last = float(np.flatnonzero(labels[-1] == label).mean())

@@ -230,9 +230,11 @@ class ReaderTuning:
     # cross a cell), which its outline and its colour tell apart.
     stroke_dense: float = 0.2
     # A line or two across a cell darkens it by this much at most (slashes 0.03-0.08 over 4 tuning photos; a loose
-    # scribble's line run on across an empty cell 0.05-0.06); the lightest pencil fills start at 0.107 (pale yellow,
-    # harsh; hatched or scribbled in pale yellow, 0.077-0.091 at moderate, in coloured strokes). A cell shaded by so
-    # little ink, in a few grey strokes, with no outline around it may hold a stray line.
+    # scribble's line run on across an empty cell 0.05-0.06; two stray lines across one 0.077-0.088, their strokes
+    # as dense as hatching: stray-line 2); the lightest pencil fills start at 0.107 (pale yellow, harsh; hatched or
+    # scribbled in pale yellow, 0.077-0.091 at moderate, in coloured strokes). A cell shaded by so little ink, in grey
+    # strokes, with no outline around it and not its own mark (crossings.py) may hold stray lines (no graphite
+    # hatching of 20 harsh and 20 moderate photos, seeds 600-619, is so light without an outline).
     stray_ink: float = 0.1
     # --- strokes crossing a cell's sides (crossings.py) ---
     crossing_reach_mm: float = 2.5  # a side is read this far on either side of its printed line ...
@@ -242,13 +244,17 @@ class ReaderTuning:
     crossing_landed_share: float = 0.6  # ... in this share of the rows of the other strip
     crossing_stroke_mm: float = 3.0  # a stroke runs no further along the line than this per row (a blob does)
     crossing_break_px: int = 5  # breaks this long in a thin printed line's strokes are closed
-    crossing_run_on_mm: float = 5.0  # a line through a corner runs on this far from the line on both sides
+    # A line through a corner runs on this far from the line on both sides; a slash's end there does not, however
+    # near an outline's corner or a printed line's end lies (slash 0-11: every cell of 4 photos in doubt when it
+    # only had to land past the strips, 2.5 mm); a stray line that ran 3-4 mm into the next cell through a corner
+    # passed 5 mm (slash-stray-line 10010).
+    crossing_run_on_mm: float = 3.5
     # Near a corner, a stroke runs at least this far along the line per unit across it to cross (a slant of 60
     # degrees from the line or less): the line across at the corner, or an outline wobbling beside it, runs square.
     crossing_corner_slope: float = 0.58
-    # A cell crossed at a corner holds its own mark when its strokes span this share of the interior both ways,
-    # pieces under crossing_speck_px pixels left out (slashes of slash 0 and 2: 0.81-1.0; the ends of stray lines
-    # come in through a corner of slash-stray-line 0-11: 0.42-0.78).
+    # A cell's own mark runs across it: its strokes span this share of the interior both ways, pieces under
+    # crossing_speck_px pixels left out (slashes of slash 0 and 2: 0.81-1.0; the ends of stray lines that come in
+    # through a corner of slash-stray-line 0-11: 0.42-0.78).
     crossing_span_share: float = 0.8
     crossing_speck_px: int = 4
     # Brown: a tea or coffee stain. Ink is 1 - the darkest channel; the chroma (brightest less darkest channel) over
