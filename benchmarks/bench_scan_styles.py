@@ -5,6 +5,7 @@ a second sheet in view, a mirrored photo (tests/photogen_styles.py).
     python3 benchmarks/bench_scan_styles.py --photos 24                 # seeds 0-23, the ones looked at
     python3 benchmarks/bench_scan_styles.py --photos 24 --held-out      # seeds 10000-10023, never looked at
     python3 benchmarks/bench_scan_styles.py --families slash,coffee-ring --photos 8
+    python3 benchmarks/bench_scan_styles.py --photos 24 --first-seed 20000  # a set never run before
 
 Per family: photos read exactly, photos with any doubt, photos with more than 5 cells in doubt, photos refused
 (with the message), and photos with something read wrongly that is not itself among the doubts a player is asked
@@ -96,9 +97,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--photos", type=int, default=24)
     parser.add_argument("--held-out", action="store_true", help=f"seeds from {HELD_OUT_FIRST_SEED} on")
+    parser.add_argument("--first-seed", type=int, default=None, help="seeds from this one on (a set not yet seen)")
     parser.add_argument("--families", default=",".join(FAMILIES), help=f"comma-separated, of {', '.join(FAMILIES)}")
     args = parser.parse_args()
-    first = HELD_OUT_FIRST_SEED if args.held_out else 0
+    first = args.first_seed if args.first_seed is not None else HELD_OUT_FIRST_SEED if args.held_out else 0
     seeds = range(first, first + args.photos)
     print(f"seeds {seeds.start}-{seeds.stop - 1}")
     print(f"{'family':22} {'photos':>6} {'exact':>6} {'doubted':>8} {'>5 cells':>8} {'refused':>8} "
