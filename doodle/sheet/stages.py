@@ -380,10 +380,11 @@ def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tup
     strokes, value, outlined = read.strokes.shares[index], read.values[index], index in read.outlined
     box = cell_boxes(t.cell_inset_mm)[index]
     few_strokes = value < t.tint_sure and strokes < t.stroke_dense
-    if index in read.confined and not stain_coloured(read.light.normalised, box, t=t):
+    if index in read.confined and not stain_coloured(read.light.normalised, box, read.strokes.at(box), t):
         # DECISION: strokes drawn within one cell's lines, none running on through its sides, are a mark of that
-        # cell, as a player means it (a slash from corner to corner, an X, a tick), outlined or not. A stray line
-        # runs on into the next cell (crossings.py); a tea ring's rim is brown.
+        # cell, as a player means it (a slash from corner to corner, an X), outlined or not. A stray line runs on
+        # into the next cell (crossings.py); a tea ring's rim is brown, on its strokes (tea-ring 20008: a faint rim
+        # whose curve crossings.py does not follow, brown on its strokes and not over the cell).
         return True, True
     if not shaded and strokes >= t.stroke_mark:
         # Little ink on average, but strokes: a deliberate mark (a slash, a loose scribble) when the player
