@@ -317,7 +317,9 @@ def decide_cells(read: SheetRead) -> None:
         if (index in shadowed and not known_paper and values[index] < darkest and index not in even
                 and read.strokes.shares[index] < t.stroke_mark and _neutral(field_, box, t)):
             doubtful.add(index)
-    # Cells brighter than paper: the light estimate is wrong around them.
+    # Cells brighter than paper: the light estimate is wrong around them, but not the strokes of a cell read as
+    # shaded, which are measured against the light right around them (light 1, 6, 9: 13-15 hatched cells beside a
+    # glare in doubt each).
     for index in read.overbright:
         row, col = divmod(index, SIZE)
         doubtful |= {
@@ -325,6 +327,7 @@ def decide_cells(read: SheetRead) -> None:
             for r in range(row - 1, row + 2)
             for c in range(col - 1, col + 2)
             if 0 <= r < SIZE and 0 <= c < SIZE
+            and not (values[r * SIZE + c] > threshold and read.strokes.shares[r * SIZE + c] >= t.stroke_mark)
         }
     shaded_cells = []
     for index, value in enumerate(values):
