@@ -44,9 +44,10 @@ def confined_cells(strokes: StrokeMap, boxes: tuple[tuple[int, int, int, int], .
     shallow slant whose crossing was not seen (stray-line 10002: where it crossed by a corner, square to the
     line, as an outline would, and where it ran into a scribble's strokes). A stroke through a corner may be the
     slashes of two cells that touch there corner to corner, or a line that runs on through it: such a cell holds
-    its own mark only when it touches another of the `marked` cells side to side, as a patch's cells do, and the
-    cell across that corner holds its own mark too (a line along the cells' diagonals ends somewhere in a cell it
-    does not run across, or off the grid: slash-stray-line 9 and 10)."""
+    its own mark only when it touches another of the `marked` cells side to side, as a patch's cells do, its
+    strokes lie along that diagonal all the way across it, and the cell across that corner holds its own mark too
+    (a line along the cells' diagonals ends somewhere: in a cell it does not run across, beside a slash of the
+    other slant, or off the grid: slash-stray-line 9, 10 and 14)."""
     if not cells:
         return set()
     crossed, corners = _crossed_sides(strokes, px_per_mm, t)
@@ -59,13 +60,31 @@ def confined_cells(strokes: StrokeMap, boxes: tuple[tuple[int, int, int, int], .
             continue
         beside = {r * SIZE + c for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
                   if 0 <= r < SIZE and 0 <= c < SIZE}
-        if any(index in pair for pair in corners) and not beside & marked:
+        through = [falling for pair, falling in corners if index in pair]
+        if through and not (beside & marked and all(_along_diagonal(strokes.at(boxes[index]), falling, t)
+                                                     for falling in through)):
             continue
         own.add(index)
     # The cells across a corner from one another hold their own marks together, or neither does.
-    while broken := {index for pair in corners if not pair <= own for index in pair} & own:
+    while broken := {index for pair, _ in corners if not pair <= own for index in pair} & own:
         own -= broken
     return own
+
+
+def _along_diagonal(mask: np.ndarray, falling: bool, t: ReaderTuning) -> bool:
+    """Whether the strokes in a box lie along its falling ("\\") or rising ("/") diagonal all the way across it:
+    near both ends and in the middle (a slash does; the end of a line through one corner does not reach the other).
+    """
+    height, width = mask.shape
+    reach = t.crossing_diagonal_reach
+    for share in t.crossing_diagonal_at:
+        y = share * (height - 1)
+        x = share * (width - 1) if falling else (1 - share) * (width - 1)
+        rows = slice(max(round(y - reach * height), 0), round(y + reach * height) + 1)
+        cols = slice(max(round(x - reach * width), 0), round(x + reach * width) + 1)
+        if not mask[rows, cols].any():
+            return False
+    return True
 
 
 def _runs_across(mask: np.ndarray, t: ReaderTuning) -> bool:
@@ -89,14 +108,16 @@ def _sides(index: int) -> set[tuple[str, int, int]]:
 
 
 def _crossed_sides(strokes: StrokeMap, px_per_mm: float,
-                   t: ReaderTuning) -> tuple[set[tuple[str, int, int]], set[frozenset[int]]]:
+                   t: ReaderTuning) -> tuple[set[tuple[str, int, int]], set[tuple[frozenset[int], bool]]]:
     """The sides crossed; and, for each stroke through a corner at a slant (within `t.outline_band_mm` of it), the
-    two cells it runs through there (an index of -1 for off the grid)."""
+    two cells it runs through there (an index of -1 for off the grid) and whether it falls to the right ("\\")."""
     grid, cell = layout.GRID_RECT, layout.CELL_MM * px_per_mm
     top, left = grid.y * px_per_mm - strokes.y0, grid.x * px_per_mm - strokes.x0
     corner = t.outline_band_mm * px_per_mm  # an outline along the line across lies this near the corner
     crossed, corners = set(), set()
-    for direction, mask, across, along in (("h", strokes.mask, top, left), ("v", strokes.mask.T, left, top)):
+    lines = _without_grid_lines(strokes, px_per_mm, t)
+    for direction, mask, across, along, clean in (("h", strokes.mask, top, left, lines),
+                                                  ("v", strokes.mask.T, left, top, lines.T)):
         # Where the lines across these lie, printed or drawn beside them.
         lines_across = np.zeros(mask.shape[1], np.uint8)
         for line in range(SIZE + 1):
@@ -108,15 +129,35 @@ def _crossed_sides(strokes: StrokeMap, px_per_mm: float,
                 if min(offset, cell - offset) > corner:
                     if 0 <= part < SIZE:
                         crossed.add((direction, line, int(part)))
-                elif abs(slope) >= t.crossing_corner_slope and _runs_on(mask, across + line * cell, where, slope,
+                elif abs(slope) >= t.crossing_corner_slope and _runs_on(clean, across + line * cell, where, slope,
                                                                          px_per_mm, t):
                     nearest = round((where - along) / cell)
                     row, col = (line, nearest) if direction == "h" else (nearest, line)
                     # Through the corner where lines row and col meet: a stroke down to the right ("\", a positive
                     # slope either way) runs from the cell above and left of it to the one below and right.
                     ends = ((row - 1, col - 1), (row, col)) if slope > 0 else ((row - 1, col), (row, col - 1))
-                    corners.add(frozenset(r * SIZE + c if 0 <= r < SIZE and 0 <= c < SIZE else -1 for r, c in ends))
+                    pair = frozenset(r * SIZE + c if 0 <= r < SIZE and 0 <= c < SIZE else -1 for r, c in ends)
+                    corners.add((pair, slope > 0))
     return crossed, corners
+
+
+def _without_grid_lines(strokes: StrokeMap, px_per_mm: float, t: ReaderTuning) -> np.ndarray:
+    """The stroke map with what runs along the grid's lines near them taken out: the printed lines, and outlines
+    drawn over or beside them (a slash's end carried on past a corner lands on an outline there)."""
+    grid, cell = layout.GRID_RECT, layout.CELL_MM * px_per_mm
+    band, run = t.outline_band_mm * px_per_mm, round(t.crossing_along_mm * px_per_mm)
+    mask = strokes.mask.astype(np.uint8)
+    along = np.zeros_like(mask)
+    for axis, start, kernel in ((0, grid.y * px_per_mm - strokes.y0, (1, run)),
+                                (1, grid.x * px_per_mm - strokes.x0, (run, 1))):
+        near = np.zeros(mask.shape[axis], np.uint8)
+        for line in range(SIZE + 1):
+            at = start + line * cell
+            near[max(round(at - band), 0) : max(round(at + band) + 1, 0)] = 1
+        runs = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones(kernel, np.uint8), borderType=cv2.BORDER_CONSTANT,
+                                borderValue=0)
+        along |= runs * (near[:, None] if axis == 0 else near[None, :])
+    return (mask & (1 - along)).astype(bool)
 
 
 def _crossings(mask: np.ndarray, line_y: float, lines_across: np.ndarray, px_per_mm: float,

@@ -249,6 +249,10 @@ class ReaderTuning:
     # only had to land past the strips, 2.5 mm); a stray line that ran 3-4 mm into the next cell through a corner
     # passed 5 mm (slash-stray-line 10010).
     crossing_run_on_mm: float = 3.5
+    # A cell's strokes lie along a diagonal all the way across its interior when they come within
+    # crossing_diagonal_reach of it (a share of the interior's side) at each of these shares of the way along it.
+    crossing_diagonal_at: tuple[float, ...] = (0.15, 0.5, 0.85)
+    crossing_diagonal_reach: float = 0.2
     # Near a corner, a stroke runs at least this far along the line per unit across it to cross (a slant of 60
     # degrees from the line or less): the line across at the corner, or an outline wobbling beside it, runs square.
     crossing_corner_slope: float = 0.58
