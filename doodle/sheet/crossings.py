@@ -50,7 +50,8 @@ def confined_cells(strokes: StrokeMap, boxes: tuple[tuple[int, int, int, int], .
     other slant, or off the grid: slash-stray-line 9, 10 and 14)."""
     if not cells:
         return set()
-    crossed, corners = _crossed_sides(strokes, px_per_mm, t)
+    clean = _without_grid_lines(strokes, px_per_mm, t)
+    crossed, corners = _crossed_sides(strokes, clean, px_per_mm, t)
     own = set()
     for index in cells:
         row, col = divmod(index, SIZE)
@@ -61,8 +62,8 @@ def confined_cells(strokes: StrokeMap, boxes: tuple[tuple[int, int, int, int], .
         beside = {r * SIZE + c for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
                   if 0 <= r < SIZE and 0 <= c < SIZE}
         through = [falling for pair, falling in corners if index in pair]
-        if through and not (beside & marked and all(_along_diagonal(strokes.at(boxes[index]), falling, t)
-                                                     for falling in through)):
+        if through and not (beside & marked and all(_along_diagonal(_in_cell(clean, strokes, index, px_per_mm, t),
+                                                                    falling, t) for falling in through)):
             continue
         own.add(index)
     # The cells across a corner from one another hold their own marks together, or neither does.
@@ -71,20 +72,29 @@ def confined_cells(strokes: StrokeMap, boxes: tuple[tuple[int, int, int, int], .
     return own
 
 
+def _in_cell(clean: np.ndarray, strokes: StrokeMap, index: int, px_per_mm: float, t: ReaderTuning) -> np.ndarray:
+    """The part of `clean` (a mask the stroke map's size) over a cell, up to `t.crossing_clear_mm` from its lines."""
+    x0, y0, x1, y1 = layout.cell_rect(*divmod(index, SIZE)).inset(t.crossing_clear_mm).to_px(px_per_mm)
+    return clean[y0 - strokes.y0 : y1 - strokes.y0, x0 - strokes.x0 : x1 - strokes.x0]
+
+
 def _along_diagonal(mask: np.ndarray, falling: bool, t: ReaderTuning) -> bool:
-    """Whether the strokes in a box lie along its falling ("\\") or rising ("/") diagonal all the way across it:
-    near both ends and in the middle (a slash does; the end of a line through one corner does not reach the other).
-    """
+    """Whether the strokes in a cell lie along its falling ("\\") or rising ("/") diagonal from end to end: within
+    `t.crossing_diagonal_reach` of it (a share of the cell), from `t.crossing_diagonal_ends` of the way along it or
+    less to as far from its other end, and through its middle. A slash does; the end of a line through one corner
+    does not reach the other."""
+    ys, xs = np.nonzero(mask)
+    if len(xs) == 0:
+        return False
     height, width = mask.shape
-    reach = t.crossing_diagonal_reach
-    for share in t.crossing_diagonal_at:
-        y = share * (height - 1)
-        x = share * (width - 1) if falling else (1 - share) * (width - 1)
-        rows = slice(max(round(y - reach * height), 0), round(y + reach * height) + 1)
-        cols = slice(max(round(x - reach * width), 0), round(x + reach * width) + 1)
-        if not mask[rows, cols].any():
-            return False
-    return True
+    x, y = xs / max(width - 1, 1), ys / max(height - 1, 1)
+    if not falling:
+        y = 1.0 - y
+    along, off = (x + y) / 2, (x - y) / 2
+    along = along[np.abs(off) <= t.crossing_diagonal_reach]
+    ends = t.crossing_diagonal_ends
+    return bool(len(along) and along.min() <= ends and along.max() >= 1 - ends
+                and (np.abs(along - 0.5) <= ends / 2).any())
 
 
 def _runs_across(mask: np.ndarray, t: ReaderTuning) -> bool:
@@ -107,15 +117,15 @@ def _sides(index: int) -> set[tuple[str, int, int]]:
     return {("h", row, col), ("h", row + 1, col), ("v", col, row), ("v", col + 1, row)}
 
 
-def _crossed_sides(strokes: StrokeMap, px_per_mm: float,
+def _crossed_sides(strokes: StrokeMap, lines: np.ndarray, px_per_mm: float,
                    t: ReaderTuning) -> tuple[set[tuple[str, int, int]], set[tuple[frozenset[int], bool]]]:
     """The sides crossed; and, for each stroke through a corner at a slant (within `t.outline_band_mm` of it), the
-    two cells it runs through there (an index of -1 for off the grid) and whether it falls to the right ("\\")."""
+    two cells it runs through there (an index of -1 for off the grid) and whether it falls to the right ("\\").
+    `lines`: the stroke map without the grid's lines (`_without_grid_lines`)."""
     grid, cell = layout.GRID_RECT, layout.CELL_MM * px_per_mm
     top, left = grid.y * px_per_mm - strokes.y0, grid.x * px_per_mm - strokes.x0
     corner = t.outline_band_mm * px_per_mm  # an outline along the line across lies this near the corner
     crossed, corners = set(), set()
-    lines = _without_grid_lines(strokes, px_per_mm, t)
     for direction, mask, across, along, clean in (("h", strokes.mask, top, left, lines),
                                                   ("v", strokes.mask.T, left, top, lines.T)):
         # Where the lines across these lie, printed or drawn beside them.

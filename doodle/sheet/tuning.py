@@ -249,10 +249,12 @@ class ReaderTuning:
     # only had to land past the strips, 2.5 mm); a stray line that ran 3-4 mm into the next cell through a corner
     # passed 5 mm (slash-stray-line 10010).
     crossing_run_on_mm: float = 3.5
-    # A cell's strokes lie along a diagonal all the way across its interior when they come within
-    # crossing_diagonal_reach of it (a share of the interior's side) at each of these shares of the way along it.
-    crossing_diagonal_at: tuple[float, ...] = (0.15, 0.5, 0.85)
-    crossing_diagonal_reach: float = 0.2
+    # A cell's strokes lie along a diagonal from end to end when those within crossing_diagonal_reach of it (a
+    # share of the cell, 1 mm inside its lines) reach within crossing_diagonal_ends of both its ends: the
+    # generator's slashes end within 2.5 mm of the corners, 0.11 of the way, and lie up to 0.07 off the diagonal;
+    # a stray line through one corner ended 70% of the way along (slash-stray-line 40010).
+    crossing_diagonal_reach: float = 0.15
+    crossing_diagonal_ends: float = 0.2
     # Near a corner, a stroke runs at least this far along the line per unit across it to cross (a slant of 60
     # degrees from the line or less): the line across at the corner, or an outline wobbling beside it, runs square.
     crossing_corner_slope: float = 0.58
