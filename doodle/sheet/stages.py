@@ -258,8 +258,8 @@ def shadow_doubts(read: SheetRead) -> None:
 
 
 def find_strokes(read: SheetRead) -> None:
-    """The strokes over the cells, the shaded cells whose tint may be a stain (see `strokes`), and the marked
-    cells inside a drawn outline (see `outline`)."""
+    """The strokes over the cells, the shaded cells whose tint may be a stain (see `strokes`), the marked cells
+    inside a drawn outline (see `outline`), and the cells whose strokes are a mark of their own (see `crossings`)."""
     t = read.tuning
     boxes = cell_boxes(t.cell_inset_mm)
     read.strokes = StrokeMap(read.sheet, boxes, PX_PER_MM, t, margin_px=crossing_margin_px(PX_PER_MM, t))
@@ -408,9 +408,9 @@ def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tup
         return not bool(few_strokes), False
     if (shaded and not outlined and strokes >= t.stroke_mark and value < t.stray_ink
             and graphite(read.light.normalised, box, t)):
-        # A pencil line or a few across a cell, running on through its sides, with no outline around it: stray
-        # lines? (Two of them read as strokes as dense as hatching, and as little ink: stray-line 2, three empty
-        # cells read as shaded, unflagged.) Hatching darkens a cell more.
+        # A pencil line or a few across a cell, not its own mark and with no outline around it: stray lines? (Two
+        # of them read as strokes as dense as hatching, and as little ink: stray-line 2, three empty cells read as
+        # shaded, unflagged.) Hatching mostly darkens a cell more; a light scribble does not (mild 3028: in doubt).
         doubtful.add(index)
     if shaded and strokes < t.stroke_mark and value < t.blot_faint:
         # A faint even tint and no strokes: the lightest pencil fill, or paper whose light was misjudged (an empty
