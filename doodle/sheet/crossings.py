@@ -198,12 +198,14 @@ def _crossings(mask: np.ndarray, line_y: float, lines_across: np.ndarray, px_per
     # A stroke on either side carried on across the line lands on ink all the way across the other side (which
     # may be shaded densely, where no single stroke stands out).
     for (strip, strip_y), (other, other_y) in (strips, strips[::-1]):
-        for x, slope in _carried(strip, strip_y, line_y, widest):
-            rows = np.arange(other.shape[0])
+        strokes = _carried(strip, strip_y, line_y, widest)
+        if not strokes:
+            continue
+        rows = np.arange(other.shape[0])
+        sums = _row_sums(other, rows)
+        for x, slope in strokes:
             at = np.round(x + slope * (other_y + rows - line_y)).astype(int)
-            landed = [other[row, max(a - tolerance, 0) : max(a + tolerance + 1, 0)].any()
-                      for row, a in zip(rows, at, strict=True)]
-            if landed and np.mean(landed) >= t.crossing_landed_share:
+            if _landed(sums, at, tolerance) >= t.crossing_landed_share:
                 found.append((x, slope))
     return found
 
@@ -218,11 +220,27 @@ def _runs_on(mask: np.ndarray, line_y: float, x: float, slope: float, px_per_mm:
     for rows in (np.arange(y - far, y - near), np.arange(y + near + 1, y + far + 1)):
         rows = rows[(rows >= 0) & (rows < mask.shape[0])]
         at = np.round(x + slope * (rows - line_y)).astype(int)
-        landed = [mask[row, max(a - tolerance, 0) : max(a + tolerance + 1, 0)].any()
-                  for row, a in zip(rows, at, strict=True)]
-        if not landed or np.mean(landed) < t.crossing_landed_share:
+        if _landed(_row_sums(mask, rows), at, tolerance) < t.crossing_landed_share:
             return False
     return True
+
+
+def _row_sums(mask: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """The running count of ink along each of `rows` of `mask`, from 0 before its first column."""
+    sums = np.zeros((len(rows), mask.shape[1] + 1), np.int32)
+    np.cumsum(mask[rows], axis=1, out=sums[:, 1:])
+    return sums
+
+
+def _landed(sums: np.ndarray, at: np.ndarray, tolerance: int) -> float:
+    """The share of rows (their `_row_sums`) with ink within `tolerance` pixels of column `at` in each (0 for
+    none)."""
+    if len(sums) == 0:
+        return 0.0
+    width = sums.shape[1] - 1
+    lo, hi = np.clip(at - tolerance, 0, width), np.clip(at + tolerance + 1, 0, width)
+    index = np.arange(len(sums))
+    return float((sums[index, np.maximum(hi, lo)] > sums[index, lo]).mean())
 
 
 def _carried(strip: np.ndarray, strip_y: int, line_y: float, widest: float) -> list[tuple[float, float]]:
