@@ -257,12 +257,13 @@ def _carried(strip: np.ndarray, strip_y: int, line_y: float, widest: float) -> l
         if (stats[label, cv2.CC_STAT_TOP] != 0 or stats[label, cv2.CC_STAT_HEIGHT] != height
                 or stats[label, cv2.CC_STAT_AREA] > widest * height):
             continue
-        piece = labels == label
+        left = stats[label, cv2.CC_STAT_LEFT]
+        piece = labels[:, left : left + stats[label, cv2.CC_STAT_WIDTH]] == label  # within its bounds
         runs = piece[:, 0].astype(int) + (piece[:, 1:] & ~piece[:, :-1]).sum(axis=1)
         if runs.max() > 1:
             continue
-        first = float(np.flatnonzero(labels[0] == label).mean())
-        last = float(np.flatnonzero(labels[-1] == label).mean())
+        first = left + float(np.flatnonzero(piece[0]).mean())
+        last = left + float(np.flatnonzero(piece[-1]).mean())
         slope = (last - first) / (height - 1)
         found.append((first + slope * (line_y - strip_y), slope))
     return found
