@@ -1,6 +1,6 @@
-"""Strokes that cross a cell's printed sides. A mark drawn within one cell's lines (a slash from corner to corner,
-an X, a tick) is that cell's, as a player means it; a line that runs on through a side into the next cell (a stray
-line, a scribble's pass) is not the cell's alone, and says nothing by itself.
+"""Strokes that cross a cell's printed sides. A mark drawn within one cell's lines and across it (a slash from
+corner to corner, an X) is that cell's, as a player means it; a line that runs on through a side into the next
+cell (a stray line, a scribble's pass) is not the cell's alone, and says nothing by itself.
 
 Each printed line is read in two strips, one on either side of it and clear of it. What runs along the line (the
 printed line, an outline drawn over or beside it) is taken out first, as is what runs straight across it at each
@@ -11,9 +11,9 @@ the other (a stroke of its own there, or the dense strokes of a shaded cell).
 Near a corner, the slashes of two cells that touch corner to corner meet as a line through it would. A stroke
 crossing there counts only if it runs on along its slant well into the cells on both sides (a slash's end next to
 an empty cell does not), and then it joins the two cells it runs through: each holds its own mark only when its
-strokes run across it, it touches another marked cell side to side (as a patch's cells do), and the other does
-too. A line along the cells' diagonals ends somewhere, in a cell it does not run across or off the grid, and so
-none of its cells holds a mark of its own. The values it decides with are `tuning.ReaderTuning`'s `crossing_*`,
+strokes lie along that diagonal from end to end, it touches another marked cell side to side (as a patch's cells
+do), and the other cell does too. A line along the cells' diagonals ends somewhere, in a cell it does not run
+across or off the grid, and so none of its cells holds a mark of its own. The values it decides with are `tuning.ReaderTuning`'s `crossing_*`,
 with their evidence.
 """
 
