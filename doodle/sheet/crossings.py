@@ -13,8 +13,8 @@ crossing there counts only if it runs on along its slant well into the cells on 
 an empty cell does not), and then it joins the two cells it runs through: each holds its own mark only when its
 strokes lie along that diagonal from end to end, it touches another marked cell side to side (as a patch's cells
 do), and the other cell does too. A line along the cells' diagonals ends somewhere, in a cell it does not run
-across or off the grid, and so none of its cells holds a mark of its own. The values it decides with are `tuning.ReaderTuning`'s `crossing_*`,
-with their evidence.
+across or off the grid, and so none of its cells holds a mark of its own. The values it decides with are
+`tuning.ReaderTuning`'s `crossing_*`, with their evidence.
 """
 
 from __future__ import annotations
