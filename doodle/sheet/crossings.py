@@ -24,7 +24,7 @@ import numpy as np
 
 from doodle.quilt import SIZE
 from doodle.sheet import layout
-from doodle.sheet.strokes import StrokeMap
+from doodle.sheet.strokes import StrokeMap, side_neighbours
 from doodle.sheet.tuning import TUNING, ReaderTuning
 
 
@@ -54,13 +54,11 @@ def confined_cells(strokes: StrokeMap, boxes: tuple[tuple[int, int, int, int], .
     crossed, corners = _crossed_sides(strokes, clean, px_per_mm, t)
     own = set()
     for index in cells:
-        row, col = divmod(index, SIZE)
         if crossed & _sides(index):
             continue
         if not _runs_across(strokes.at(boxes[index]), t):
             continue
-        beside = {r * SIZE + c for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
-                  if 0 <= r < SIZE and 0 <= c < SIZE}
+        beside = {r * SIZE + c for r, c in side_neighbours(index)}
         through = [falling for pair, falling in corners if index in pair]
         if through and not (beside & marked and all(_along_diagonal(_in_cell(clean, strokes, index, px_per_mm, t),
                                                                     falling, t) for falling in through)):
@@ -128,11 +126,7 @@ def _crossed_sides(strokes: StrokeMap, lines: np.ndarray, px_per_mm: float,
     crossed, corners = set(), set()
     for direction, mask, across, along, clean in (("h", strokes.mask, top, left, lines),
                                                   ("v", strokes.mask.T, left, top, lines.T)):
-        # Where the lines across these lie, printed or drawn beside them.
-        lines_across = np.zeros(mask.shape[1], np.uint8)
-        for line in range(SIZE + 1):
-            at = along + line * cell
-            lines_across[max(round(at - corner), 0) : max(round(at + corner) + 1, 0)] = 1
+        lines_across = _near_lines(mask.shape[1], along, cell, corner)  # printed, or an outline drawn beside
         for line in range(SIZE + 1):
             for where, slope in _crossings(mask, across + line * cell, lines_across, px_per_mm, t):
                 part, offset = divmod(where - along, cell)
@@ -160,14 +154,20 @@ def _without_grid_lines(strokes: StrokeMap, px_per_mm: float, t: ReaderTuning) -
     along = np.zeros_like(mask)
     for axis, start, kernel in ((0, grid.y * px_per_mm - strokes.y0, (1, run)),
                                 (1, grid.x * px_per_mm - strokes.x0, (run, 1))):
-        near = np.zeros(mask.shape[axis], np.uint8)
-        for line in range(SIZE + 1):
-            at = start + line * cell
-            near[max(round(at - band), 0) : max(round(at + band) + 1, 0)] = 1
+        near = _near_lines(mask.shape[axis], start, cell, band)
         runs = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones(kernel, np.uint8), borderType=cv2.BORDER_CONSTANT,
                                 borderValue=0)
         along |= runs * (near[:, None] if axis == 0 else near[None, :])
     return (mask & (1 - along)).astype(bool)
+
+
+def _near_lines(size: int, first: float, cell: float, band: float) -> np.ndarray:
+    """Along one axis of `size` pixels, 1 within `band` of the grid's lines (the first at `first`, `cell` apart)."""
+    near = np.zeros(size, np.uint8)
+    for line in range(SIZE + 1):
+        at = first + line * cell
+        near[max(round(at - band), 0) : max(round(at + band) + 1, 0)] = 1
+    return near
 
 
 def _crossings(mask: np.ndarray, line_y: float, lines_across: np.ndarray, px_per_mm: float,

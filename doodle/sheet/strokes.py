@@ -111,7 +111,7 @@ def stain_cells(ink: np.ndarray, normalised: np.ndarray, values: np.ndarray, sha
         # 0.13 ink, the darker's blocks 0.06-0.08 apart, a stain against the group's median). A tint's edge through
         # a cell leaves it between paper and the tint, uneven against either.
         median = float(np.median([values[i] for i in group]))
-        around = {r * SIZE + c for i in group for r, c in _beside(i)}
+        around = {r * SIZE + c for i in group for r, c in side_neighbours(i)}
         if any(spread.get(i, 0.0) > max(t.uneven_least, t.uneven_share * max(median, float(values[i])))
                for i in around | group):
             stains |= group
@@ -145,14 +145,15 @@ def touching_groups(cells: set[int], joins: Callable[[int, int], bool]) -> list[
             index = todo.pop()
             if index not in group:
                 group.add(index)
-                todo += [other for other in (r * SIZE + c for r, c in _beside(index))
+                todo += [other for other in (r * SIZE + c for r, c in side_neighbours(index))
                          if other in cells and other not in group and joins(index, other)]
         seen |= group
         groups.append(group)
     return groups
 
 
-def _beside(index: int) -> list[tuple[int, int]]:
+def side_neighbours(index: int) -> list[tuple[int, int]]:
+    """The cells (row, column) that share a side with cell `index` (row * 9 + col)."""
     row, col = divmod(index, SIZE)
     return [(r, c) for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
             if 0 <= r < SIZE and 0 <= c < SIZE]
