@@ -37,6 +37,31 @@ def test_doubts_carry_what_they_are_about():
         Uncertain("cell", "c4", True, 0.3)  # type: ignore[arg-type]
 
 
+
+@pytest.mark.parametrize("doubt", [
+    Uncertain.of_cell((8, 0), True, 0.125), Uncertain.of_cell((0, 4), False, 0.0, "covered in the previous quilt"),
+    Uncertain.of_special("twice", False, 0.5), Uncertain.of_bubble(3, "units", 9, True, 0.25),
+    Uncertain.of_round(2, False, "round 2 score not read"), Uncertain.of_quilt(frozenset({(1, 1), (2, 7)}), "why"),
+])
+def test_a_doubt_comes_back_from_its_dict_as_it_was(doubt):
+    back = Uncertain.from_dict(doubt.to_dict())
+    assert back == doubt and back.where == doubt.where
+
+
+@pytest.mark.parametrize("data,message", [
+    ({"kind": "cell", "read": True, "confidence": 0.5, "cell": [9, 0]}, "not a cell"),
+    ({"kind": "cell", "read": "yes", "confidence": 0.5, "cell": [1, 0]}, "true or false"),
+    ({"kind": "special", "read": True, "confidence": 0.5, "special": "steal"}, "unknown special"),
+    ({"kind": "bubble", "read": True, "confidence": 0.5, "round": 2, "place": "tens", "digit": 10}, "digit 0 to 9"),
+    ({"kind": "round", "read": True, "confidence": 0, "round": 4, "reason": "x"}, "rounds are 1 to 3"),
+    ({"kind": "quilt", "read": True, "confidence": 0, "cells": ["a1"]}, "says why"),
+    ({"kind": "smudge", "read": True, "confidence": 0}, "not a kind of doubt"),
+])
+def test_a_dict_that_is_not_a_doubt_is_refused_with_what_is_wrong(data, message):
+    with pytest.raises(ValueError, match=message):
+        Uncertain.from_dict(data)
+
+
 def test_corrected_applies_each_kind_of_answer_and_keeps_the_rest():
     doubts = [Uncertain.of_cell((0, 4), False, 0.3), Uncertain.of_cell((8, 8), False, 0.2),
               Uncertain.of_special("cut", False, 0.4), Uncertain.of_bubble(1, "units", 9, True, 0.1)]

@@ -242,8 +242,8 @@ def test_every_step_is_saved_and_a_resumed_table_keeps_the_seats(tmp_path, make_
     path = tmp_path / "table.json"
     saves = []
 
-    def save(session):
-        write_save(path, TableSave(session))
+    def save(session, readings):
+        write_save(path, TableSave(session, readings=readings))
         saves.append(session.step)
 
     client, server = make_client(save=save)
@@ -282,7 +282,7 @@ def test_the_record_downloads_for_the_host_only(make_client):
 
 
 def test_a_failed_save_is_shown_on_the_host_and_the_game_goes_on(make_client):
-    def full_disk(session):
+    def full_disk(session, readings):
         raise OSError(28, "No space left on device")
 
     client, server = make_client(save=full_disk)

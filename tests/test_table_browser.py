@@ -54,14 +54,15 @@ class Served:
         self.port = 0
         self.serve(TableSession.new(load_deck(), players=0, seed=SEED))
 
-    def serve(self, session: TableSession) -> None:
+    def serve(self, session: TableSession, readings: dict | None = None) -> None:
         listener = socket.socket()
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind(("127.0.0.1", self.port))
         self.port = listener.getsockname()[1]
         self.base = f"http://127.0.0.1:{self.port}"
         self.server = TableServer(session, HOST_KEY, f"{self.base}/#room={session.room_code}",
-                                  lambda current: write_save(self.save_path, TableSave(current)))
+                                  lambda current, kept: write_save(self.save_path, TableSave(current, readings=kept)),
+                                  readings)
         self.uv = uvicorn.Server(uvicorn.Config(create_app(self.server), log_level="warning", lifespan="off",
                                                 ws_max_size=4096))
         self.thread = threading.Thread(target=self.uv.run, kwargs={"sockets": [listener]}, daemon=True)
@@ -76,7 +77,8 @@ class Served:
 
     def restart(self) -> None:
         self.stop()
-        self.serve(read_save(self.save_path).session)
+        saved = read_save(self.save_path)
+        self.serve(saved.session, saved.readings)
 
 
 @pytest.fixture(autouse=True)
@@ -252,6 +254,11 @@ def test_a_whole_game_with_a_host_and_three_phones(table_server, tmp_path):
                         expect(phone.locator(f".qcell.problem[data-cell='{missed_name}']")).to_have_count(1)
                         shoot(phone, tmp_path, "phone-reading-problem.png")
                         phone.click(f"[data-cell='{missed_name}']")
+                        expect(phone.locator(".problems")).to_have_count(0)
+                        expect(phone.locator(f".qcell.tapped[data-cell='{missed_name}']")).to_have_count(1)
+                        served.restart()  # the laptop closes before Ann confirms: her reading and her tap are kept
+                        expect(phone.locator("body")).to_have_attribute("data-status", "online")
+                        expect(phone.locator(f".qcell.tapped[data-cell='{missed_name}']")).to_have_count(1)
                         expect(phone.locator(".problems")).to_have_count(0)
                     expect(phone.locator("#reading-score")).to_contain_text(f": {score} points", timeout=READ_MS)
                     if name == NAMES[0] and round_number == 1:

@@ -22,7 +22,7 @@ from doodle.table import photos
 from doodle.table.app import TableServer, create_app
 from doodle.table.photos import HEIC_MESSAGE, MAX_UPLOAD_BYTES, NOT_IMAGE_MESSAGE
 from doodle.table.recheck import record_findings
-from doodle.table.save import game_record
+from doodle.table.save import TableSave, game_record, read_save, write_save
 from doodle.table.session import Stage, TableSession
 from tests.photogen_table import sheet_photo, table_game
 from tests.table_client import TableClient
@@ -125,6 +125,47 @@ def test_a_reading_that_breaks_a_check_is_confirmed_only_by_the_players_word(tab
     entry = state["scores"]["1"][0]
     assert entry["quilt"] == too_much.rows() and entry["points"] == too_much.score_rectangle()
     assert entry["overruled"] and "round 1" in entry["overruled"][0]
+
+
+def test_a_reading_and_its_taps_outlive_a_restart_of_the_table(tmp_path, caplog):
+    path = tmp_path / "table.json"
+    url = "http://192.0.2.7:8765/"
+
+    def save(current, readings):
+        write_save(path, TableSave(current, readings=readings))
+
+    quilt, specials, score = QUILTS[0]
+    missed = min(quilt.cells)
+    session = TableSession.new(load_deck(), players=0, seed=SEED)
+    server = TableServer(session, HOST_KEY, url, save)
+    with TableClient(create_app(server)) as client, client.websocket_connect("/ws") as phone:
+        token = join(client, server, "Ann")
+        session.start()
+        to_scoring(session, 1)
+        hello_seat(phone, token)
+        upload(client, token, sheet_photo(Quilt(quilt.bits & ~Quilt.from_cells([missed]).bits), specials))
+        phone.send_json({"type": "photo_cell", "cell": cell_name(*missed), "shaded": True})
+        before = wait_state(phone, lambda s: s["reading"] and s["reading"]["tapped"])["reading"]
+    server.photos.close()
+    kept_text = path.read_text()
+    assert before["tapped"] == [cell_name(*missed)] and Quilt.from_rows(before["quilt"]) == quilt
+
+    saved = read_save(path)  # the laptop closed before Ann confirmed: `doodle table --resume`
+    server = TableServer(saved.session, HOST_KEY, url, save, saved.readings)
+    with TableClient(create_app(server)) as client, client.websocket_connect("/ws") as phone:
+        assert hello_seat(phone, token)["reading"] == before
+        phone.send_json({"type": "photo_confirm"})
+        wait_state(phone, lambda s: s["scores"]["1"][0]["points"] == score)
+    assert read_save(path).readings == {}  # confirmed: no longer kept
+    assert saved.session.scores[1][0].quilt == quilt.rows()
+
+    damaged = json.loads(kept_text)  # a kept reading that cannot be used is left out; the game goes on
+    damaged["readings"]["1"]["quilt"] = ["###"]
+    path.write_text(json.dumps(damaged))
+    saved = read_save(path)
+    server = TableServer(saved.session, HOST_KEY, url, save, saved.readings)
+    assert server.photos.pending == {} and saved.session.round == 1
+    assert "the reading of Ann's photo could not be restored" in caplog.text
 
 
 def png(width, height, value=255):

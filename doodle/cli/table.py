@@ -15,7 +15,7 @@ import click
 from doodle.cli.common import SEED
 from doodle.game.dealer import MAX_PLAYERS, MIN_PLAYERS
 from doodle.game.deck import DeckError, load_deck
-from doodle.table.save import SAVE_ENV, TableSaveError, read_save
+from doodle.table.save import SAVE_ENV, TableSave, TableSaveError, read_save
 from doodle.table.session import Stage, TableError, TableSession
 
 DEFAULT_PORT = 8765
@@ -66,10 +66,11 @@ def table(names: tuple[str, ...], players: int | None, seed: int | None, deck_fi
     if names and players is not None:
         raise click.UsageError("give either player names or --players, not both")
     save_path = save_path or default_save_path()
-    session, deck_path = _open_table(names, players, seed, deck_file, resume, discard, save_path)
-    saver = BackgroundSaver(save_path, deck_path)
+    table = _open_table(names, players, seed, deck_file, resume, discard, save_path)
+    session = table.session
+    saver = BackgroundSaver(save_path, table.deck_path)
     try:
-        saver.save(session)
+        saver.save(session, table.readings)  # the photos' readings kept as they were, until the table checks them
         saver.close()
     except OSError as error:
         raise click.ClickException(f"the game cannot be saved in {save_path}: {error.strerror or error}; "
@@ -82,7 +83,7 @@ def table(names: tuple[str, ...], players: int | None, seed: int | None, deck_fi
     local = "127.0.0.1" if bind_host in ("0.0.0.0", "") else "::1" if bind_host == "::" else bind_host
     host_url = f"{base_url(local, port)}/host#key={host_key}"
     phones = join_url(address, port, session.room_code)
-    server = TableServer(session, host_key, phones, saver.save)
+    server = TableServer(session, host_key, phones, saver.save, table.readings)
     _announce(phones, base_url(address, port), session.room_code, host_url, save_path)
     if not no_browser:
         threading.Timer(0.8, webbrowser.open, args=(host_url,)).start()
@@ -132,8 +133,8 @@ def _check(path: Path, deck_file: Path | None) -> None:
 
 
 def _open_table(names: tuple[str, ...], players: int | None, seed: int | None, deck_file: Path | None,
-                resume: bool, discard: bool, save_path: Path) -> tuple[TableSession, str | None]:
-    """The saved table (--resume) or a new one, and the deck file it is dealt from; a game in progress is never
+                resume: bool, discard: bool, save_path: Path) -> TableSave:
+    """The saved table (--resume) or a new one, with the deck file it is dealt from; a game in progress is never
     replaced without --new, and a save that cannot be read is named and left alone."""
     deck = None
     if deck_file is not None:
@@ -152,7 +153,7 @@ def _open_table(names: tuple[str, ...], players: int | None, seed: int | None, d
     if resume:
         if saved is None:
             raise click.ClickException(f"there is no saved table game in {save_path}: start one with `doodle table`")
-        return saved.session, deck_path or saved.deck_path
+        return TableSave(saved.session, deck_path or saved.deck_path, saved.readings)
     if saved is not None and saved.session.started and saved.session.stage != Stage.OVER:
         raise click.ClickException(
             f"a table game is in progress in {save_path} (round {saved.session.round}): continue it with "
@@ -163,7 +164,7 @@ def _open_table(names: tuple[str, ...], players: int | None, seed: int | None, d
             session.add_player(name)
     except TableError as error:
         raise click.UsageError(str(error)) from None
-    return session, deck_path
+    return TableSave(session, deck_path)
 
 
 def _announce(phones: str, address: str, room_code: str, host_url: str, save_path: Path) -> None:

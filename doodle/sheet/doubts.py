@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from doodle.game.checks import ALL_SPECIALS, SheetChecks, lost_cells, quilt_problems, round_score_problems
 from doodle.geometry import Cell
-from doodle.quilt import Quilt, cell_name
+from doodle.quilt import SIZE, Quilt, cell_name, parse_cell_name
 from doodle.sheet import layout
 
 DoubtKind = Literal["cell", "special", "bubble", "round", "quilt"]
@@ -91,6 +91,44 @@ class Uncertain:
         if self.cells:
             data["cells"] = [cell_name(*cell) for cell in sorted(self.cells)]
         return data
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Uncertain:
+        """The doubt `to_dict` wrote (its confidence to 3 places); ValueError or TypeError when it is not one."""
+        if not isinstance(data, dict):
+            raise TypeError(f"a doubt is an object, not {type(data).__name__}")
+        kind, read, confidence, reason = data.get("kind"), data.get("read"), data.get("confidence"), data.get("reason")
+        if not isinstance(read, bool) or not isinstance(confidence, int | float) or not 0 <= confidence <= 1:
+            raise ValueError("a doubt needs whether it was read (true or false) and a confidence from 0 to 1")
+        if reason is not None and not isinstance(reason, str):
+            raise TypeError("a doubt's reason is text")
+        if kind == "cell":
+            row, col = data["cell"]
+            if not (isinstance(row, int) and isinstance(col, int) and 0 <= row < SIZE and 0 <= col < SIZE):
+                raise ValueError(f"{data['cell']!r} is not a cell of the grid")
+            return cls.of_cell((row, col), read, confidence, reason)
+        if kind == "special":
+            layout.special_box(data["special"])  # ValueError for a name the sheet has no box for
+            return cls.of_special(data["special"], read, confidence, reason)
+        if kind not in ("quilt", "bubble", "round"):
+            raise ValueError(f"{kind!r} is not a kind of doubt this reader writes")
+        if kind == "quilt":
+            return cls.of_quilt(frozenset(parse_cell_name(name) for name in data["cells"]), _why(kind, reason))
+        number = data.get("round")
+        if not isinstance(number, int) or not 1 <= number <= layout.ROUND_COUNT:
+            raise ValueError(f"round {number!r}: rounds are 1 to {layout.ROUND_COUNT}")
+        if kind == "round":
+            return cls.of_round(number, read, _why(kind, reason))
+        place, digit = data.get("place"), data.get("digit")
+        if place not in layout.PLACES or digit not in range(10):
+            raise ValueError(f"a bubble is tens or units, digit 0 to 9, not {place!r} {digit!r}")
+        return cls.of_bubble(number, place, digit, read, confidence)
+
+
+def _why(kind: str, reason: str | None) -> str:
+    if reason is None:
+        raise ValueError(f"a doubt about the {kind} says why")
+    return reason
 
 
 def check_reading(

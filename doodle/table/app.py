@@ -31,8 +31,10 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from doodle.game.checks import SheetChecks
 from doodle.table.address import qr_svg_data_uri
 from doodle.table.cards import card_svg, frame_cells
+from doodle.table.kept import reading_from_json, reading_to_json
 from doodle.table.photos import (
     MAX_UPLOAD_BYTES,
     PhotoDesk,
@@ -103,7 +105,10 @@ class TableServer:
     """One table served: the session, the host key, the join address, the pages connected, and how to save."""
 
     def __init__(self, session: TableSession, host_key: str, join_url: str,
-                 save: Callable[[TableSession], None] | None = None) -> None:
+                 save: Callable[[TableSession, dict[int, Any]], None] | None = None,
+                 readings: dict[int, Any] | None = None) -> None:
+        """`save(session, readings)` keeps the table after every step; `readings` are those it kept (by seat id),
+        given back to their phones while their scoring lasts."""
         self.session = session
         self.host_key = host_key
         self.join_url = join_url
@@ -115,6 +120,7 @@ class TableServer:
         self.frame = frame_cells(session.deck)
         self.cards = {card.id: card for card in session.deck.start_cards + session.deck.patch_cards}
         self.photos = PhotoDesk()
+        self.photos.pending = self._restored(readings or {})
 
     # ----- state -----
     def seat_of(self, client: Client) -> Seat | None:
@@ -156,7 +162,7 @@ class TableServer:
         number = session.round
         image_kind(data)
         check_pixels(data)  # from the header: quick, and before a worker decodes anything
-        checks = table_checks(session.events, session.deck, number, session.confirmed_quilt(seat.id, number - 1))
+        checks = self.checks_for(seat, number)
         earlier = [entry.points for entry in session.scores[seat.id][: number - 1]]
         await self.broadcast()  # the phone shows that its photo is being read
         try:
@@ -167,8 +173,36 @@ class TableServer:
             raise UploadError("the table moved on while your photo was read: type your score, or ask the host")
         reading = Reading(number, result, filled)
         self.photos.pending[seat.id] = reading
+        self.changed()  # kept in the save: a restart gives the phone its reading back
         await self.broadcast()
         return reading
+
+    def checks_for(self, seat: Seat, number: int) -> SheetChecks:
+        """The game's checks for this seat's photo at the scoring of round `number`."""
+        session = self.session
+        return table_checks(session.events, session.deck, number, session.confirmed_quilt(seat.id, number - 1))
+
+    def kept_readings(self) -> dict[int, Any]:
+        """The readings waiting for their players, as the save keeps them."""
+        readings = ((seat.id, self.reading_of(seat)) for seat in self.session.seats)
+        return {seat_id: reading_to_json(reading) for seat_id, reading in readings if reading is not None}
+
+    def _restored(self, kept: dict[int, Any]) -> dict[int, Reading]:
+        """The kept readings of this scoring, checked again; one that cannot be used is left out (its phone takes
+        the photo again) and logged."""
+        session, restored = self.session, {}
+        for seat in session.seats:
+            if seat.id not in kept or session.stage != Stage.SCORING:
+                continue
+            try:
+                reading = reading_from_json(kept[seat.id], self.checks_for(seat, session.round))
+            except (KeyError, TypeError, ValueError) as error:
+                log.warning("the reading of %s's photo could not be restored (%s): the phone asks for the photo "
+                            "again", seat.name, error)
+                continue
+            if reading.round == session.round:
+                restored[seat.id] = reading
+        return restored
 
     async def photo_action(self, client: Client, message: dict[str, Any]) -> None:
         """A phone corrects a cell of its reading, confirms it, or drops it to retake the photo."""
@@ -181,6 +215,7 @@ class TableServer:
         kind = message.get("type")
         if kind == "photo_drop":
             self.photos.pending.pop(seat.id, None)
+            self.changed()
         elif kind == "photo_cell":
             try:  # the checks may search a while: in the readers' pool, never on the event loop
                 changed = await self.photos.run(tap, reading, message.get("cell"), message.get("shaded"))
@@ -188,6 +223,7 @@ class TableServer:
                 raise TableError(str(error)) from None
             if self.photos.pending.get(seat.id) is reading:
                 self.photos.pending[seat.id] = changed
+                self.changed()
         elif kind == "photo_confirm":
             overruled = [problem_words(problem) for problem in reading.result.problems]
             if overruled and message.get("anyway") is not True:
@@ -205,7 +241,7 @@ class TableServer:
         if self.save is None:
             return
         try:
-            self.save(self.session)
+            self.save(self.session, self.kept_readings())
             self.save_error = None
         except OSError as error:
             self.save_error = f"the game could not be saved: {error.strerror or error}"

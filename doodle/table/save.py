@@ -1,12 +1,13 @@
 """Where a table game is kept: one JSON file, written atomically after every step, that `doodle table --resume`
-continues with the same seats (the phones' tokens are kept as digests, so each phone gets its seat back), and the
-game's record, which replays through the engine like any other."""
+continues with the same seats (the phones' tokens are kept as digests, so each phone gets its seat back) and the
+readings of photos the players had not confirmed yet (`doodle.table.kept`), and the game's record, which replays
+through the engine like any other."""
 
 from __future__ import annotations
 
 import json
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -32,10 +33,12 @@ def default_save_path() -> Path:
 
 @dataclass
 class TableSave:
-    """The table and the deck file it was dealt from (None: the bundled deck)."""
+    """The table, the deck file it was dealt from (None: the bundled deck), and the readings of the players' photos
+    waiting to be confirmed, by seat id (as `doodle.table.kept` writes them: checked when the table resumes)."""
 
     session: TableSession
     deck_path: str | None = None
+    readings: dict[int, Any] = field(default_factory=dict)
 
     def to_json(self) -> str:
         return json.dumps({
@@ -44,6 +47,7 @@ class TableSave:
             "deck_path": self.deck_path,
             "table": self.session.to_json(),
             "record": game_record(self.session),
+            "readings": {str(seat): reading for seat, reading in self.readings.items()},
         }, indent=1, ensure_ascii=False)
 
 
@@ -61,8 +65,8 @@ class BackgroundSaver:
         self._busy = False
         self._lock = threading.Condition()
 
-    def save(self, session: TableSession) -> None:
-        text = TableSave(session, self.deck_path).to_json()
+    def save(self, session: TableSession, readings: dict[int, Any] | None = None) -> None:
+        text = TableSave(session, self.deck_path, readings or {}).to_json()
         with self._lock:
             error, self._error = self._error, None
             self._pending = text
@@ -127,7 +131,10 @@ def read_save(path: Path, deck: Deck | None = None) -> TableSave | None:
         session = TableSession.from_json(data.get("table"), deck)
     except (KeyError, TypeError, ValueError) as error:
         raise TableSaveError(f"the saved table {path} cannot be continued: {error}") from None
-    return TableSave(session, deck_path)
+    readings = data.get("readings") or {}
+    if not isinstance(readings, dict) or not all(key.isdigit() for key in readings):
+        raise TableSaveError(f"the saved table {path}: the readings are not kept by seat")
+    return TableSave(session, deck_path, {int(seat): reading for seat, reading in readings.items()})
 
 
 def game_record(session: TableSession) -> dict[str, Any]:
