@@ -113,9 +113,9 @@ class Page:
 
 
 def upload(base: str, token: str, photo: bytes) -> None:
-    import httpx
+    import httpx2
 
-    answer = httpx.post(f"{base}/api/photo", headers={"authorization": f"Bearer {token}"},
+    answer = httpx2.post(f"{base}/api/photo", headers={"authorization": f"Bearer {token}"},
                         files={"photo": ("sheet.jpg", photo, "image/jpeg")}, timeout=300)
     if answer.status_code != 200:
         raise RuntimeError(f"upload refused: {answer.text}")

@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-import httpx
+import httpx2
 import pytest
 from click.testing import CliRunner
 
@@ -127,7 +127,7 @@ def test_serve_stop_and_resume_with_the_same_seats(tmp_path):
     room = re.search(r"type the room code (\S+)", shown).group(1)
     room = re.sub(r"\x1b\[[0-9;]*m", "", room)
     assert json.loads(path.read_text())["table"]["room_code"] == room  # saved from the start
-    joined = httpx.post(f"{base}/api/join", json={"name": "Ann", "room": room}).json()
+    joined = httpx2.post(f"{base}/api/join", json={"name": "Ann", "room": room}).json()
     assert joined["name"] == "Ann"
     code, rest = stop(child)
     assert code == 0 and "--resume" in rest
@@ -139,9 +139,9 @@ def test_serve_stop_and_resume_with_the_same_seats(tmp_path):
     try:
         base = re.search(r"big screen\): (http://127\.0\.0\.1:\d+)/host#key=", shown).group(1)
         assert room in shown  # the same room code: the QR codes and typed codes still work
-        again = httpx.post(f"{base}/api/join", json={"name": "Ann", "room": room})
+        again = httpx2.post(f"{base}/api/join", json={"name": "Ann", "room": room})
         assert again.status_code == 409 and "joined already" in again.json()["error"]  # her phone keeps the seat
-        bob = httpx.post(f"{base}/api/join", json={"name": "Bob", "room": room}).json()
+        bob = httpx2.post(f"{base}/api/join", json={"name": "Bob", "room": room}).json()
         assert bob["name"] == "Bob"
     finally:
         stop(child)
