@@ -34,10 +34,11 @@ def crossing_margin_px(px_per_mm: float, t: ReaderTuning = TUNING) -> int:
 
 
 def confined_cells(strokes: StrokeMap, boxes: tuple[tuple[int, int, int, int], ...], cells: set[int],
-                   marked: set[int], px_per_mm: float, t: ReaderTuning = TUNING) -> set[int]:
+                   marked: set[int], px_per_mm: float, t: ReaderTuning = TUNING,
+                   clean: np.ndarray | None = None) -> set[int]:
     """The `cells` (index row * 9 + col) whose strokes run across them from side to side and top to bottom and
     cross none of their sides: a mark of the cell's own. `strokes` must reach `crossing_margin_px` past the cells'
-    interiors (`boxes`).
+    interiors (`boxes`); `clean` is its `without_grid_lines`, when already made.
 
     Running across the cell, as a slash or an X does: the end of a line coming in through a corner need not
     (slash-stray-line 0, 6 and 10 read such a cell as shaded, unflagged), nor a line crossing the cell at a
@@ -50,7 +51,8 @@ def confined_cells(strokes: StrokeMap, boxes: tuple[tuple[int, int, int, int], .
     other slant, or off the grid: slash-stray-line 9, 10 and 14)."""
     if not cells:
         return set()
-    clean = _without_grid_lines(strokes, px_per_mm, t)
+    if clean is None:
+        clean = without_grid_lines(strokes, px_per_mm, t)
     crossed, corners = _crossed_sides(strokes, clean, px_per_mm, t)
     own = set()
     for index in cells:
@@ -64,8 +66,11 @@ def confined_cells(strokes: StrokeMap, boxes: tuple[tuple[int, int, int, int], .
                                                                     falling, t) for falling in through)):
             continue
         own.add(index)
-    # The cells across a corner from one another hold their own marks together, or neither does.
-    while broken := {index for pair, _ in corners if not pair <= own for index in pair} & own:
+    # The cells across a corner from one another hold their own marks together, or neither does. A cell as full of
+    # strokes as shading is never a slash's partner: a line running on into it may end anywhere in its strokes
+    # (stray-line 60007: a line along two cells' diagonals from one shaded patch's corner into another's cell).
+    full = {index for index in cells if strokes.shares[index] >= t.crossing_full_share}
+    while broken := {index for pair, _ in corners if not pair <= own - full for index in pair} & own:
         own -= broken
     return own
 
@@ -119,14 +124,14 @@ def _crossed_sides(strokes: StrokeMap, lines: np.ndarray, px_per_mm: float,
                    t: ReaderTuning) -> tuple[set[tuple[str, int, int]], set[tuple[frozenset[int], bool]]]:
     """The sides crossed; and, for each stroke through a corner at a slant (within `t.outline_band_mm` of it), the
     two cells it runs through there (an index of -1 for off the grid) and whether it falls to the right ("\\").
-    `lines`: the stroke map without the grid's lines (`_without_grid_lines`)."""
+    `lines`: the stroke map without the grid's lines (`without_grid_lines`)."""
     grid, cell = layout.GRID_RECT, layout.CELL_MM * px_per_mm
     top, left = grid.y * px_per_mm - strokes.y0, grid.x * px_per_mm - strokes.x0
     corner = t.outline_band_mm * px_per_mm  # an outline along the line across lies this near the corner
     crossed, corners = set(), set()
     for direction, mask, across, along, clean in (("h", strokes.mask, top, left, lines),
                                                   ("v", strokes.mask.T, left, top, lines.T)):
-        lines_across = _near_lines(mask.shape[1], along, cell, corner)  # printed, or an outline drawn beside
+        lines_across = near_lines(mask.shape[1], along, cell, corner)  # printed, or an outline drawn beside
         for line in range(SIZE + 1):
             for where, slope in _crossings(mask, across + line * cell, lines_across, px_per_mm, t):
                 part, offset = divmod(where - along, cell)
@@ -145,7 +150,7 @@ def _crossed_sides(strokes: StrokeMap, lines: np.ndarray, px_per_mm: float,
     return crossed, corners
 
 
-def _without_grid_lines(strokes: StrokeMap, px_per_mm: float, t: ReaderTuning) -> np.ndarray:
+def without_grid_lines(strokes: StrokeMap, px_per_mm: float, t: ReaderTuning = TUNING) -> np.ndarray:
     """The stroke map with what runs along the grid's lines near them taken out: the printed lines, and outlines
     drawn over or beside them (a slash's end carried on past a corner lands on an outline there)."""
     grid, cell = layout.GRID_RECT, layout.CELL_MM * px_per_mm
@@ -154,14 +159,14 @@ def _without_grid_lines(strokes: StrokeMap, px_per_mm: float, t: ReaderTuning) -
     along = np.zeros_like(mask)
     for axis, start, kernel in ((0, grid.y * px_per_mm - strokes.y0, (1, run)),
                                 (1, grid.x * px_per_mm - strokes.x0, (run, 1))):
-        near = _near_lines(mask.shape[axis], start, cell, band)
+        near = near_lines(mask.shape[axis], start, cell, band)
         runs = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones(kernel, np.uint8), borderType=cv2.BORDER_CONSTANT,
                                 borderValue=0)
         along |= runs * (near[:, None] if axis == 0 else near[None, :])
     return (mask & (1 - along)).astype(bool)
 
 
-def _near_lines(size: int, first: float, cell: float, band: float) -> np.ndarray:
+def near_lines(size: int, first: float, cell: float, band: float) -> np.ndarray:
     """Along one axis of `size` pixels, 1 within `band` of the grid's lines (the first at `first`, `cell` apart)."""
     near = np.zeros(size, np.uint8)
     for line in range(SIZE + 1):

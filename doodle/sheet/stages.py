@@ -22,7 +22,7 @@ import numpy as np
 
 from doodle.quilt import MAX_ROUND_SCORE, SIZE, Quilt, mask_of
 from doodle.sheet import layout, pictures
-from doodle.sheet.crossings import confined_cells, crossing_margin_px
+from doodle.sheet.crossings import confined_cells, crossing_margin_px, without_grid_lines
 from doodle.sheet.doubts import Uncertain
 from doodle.sheet.light import could_be_paper, darker_nearby, either_side, light_uncertainty
 from doodle.sheet.measure import (
@@ -38,6 +38,7 @@ from doodle.sheet.measure import (
 from doodle.sheet.outline import edge_lines, outlined_cells
 from doodle.sheet.processing import level_only, print_lift
 from doodle.sheet.scan_errors import TooDarkError
+from doodle.sheet.scribbles import scribbled_cells
 from doodle.sheet.shadows import ShadowMap, find_shadows
 from doodle.sheet.strokes import (
     StrokeMap,
@@ -96,6 +97,7 @@ class SheetRead:
     blots: set[int] = field(init=False)  # ... of them, those whose tint fades before their lines or spills over
     outlined: set[int] = field(init=False)  # marked cells inside a drawn outline (see `outline`)
     confined: set[int] = field(init=False)  # cells with strokes, none crossing their sides (see `crossings`)
+    scribbled: set[int] = field(init=False)  # cells where a scribble's passes turn back (see `scribbles`)
     # measure_print
     bubble_values: dict[tuple[int, str, int], float] = field(init=False)  # each bubble's, by (round, place, digit)
     bubble_ink: tuple[Box, np.ndarray] = field(init=False)  # the local ink over all the bubbles, for the trace
@@ -259,7 +261,8 @@ def shadow_doubts(read: SheetRead) -> None:
 
 def find_strokes(read: SheetRead) -> None:
     """The strokes over the cells, the shaded cells whose tint may be a stain (see `strokes`), the marked cells
-    inside a drawn outline (see `outline`), and the cells whose strokes are a mark of their own (see `crossings`)."""
+    inside a drawn outline (see `outline`), the cells whose strokes are a mark of their own (see `crossings`) and
+    those where a scribble turns back (see `scribbles`)."""
     t = read.tuning
     boxes = cell_boxes(t.cell_inset_mm)
     read.strokes = StrokeMap(read.sheet, boxes, PX_PER_MM, t, margin_px=crossing_margin_px(PX_PER_MM, t))
@@ -269,7 +272,10 @@ def find_strokes(read: SheetRead) -> None:
     marked = {i for i in range(SIZE * SIZE) if shaded[i] or read.strokes.shares[i] >= t.stroke_mark}
     read.outlined = outlined_cells(edge_lines(read.light.ink, PX_PER_MM, t), marked, t)
     stroked = {i for i in marked if read.strokes.shares[i] >= t.stroke_mark}
-    read.confined = confined_cells(read.strokes, boxes, stroked, marked, PX_PER_MM, t)
+    clean = without_grid_lines(read.strokes, PX_PER_MM, t)
+    read.confined = confined_cells(read.strokes, boxes, stroked, marked, PX_PER_MM, t, clean)
+    origin = (read.strokes.x0, read.strokes.y0)
+    read.scribbled = scribbled_cells(clean, origin, boxes, read.strokes.shares, PX_PER_MM, t) & stroked
     read.show("strokes", _strokes_picture)
 
 
@@ -389,6 +395,10 @@ def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tup
         # into the next cell (crossings.py); a tea ring's rim is brown, on its strokes (tea-ring 20008: a faint rim
         # whose curve crossings.py does not follow, brown on its strokes and not over the cell).
         return True, True
+    if index in read.scribbled and not stain_coloured(read.light.normalised, box, read.strokes.at(box), t):
+        # DECISION: a cell in which a scribble's passes turn back, its strokes those passes, is shaded as a player
+        # means it, outlined or not: a stray line never turns back (scribbles.py).
+        return True, True
     if not shaded and strokes >= t.stroke_mark:
         # Little ink on average, but strokes: a deliberate mark (a slash, a loose scribble) when the player
         # outlined the cell, else maybe a stray line (or a ring's rim: see below).
@@ -402,8 +412,11 @@ def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tup
         doubtful.add(index)
         blot = index in read.blots and value < t.blot_faint and graphite(read.light.normalised, box, t)
         return bool(shaded and (outlined or not blot)), False
-    if shaded and not outlined and stain_coloured(read.light.normalised, box, t=t):
-        # Brown, with no outline around it: tea or coffee (a few brown strokes: a ring's rim, no mark).
+    rim = strokes >= t.stroke_mark and value < t.stray_ink  # a few strokes, little ink: their colour is theirs
+    if shaded and not outlined and (stain_coloured(read.light.normalised, box, t=t)
+                                    or rim and stain_coloured(read.light.normalised, box, read.strokes.at(box), t)):
+        # Brown, with no outline around it: tea or coffee (a few brown strokes: a ring's rim, no mark). A rim across
+        # a corner of the cell is told by its strokes' colour, which the paper around them dilutes (tea-ring 60003).
         doubtful.add(index)
         return not bool(few_strokes), False
     if (shaded and not outlined and strokes >= t.stroke_mark and value < t.stray_ink

@@ -255,6 +255,9 @@ class ReaderTuning:
     # a stray line through one corner ended 70% of the way along (slash-stray-line 40010).
     crossing_diagonal_reach: float = 0.15
     crossing_diagonal_ends: float = 0.2
+    # A cell whose strokes cover this share of its interior is shaded, no slash: the generator's slashes cover at
+    # most 0.16 (slash 0-5, slash-outlined 0-3), an X twice that; hatching and scribbles 0.4-0.6 (stray-line 60007).
+    crossing_full_share: float = 0.35
     # Near a corner, a stroke runs at least this far along the line per unit across it to cross (a slant of 60
     # degrees from the line or less): the line across at the corner, or an outline wobbling beside it, runs square.
     crossing_corner_slope: float = 0.58
@@ -263,6 +266,32 @@ class ReaderTuning:
     # through a corner of slash-stray-line 0-11: 0.42-0.78).
     crossing_span_share: float = 0.8
     crossing_speck_px: int = 4
+    # --- scribbles (scribbles.py): where the pen turned back ---
+    # Straight pieces of strokes: at least scribble_piece_mm long, gaps up to scribble_gap_mm bridged (a pencil line
+    # breaks up at 4 px/mm); within scribble_square_deg of a grid line's direction and near it, a piece is the print
+    # or an outline.
+    scribble_piece_mm: float = 3.0
+    scribble_gap_mm: float = 1.0
+    scribble_square_deg: float = 12.0
+    # Two pieces turn back where their ends meet within scribble_meet_mm at an angle within scribble_turn_deg (a
+    # loose scribble's turns: 15-60 degrees; under 12, two pieces of one thick stroke; from 75, a corner of two
+    # lines, such as a stray line ending on an outline: stray-line 8), with no ink from scribble_clear_mm past the
+    # tip, straight out or scribble_clear_deg to either side (a stray line that runs on under a scribble's strokes
+    # ends in them: stray-line 5 and 16, loose-scribble 13).
+    scribble_meet_mm: float = 1.5
+    scribble_turn_deg: tuple[float, float] = (12.0, 75.0)
+    scribble_clear_mm: tuple[float, float] = (1.5, 3.0)
+    scribble_clear_deg: float = 25.0
+    # ... and another turn lies ahead along one of its pieces, within scribble_pass_mm (a pass across a patch:
+    # patches are at most 5 cells long) and scribble_aside_mm of its line.
+    scribble_pass_mm: float = 45.0
+    scribble_aside_mm: float = 3.0
+    # A cell holds a scribble's mark when a turn lies in it and scribble_along_share of its strokes (at least
+    # scribble_least_mm2 of them) lie within scribble_along_mm of pieces that turn back (a pencil line's width
+    # and the pieces' wobble; the empty cell a pass runs across to a turn in the next: loose-scribble 14).
+    scribble_along_mm: float = 1.125
+    scribble_along_share: float = 0.6
+    scribble_least_mm2: float = 0.6
     # Brown: a tea or coffee stain. Ink is 1 - the darkest channel; the chroma (brightest less darkest channel) over
     # the ink is a pigment's own (about the same at any strength): graphite under 0.12, a coffee tint 0.5-0.63, the
     # coloured pencils of the generator 0.5 (green, purple: not warm) to 1 (orange, pale yellow); red 0.81. Warm

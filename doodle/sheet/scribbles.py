@@ -1,0 +1,152 @@
+"""Scribbles: strokes where the pen turned back. A loose scribble shades a patch with a few passes to and fro, and
+where one pass ends the next begins, at a sharp turn; a stray line runs straight on and never turns back. So a
+cell in which a scribble's passes turn back, and whose strokes are those passes, holds a deliberate mark, outlined
+or not (loose scribbles with no outline were in doubt as possible stray lines: nearly every such photo had more
+than 5 cells in doubt).
+
+The strokes (the stroke map without the grid's lines, `crossings.without_grid_lines`) are cut into straight pieces
+by OpenCV's probabilistic Hough transform; pieces along the grid's lines (what is left of the print, an outline)
+are left out. Two pieces turn back where an end of each meets the other's at a sharp angle, with no ink just past
+the tip (a line ending where it runs into other strokes does not end there: it runs on under them), in a cell not
+as full of strokes as shading (where lines meet all over). A cell holds a scribble's mark when such a turn lies in
+it and most of its strokes lie along pieces that turn back: a pass running on from a turn in the next cell into
+an empty one does not make it marked, nor does a stray line ending on a scribble. The values it decides with are
+`tuning.ReaderTuning`'s `scribble_*`, with their evidence.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from doodle.quilt import SIZE
+from doodle.sheet import layout
+from doodle.sheet.crossings import near_lines
+from doodle.sheet.tuning import TUNING, ReaderTuning
+
+Box = tuple[int, int, int, int]
+
+
+def scribbled_cells(clean: np.ndarray, origin: tuple[int, int], boxes: tuple[Box, ...], shares: np.ndarray,
+                    px_per_mm: float, t: ReaderTuning = TUNING) -> set[int]:
+    """The cells (index row * 9 + col) in which a scribble turns back and whose strokes are its passes. `clean`:
+    the strokes (bool) without the grid's lines, its pixel (0, 0) at `origin` in the sheet image; `boxes`: the
+    cells' interiors; `shares`: the share of each interior under strokes."""
+    pieces = _pieces(clean, origin, px_per_mm, t)
+    if len(pieces) < 2:
+        return set()
+    # Past a turn, the print is left out: a scribble turns back at a patch's side, on or just before its line.
+    cell, grid, band = layout.CELL_MM * px_per_mm, layout.GRID_RECT, t.crossing_clear_mm * px_per_mm
+    rows = near_lines(clean.shape[0], grid.y * px_per_mm - origin[1], cell, band)
+    cols = near_lines(clean.shape[1], grid.x * px_per_mm - origin[0], cell, band)
+    unprinted = clean & ~(rows[:, None] | cols[None, :]).astype(bool)
+    turns, legs = _turns(pieces, unprinted, origin, shares, px_per_mm, t)
+    if not turns:
+        return set()
+    along = np.zeros(clean.shape, np.uint8)
+    width = max(round(2 * t.scribble_along_mm * px_per_mm) | 1, 1)
+    for x0, y0, x1, y1 in pieces[sorted(legs)]:
+        cv2.line(along, (round(x0), round(y0)), (round(x1), round(y1)), 1, thickness=width)
+    least = round(t.scribble_least_mm2 * px_per_mm**2)
+    found = set()
+    for index in {_cell_at(vertex, origin, px_per_mm) for vertex in turns} - {-1}:
+        x0, y0, x1, y1 = boxes[index]
+        cut = (slice(y0 - origin[1], y1 - origin[1]), slice(x0 - origin[0], x1 - origin[0]))
+        strokes = clean[cut]
+        total = int(strokes.sum())
+        if total >= least and int((strokes & along[cut].astype(bool)).sum()) >= t.scribble_along_share * total:
+            found.add(index)
+    return found
+
+
+def _pieces(clean: np.ndarray, origin: tuple[int, int], px_per_mm: float, t: ReaderTuning) -> np.ndarray:
+    """The straight pieces of the strokes, (n, 4) as x0, y0, x1, y1 in `clean`'s pixels, leaving out those that lie
+    along a grid line (within `t.outline_band_mm` of it, and within `t.scribble_square_deg` of its direction)."""
+    length = max(round(t.scribble_piece_mm * px_per_mm), 2)
+    found = cv2.HoughLinesP(clean.astype(np.uint8) * 255, 1, np.pi / 180, threshold=length, minLineLength=length,
+                            maxLineGap=max(round(t.scribble_gap_mm * px_per_mm), 1))
+    if found is None:
+        return np.zeros((0, 4), np.float64)
+    pieces = np.asarray(found, np.float64).reshape(-1, 4)
+    x0, y0, x1, y1 = pieces.T
+    slant = np.degrees(np.arctan2(np.abs(y1 - y0), np.abs(x1 - x0)))
+    cell, band = layout.CELL_MM * px_per_mm, t.outline_band_mm * px_per_mm
+    grid = layout.GRID_RECT
+
+    def off_line(at: np.ndarray, first: float) -> np.ndarray:
+        offset = at - first
+        return np.abs(offset - np.round(offset / cell) * cell)
+
+    along_rows = (slant < t.scribble_square_deg) & (off_line((y0 + y1) / 2 + origin[1], grid.y * px_per_mm) <= band)
+    along_cols = ((slant > 90 - t.scribble_square_deg)
+                  & (off_line((x0 + x1) / 2 + origin[0], grid.x * px_per_mm) <= band))
+    return pieces[~(along_rows | along_cols)]
+
+
+def _turns(pieces: np.ndarray, clean: np.ndarray, origin: tuple[int, int], shares: np.ndarray, px_per_mm: float,
+           t: ReaderTuning) -> tuple[list[np.ndarray], set[int]]:
+    """Where two pieces turn back (the tips, in `clean`'s pixels), and the pieces that do. `clean`: the strokes
+    past a tip can be seen in (the print left out)."""
+    count = len(pieces)
+    ends = np.concatenate([pieces[:, :2], pieces[:, 2:]])  # each piece's two ends: i and i + count
+    others = np.concatenate([pieces[:, 2:], pieces[:, :2]])
+    owner = np.concatenate([np.arange(count), np.arange(count)])
+    heading = others - ends
+    heading /= np.maximum(np.linalg.norm(heading, axis=1, keepdims=True), 1e-9)
+    gap = np.linalg.norm(ends[:, None, :] - ends[None, :, :], axis=2)
+    angle = np.degrees(np.arccos(np.clip(heading @ heading.T, -1.0, 1.0)))
+    low, high = t.scribble_turn_deg
+    close = (gap <= t.scribble_meet_mm * px_per_mm) & (owner[:, None] != owner[None, :])
+    candidates = np.argwhere(np.triu(close & (angle > low) & (angle < high)))
+    found = []
+    for a, b in candidates:
+        tip = (ends[a] + ends[b]) / 2
+        index = _cell_at(tip, origin, px_per_mm)
+        if index >= 0 and shares[index] >= t.crossing_full_share:
+            continue  # shading: lines meet all over it
+        if _clear_past(clean, tip, heading[a] + heading[b], px_per_mm, t):
+            found.append((tip, a, b))
+    # A scribble turns back again at the far end of a pass; two lines drawn from one point never meet another
+    # turn along their way (slash-stray-line 20).
+    tips = np.array([tip for tip, _, _ in found]).reshape(-1, 2)
+    turns, legs = [], set()
+    for tip, a, b in found:
+        if any(_turn_along(tips, tip, heading[end], px_per_mm, t) for end in (a, b)):
+            turns.append(tip)
+            legs |= {int(owner[a]), int(owner[b])}
+    return turns, legs
+
+
+def _turn_along(tips: np.ndarray, tip: np.ndarray, heading: np.ndarray, px_per_mm: float, t: ReaderTuning) -> bool:
+    """Whether another of the `tips` lies ahead along `heading` from `tip`, as far as a pass runs, near its line."""
+    offsets = tips - tip
+    ahead = offsets @ heading
+    aside = np.abs(offsets[:, 0] * heading[1] - offsets[:, 1] * heading[0])
+    return bool(((ahead > t.scribble_meet_mm * px_per_mm) & (ahead <= t.scribble_pass_mm * px_per_mm)
+                 & (aside <= t.scribble_aside_mm * px_per_mm)).any())
+
+
+def _clear_past(clean: np.ndarray, tip: np.ndarray, inward: np.ndarray, px_per_mm: float, t: ReaderTuning) -> bool:
+    """Whether there is no ink just past the tip, away from both pieces (`inward` points between them)."""
+    norm = np.linalg.norm(inward)
+    if norm < 1e-9:
+        return False
+    outward = -inward / norm
+    near, far = t.scribble_clear_mm
+    height, width = clean.shape
+    for turn in np.radians((-t.scribble_clear_deg, 0.0, t.scribble_clear_deg)):
+        cos, sin = np.cos(turn), np.sin(turn)
+        direction = np.array([outward[0] * cos - outward[1] * sin, outward[0] * sin + outward[1] * cos])
+        for distance in np.arange(near, far + 1e-9, 0.25) * px_per_mm:
+            x, y = np.round(tip + direction * distance).astype(int)
+            if 0 <= x < width and 0 <= y < height and clean[y, x]:
+                return False
+    return True
+
+
+def _cell_at(point: np.ndarray, origin: tuple[int, int], px_per_mm: float) -> int:
+    """The cell (row * 9 + col) a point of `clean` lies in, or -1 off the grid."""
+    cell, grid = layout.CELL_MM * px_per_mm, layout.GRID_RECT
+    col = int((point[0] + origin[0] - grid.x * px_per_mm) // cell)
+    row = int((point[1] + origin[1] - grid.y * px_per_mm) // cell)
+    return row * SIZE + col if 0 <= row < SIZE and 0 <= col < SIZE else -1
