@@ -32,16 +32,21 @@ def scribbled_cells(clean: np.ndarray, origin: tuple[int, int], boxes: tuple[Box
     """The cells (index row * 9 + col) in which a scribble turns back and whose strokes are its passes. `clean`:
     the strokes (bool) without the grid's lines, its pixel (0, 0) at `origin` in the sheet image; `boxes`: the
     cells' interiors; `shares`: the share of each interior under strokes."""
-    pieces = _pieces(clean, origin, px_per_mm, t)
+    # Only where strokes are sparse: in shading, lines meet all over (and cutting it into pieces is slow).
+    cell, grid, band = layout.CELL_MM * px_per_mm, layout.GRID_RECT, t.crossing_clear_mm * px_per_mm
+    sparse = clean.copy()
+    for index in np.flatnonzero(shares >= t.crossing_full_share):
+        x0, y0, x1, y1 = layout.cell_rect(*divmod(int(index), SIZE)).to_px(px_per_mm)
+        sparse[max(y0 - origin[1], 0) : max(y1 - origin[1], 0), max(x0 - origin[0], 0) : max(x1 - origin[0], 0)] = False
+    pieces = _pieces(sparse, origin, px_per_mm, t)
     if len(pieces) < 2:
         return set()
     # Past a turn, the print is left out: a scribble turns back at a patch's side, on or just before its line.
-    cell, grid, band = layout.CELL_MM * px_per_mm, layout.GRID_RECT, t.crossing_clear_mm * px_per_mm
     rows = near_lines(clean.shape[0], grid.y * px_per_mm - origin[1], cell, band)
     cols = near_lines(clean.shape[1], grid.x * px_per_mm - origin[0], cell, band)
     unprinted = clean & ~(rows[:, None] | cols[None, :]).astype(bool)
     turns, legs = _turns(pieces, unprinted, origin, shares, px_per_mm, t)
-    if not turns:
+    if not len(turns):
         return set()
     along = np.zeros(clean.shape, np.uint8)
     width = max(round(2 * t.scribble_along_mm * px_per_mm) | 1, 1)
@@ -49,7 +54,7 @@ def scribbled_cells(clean: np.ndarray, origin: tuple[int, int], boxes: tuple[Box
         cv2.line(along, (round(x0), round(y0)), (round(x1), round(y1)), 1, thickness=width)
     least = round(t.scribble_least_mm2 * px_per_mm**2)
     found = set()
-    for index in {_cell_at(vertex, origin, px_per_mm) for vertex in turns} - {-1}:
+    for index in set(_cells_at(turns, origin, px_per_mm).tolist()) - {-1}:
         x0, y0, x1, y1 = boxes[index]
         cut = (slice(y0 - origin[1], y1 - origin[1]), slice(x0 - origin[0], x1 - origin[0]))
         strokes = clean[cut]
@@ -84,69 +89,68 @@ def _pieces(clean: np.ndarray, origin: tuple[int, int], px_per_mm: float, t: Rea
 
 
 def _turns(pieces: np.ndarray, clean: np.ndarray, origin: tuple[int, int], shares: np.ndarray, px_per_mm: float,
-           t: ReaderTuning) -> tuple[list[np.ndarray], set[int]]:
-    """Where two pieces turn back (the tips, in `clean`'s pixels), and the pieces that do. `clean`: the strokes
-    past a tip can be seen in (the print left out)."""
+           t: ReaderTuning) -> tuple[np.ndarray, set[int]]:
+    """Where two pieces turn back (the tips, (k, 2) in `clean`'s pixels), and the pieces that do. `clean`: the
+    strokes past a tip can be seen in (the print left out)."""
     count = len(pieces)
     ends = np.concatenate([pieces[:, :2], pieces[:, 2:]])  # each piece's two ends: i and i + count
-    others = np.concatenate([pieces[:, 2:], pieces[:, :2]])
-    owner = np.concatenate([np.arange(count), np.arange(count)])
-    heading = others - ends
+    heading = np.concatenate([pieces[:, 2:], pieces[:, :2]]) - ends  # from each end along its piece
     heading /= np.maximum(np.linalg.norm(heading, axis=1, keepdims=True), 1e-9)
+    owner = np.concatenate([np.arange(count), np.arange(count)])
+    cells = _cells_at(ends, origin, px_per_mm)
+    # Only where strokes are sparse: in shading, lines meet all over.
+    keep = np.flatnonzero((cells >= 0) & (shares[np.maximum(cells, 0)] < t.crossing_full_share))
+    ends, heading, owner = ends[keep], heading[keep], owner[keep]
     gap = np.linalg.norm(ends[:, None, :] - ends[None, :, :], axis=2)
     angle = np.degrees(np.arccos(np.clip(heading @ heading.T, -1.0, 1.0)))
     low, high = t.scribble_turn_deg
-    close = (gap <= t.scribble_meet_mm * px_per_mm) & (owner[:, None] != owner[None, :])
-    candidates = np.argwhere(np.triu(close & (angle > low) & (angle < high)))
-    found = []
-    for a, b in candidates:
-        tip = (ends[a] + ends[b]) / 2
-        index = _cell_at(tip, origin, px_per_mm)
-        if index >= 0 and shares[index] >= t.crossing_full_share:
-            continue  # shading: lines meet all over it
-        if _clear_past(clean, tip, heading[a] + heading[b], px_per_mm, t):
-            found.append((tip, a, b))
+    pairs = np.argwhere(np.triu((gap <= t.scribble_meet_mm * px_per_mm) & (owner[:, None] != owner[None, :])
+                                & (angle > low) & (angle < high)))
+    if not len(pairs):
+        return np.zeros((0, 2)), set()
+    first, second = pairs[:, 0], pairs[:, 1]
+    tips = (ends[first] + ends[second]) / 2
+    clear = _clear_past(clean, tips, heading[first] + heading[second], px_per_mm, t)
+    first, second, tips = first[clear], second[clear], tips[clear]
     # A scribble turns back again at the far end of a pass; two lines drawn from one point never meet another
     # turn along their way (slash-stray-line 20).
-    tips = np.array([tip for tip, _, _ in found]).reshape(-1, 2)
-    turns, legs = [], set()
-    for tip, a, b in found:
-        if any(_turn_along(tips, tip, heading[end], px_per_mm, t) for end in (a, b)):
-            turns.append(tip)
-            legs |= {int(owner[a]), int(owner[b])}
-    return turns, legs
+    chained = _turn_ahead(tips, heading[first], px_per_mm, t) | _turn_ahead(tips, heading[second], px_per_mm, t)
+    legs = {int(owner[end]) for end in np.concatenate([first[chained], second[chained]])}
+    return tips[chained], legs
 
 
-def _turn_along(tips: np.ndarray, tip: np.ndarray, heading: np.ndarray, px_per_mm: float, t: ReaderTuning) -> bool:
-    """Whether another of the `tips` lies ahead along `heading` from `tip`, as far as a pass runs, near its line."""
-    offsets = tips - tip
-    ahead = offsets @ heading
-    aside = np.abs(offsets[:, 0] * heading[1] - offsets[:, 1] * heading[0])
-    return bool(((ahead > t.scribble_meet_mm * px_per_mm) & (ahead <= t.scribble_pass_mm * px_per_mm)
-                 & (aside <= t.scribble_aside_mm * px_per_mm)).any())
-
-
-def _clear_past(clean: np.ndarray, tip: np.ndarray, inward: np.ndarray, px_per_mm: float, t: ReaderTuning) -> bool:
-    """Whether there is no ink just past the tip, away from both pieces (`inward` points between them)."""
-    norm = np.linalg.norm(inward)
-    if norm < 1e-9:
-        return False
-    outward = -inward / norm
+def _clear_past(clean: np.ndarray, tips: np.ndarray, inward: np.ndarray, px_per_mm: float, t: ReaderTuning
+                ) -> np.ndarray:
+    """Per tip, whether there is no ink just past it, away from both its pieces (`inward` points between them)."""
+    outward = -inward / np.maximum(np.linalg.norm(inward, axis=1, keepdims=True), 1e-9)
     near, far = t.scribble_clear_mm
+    distances = np.arange(near, far + 1e-9, 0.25) * px_per_mm
     height, width = clean.shape
+    clear = np.ones(len(tips), bool)
     for turn in np.radians((-t.scribble_clear_deg, 0.0, t.scribble_clear_deg)):
         cos, sin = np.cos(turn), np.sin(turn)
-        direction = np.array([outward[0] * cos - outward[1] * sin, outward[0] * sin + outward[1] * cos])
-        for distance in np.arange(near, far + 1e-9, 0.25) * px_per_mm:
-            x, y = np.round(tip + direction * distance).astype(int)
-            if 0 <= x < width and 0 <= y < height and clean[y, x]:
-                return False
-    return True
+        direction = np.stack([outward[:, 0] * cos - outward[:, 1] * sin, outward[:, 0] * sin + outward[:, 1] * cos], 1)
+        points = np.round(tips[:, None, :] + direction[:, None, :] * distances[None, :, None]).astype(int)
+        x, y = points[..., 0], points[..., 1]
+        inside = (x >= 0) & (x < width) & (y >= 0) & (y < height)
+        inked = np.zeros(x.shape, bool)
+        inked[inside] = clean[y[inside], x[inside]]
+        clear &= ~inked.any(axis=1)
+    return clear
 
 
-def _cell_at(point: np.ndarray, origin: tuple[int, int], px_per_mm: float) -> int:
-    """The cell (row * 9 + col) a point of `clean` lies in, or -1 off the grid."""
+def _turn_ahead(tips: np.ndarray, heading: np.ndarray, px_per_mm: float, t: ReaderTuning) -> np.ndarray:
+    """Per tip, whether another tip lies ahead along its `heading`, as far as a pass runs, near its line."""
+    offsets = tips[None, :, :] - tips[:, None, :]  # [i, j]: from tip i to tip j
+    ahead = np.einsum("ijk,ik->ij", offsets, heading)
+    aside = np.abs(offsets[..., 0] * heading[:, None, 1] - offsets[..., 1] * heading[:, None, 0])
+    return ((ahead > t.scribble_meet_mm * px_per_mm) & (ahead <= t.scribble_pass_mm * px_per_mm)
+            & (aside <= t.scribble_aside_mm * px_per_mm)).any(axis=1)
+
+
+def _cells_at(points: np.ndarray, origin: tuple[int, int], px_per_mm: float) -> np.ndarray:
+    """The cell (row * 9 + col) each point of `clean` lies in, or -1 off the grid."""
     cell, grid = layout.CELL_MM * px_per_mm, layout.GRID_RECT
-    col = int((point[0] + origin[0] - grid.x * px_per_mm) // cell)
-    row = int((point[1] + origin[1] - grid.y * px_per_mm) // cell)
-    return row * SIZE + col if 0 <= row < SIZE and 0 <= col < SIZE else -1
+    col = np.floor((points[:, 0] + origin[0] - grid.x * px_per_mm) / cell).astype(int)
+    row = np.floor((points[:, 1] + origin[1] - grid.y * px_per_mm) / cell).astype(int)
+    return np.where((row >= 0) & (row < SIZE) & (col >= 0) & (col < SIZE), row * SIZE + col, -1)
