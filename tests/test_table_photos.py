@@ -159,13 +159,24 @@ def test_a_reading_and_its_taps_outlive_a_restart_of_the_table(tmp_path, caplog)
     assert read_save(path).readings == {}  # confirmed: no longer kept
     assert saved.session.scores[1][0].quilt == quilt.rows()
 
-    damaged = json.loads(kept_text)  # a kept reading that cannot be used is left out; the game goes on
-    damaged["readings"]["1"]["quilt"] = ["###"]
-    path.write_text(json.dumps(damaged))
-    saved = read_save(path)
-    server = TableServer(saved.session, HOST_KEY, url, save, saved.readings)
-    assert server.photos.pending == {} and saved.session.round == 1
-    assert "the reading of Ann's photo could not be restored" in caplog.text
+    for where, value, logged in [  # a kept reading that cannot be used is left out and logged; the game goes on
+        (("quilt",), ["###"], "could not be restored"),
+        (("uncertain",), [{"kind": "quilt", "read": True, "confidence": 0, "cells": [5], "reason": "x"}],
+         "could not be restored"),
+        (("round",), 2, "was kept for another step"),
+        ((), [], None),  # the readings not kept by seat
+    ]:
+        damaged = json.loads(kept_text)
+        if where:
+            damaged["readings"]["1"][where[0]] = value
+        else:
+            damaged["readings"] = value
+        path.write_text(json.dumps(damaged))
+        caplog.clear()
+        saved = read_save(path)
+        server = TableServer(saved.session, HOST_KEY, url, save, saved.readings)
+        assert server.photos.pending == {} and saved.session.round == 1
+        assert logged is None or f"the reading of Ann's photo {logged}" in caplog.text
 
 
 def png(width, height, value=255):

@@ -94,7 +94,8 @@ class Uncertain:
 
     @classmethod
     def from_dict(cls, data: Any) -> Uncertain:
-        """The doubt `to_dict` wrote (its confidence to 3 places); ValueError or TypeError when it is not one."""
+        """The doubt `to_dict` wrote (its confidence to 3 places); ValueError, TypeError or KeyError (a field
+        missing) when it is not one."""
         if not isinstance(data, dict):
             raise TypeError(f"a doubt is an object, not {type(data).__name__}")
         kind, read, confidence, reason = data.get("kind"), data.get("read"), data.get("confidence"), data.get("reason")
@@ -104,7 +105,7 @@ class Uncertain:
             raise TypeError("a doubt's reason is text")
         if kind == "cell":
             row, col = data["cell"]
-            if not (isinstance(row, int) and isinstance(col, int) and 0 <= row < SIZE and 0 <= col < SIZE):
+            if not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < SIZE for v in (row, col)):
                 raise ValueError(f"{data['cell']!r} is not a cell of the grid")
             return cls.of_cell((row, col), read, confidence, reason)
         if kind == "special":
@@ -113,14 +114,17 @@ class Uncertain:
         if kind not in ("quilt", "bubble", "round"):
             raise ValueError(f"{kind!r} is not a kind of doubt this reader writes")
         if kind == "quilt":
-            return cls.of_quilt(frozenset(parse_cell_name(name) for name in data["cells"]), _why(kind, reason))
+            names = data["cells"]
+            if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+                raise TypeError("a doubt's cells are a list of names like \"c4\"")
+            return cls.of_quilt(frozenset(parse_cell_name(name) for name in names), _why(kind, reason))
         number = data.get("round")
-        if not isinstance(number, int) or not 1 <= number <= layout.ROUND_COUNT:
+        if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= layout.ROUND_COUNT:
             raise ValueError(f"round {number!r}: rounds are 1 to {layout.ROUND_COUNT}")
         if kind == "round":
             return cls.of_round(number, read, _why(kind, reason))
         place, digit = data.get("place"), data.get("digit")
-        if place not in layout.PLACES or digit not in range(10):
+        if place not in layout.PLACES or isinstance(digit, bool) or digit not in range(10):
             raise ValueError(f"a bubble is tens or units, digit 0 to 9, not {place!r} {digit!r}")
         return cls.of_bubble(number, place, digit, read, confidence)
 

@@ -8,9 +8,10 @@ The strokes (the stroke map without the grid's lines, `crossings.without_grid_li
 by OpenCV's probabilistic Hough transform; pieces along the grid's lines (what is left of the print, an outline)
 are left out. Two pieces turn back where an end of each meets the other's at a sharp angle, with no ink just past
 the tip (a line ending where it runs into other strokes does not end there: it runs on under them), in a cell not
-as full of strokes as shading (where lines meet all over). A cell holds a scribble's mark when such a turn lies in
-it and most of its strokes lie along pieces that turn back: a pass running on from a turn in the next cell into
-an empty one does not make it marked, nor does a stray line ending on a scribble. The values it decides with are
+as full of strokes as shading (where lines meet all over), and with another turn ahead along one of them, as far
+as a pass runs (two lines drawn from one point never turn again). A cell holds a scribble's mark when such a turn
+lies in it and most of its strokes lie along pieces that turn back: a pass running on from a turn in the next cell
+into an empty one does not make it marked, nor does a stray line ending on a scribble. The values it decides with are
 `tuning.ReaderTuning`'s `scribble_*`, with their evidence.
 """
 
@@ -22,9 +23,8 @@ import numpy as np
 from doodle.quilt import SIZE
 from doodle.sheet import layout
 from doodle.sheet.crossings import near_lines
+from doodle.sheet.pictures import Box
 from doodle.sheet.tuning import TUNING, ReaderTuning
-
-Box = tuple[int, int, int, int]
 
 
 def scribbled_cells(clean: np.ndarray, origin: tuple[int, int], boxes: tuple[Box, ...], shares: np.ndarray,
@@ -101,14 +101,13 @@ def _turns(pieces: np.ndarray, clean: np.ndarray, origin: tuple[int, int], share
     # Only where strokes are sparse: in shading, lines meet all over.
     keep = np.flatnonzero((cells >= 0) & (shares[np.maximum(cells, 0)] < t.crossing_full_share))
     ends, heading, owner = ends[keep], heading[keep], owner[keep]
-    gap = np.linalg.norm(ends[:, None, :] - ends[None, :, :], axis=2)
-    angle = np.degrees(np.arccos(np.clip(heading @ heading.T, -1.0, 1.0)))
+    first, second = _close_pairs(ends, t.scribble_meet_mm * px_per_mm).T
+    angle = np.degrees(np.arccos(np.clip(np.einsum("ij,ij->i", heading[first], heading[second]), -1.0, 1.0)))
     low, high = t.scribble_turn_deg
-    pairs = np.argwhere(np.triu((gap <= t.scribble_meet_mm * px_per_mm) & (owner[:, None] != owner[None, :])
-                                & (angle > low) & (angle < high)))
-    if not len(pairs):
+    sharp = (owner[first] != owner[second]) & (angle > low) & (angle < high)
+    first, second = first[sharp], second[sharp]
+    if not len(first):
         return np.zeros((0, 2)), set()
-    first, second = pairs[:, 0], pairs[:, 1]
     tips = (ends[first] + ends[second]) / 2
     clear = _clear_past(clean, tips, heading[first] + heading[second], px_per_mm, t)
     first, second, tips = first[clear], second[clear], tips[clear]
@@ -139,13 +138,33 @@ def _clear_past(clean: np.ndarray, tips: np.ndarray, inward: np.ndarray, px_per_
     return clear
 
 
+def _close_pairs(points: np.ndarray, reach: float) -> np.ndarray:
+    """The pairs (i, j), i != j, of points within `reach` of one another, each once: along the points sorted by x,
+    each is compared with the next ones until none is within reach across (memory in proportion to the points)."""
+    order = np.argsort(points[:, 0], kind="stable")
+    ordered = points[order]
+    found = [np.zeros((0, 2), int)]
+    for step in range(1, len(ordered)):
+        near = np.flatnonzero(ordered[step:, 0] - ordered[:-step, 0] <= reach)
+        if not len(near):
+            break
+        near = near[np.linalg.norm(ordered[near + step] - ordered[near], axis=1) <= reach]
+        found.append(np.stack([order[near], order[near + step]], axis=1))
+    return np.concatenate(found)
+
+
 def _turn_ahead(tips: np.ndarray, heading: np.ndarray, px_per_mm: float, t: ReaderTuning) -> np.ndarray:
-    """Per tip, whether another tip lies ahead along its `heading`, as far as a pass runs, near its line."""
-    offsets = tips[None, :, :] - tips[:, None, :]  # [i, j]: from tip i to tip j
-    ahead = np.einsum("ijk,ik->ij", offsets, heading)
-    aside = np.abs(offsets[..., 0] * heading[:, None, 1] - offsets[..., 1] * heading[:, None, 0])
-    return ((ahead > t.scribble_meet_mm * px_per_mm) & (ahead <= t.scribble_pass_mm * px_per_mm)
-            & (aside <= t.scribble_aside_mm * px_per_mm)).any(axis=1)
+    """Per tip, whether another tip lies ahead along its `heading`, as far as a pass runs, near its line (in blocks
+    of tips, so that memory stays bounded)."""
+    ahead_of = np.zeros(len(tips), bool)
+    for start in range(0, len(tips), 512):
+        block = slice(start, start + 512)
+        offsets = tips[None, :, :] - tips[block, None, :]  # [i, j]: from tip i of the block to tip j
+        ahead = np.einsum("ijk,ik->ij", offsets, heading[block])
+        aside = np.abs(offsets[..., 0] * heading[block, None, 1] - offsets[..., 1] * heading[block, None, 0])
+        ahead_of[block] = ((ahead > t.scribble_meet_mm * px_per_mm) & (ahead <= t.scribble_pass_mm * px_per_mm)
+                           & (aside <= t.scribble_aside_mm * px_per_mm)).any(axis=1)
+    return ahead_of
 
 
 def _cells_at(points: np.ndarray, origin: tuple[int, int], px_per_mm: float) -> np.ndarray:

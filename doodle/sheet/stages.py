@@ -275,7 +275,9 @@ def find_strokes(read: SheetRead) -> None:
     clean = without_grid_lines(read.strokes, PX_PER_MM, t)
     read.confined = confined_cells(read.strokes, boxes, stroked, marked, PX_PER_MM, t, clean)
     origin = (read.strokes.x0, read.strokes.y0)
-    read.scribbled = scribbled_cells(clean, origin, boxes, read.strokes.shares, PX_PER_MM, t) & stroked
+    read.scribbled = set()
+    if stroked:
+        read.scribbled = scribbled_cells(clean, origin, boxes, read.strokes.shares, PX_PER_MM, t) & stroked
     read.show("strokes", _strokes_picture)
 
 
@@ -389,15 +391,14 @@ def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tup
     strokes, value, outlined = read.strokes.shares[index], read.values[index], index in read.outlined
     box = cell_boxes(t.cell_inset_mm)[index]
     few_strokes = value < t.tint_sure and strokes < t.stroke_dense
-    if index in read.confined and not stain_coloured(read.light.normalised, box, read.strokes.at(box), t):
+    if (index in read.confined or index in read.scribbled) and not stain_coloured(
+            read.light.normalised, box, read.strokes.at(box), t):
         # DECISION: strokes drawn within one cell's lines, none running on through its sides, are a mark of that
         # cell, as a player means it (a slash from corner to corner, an X), outlined or not. A stray line runs on
         # into the next cell (crossings.py); a tea ring's rim is brown, on its strokes (tea-ring 20008: a faint rim
         # whose curve crossings.py does not follow, brown on its strokes and not over the cell).
-        return True, True
-    if index in read.scribbled and not stain_coloured(read.light.normalised, box, read.strokes.at(box), t):
-        # DECISION: a cell in which a scribble's passes turn back, its strokes those passes, is shaded as a player
-        # means it, outlined or not: a stray line never turns back (scribbles.py).
+        # DECISION: so is a cell in which a scribble's passes turn back, its strokes those passes: a stray line
+        # never turns back (scribbles.py).
         return True, True
     if not shaded and strokes >= t.stroke_mark:
         # Little ink on average, but strokes: a deliberate mark (a slash, a loose scribble) when the player

@@ -192,16 +192,17 @@ class TableServer:
         the photo again) and logged."""
         session, restored = self.session, {}
         for seat in session.seats:
-            if seat.id not in kept or session.stage != Stage.SCORING:
+            data = kept.get(seat.id)
+            if data is None:
+                continue
+            if session.stage != Stage.SCORING or not isinstance(data, dict) or data.get("round") != session.round:
+                log.warning("the reading of %s's photo was kept for another step of the game: left out", seat.name)
                 continue
             try:
-                reading = reading_from_json(kept[seat.id], self.checks_for(seat, session.round))
-            except (KeyError, TypeError, ValueError) as error:
+                restored[seat.id] = reading_from_json(data, self.checks_for(seat, session.round))
+            except ValueError as error:
                 log.warning("the reading of %s's photo could not be restored (%s): the phone asks for the photo "
                             "again", seat.name, error)
-                continue
-            if reading.round == session.round:
-                restored[seat.id] = reading
         return restored
 
     async def photo_action(self, client: Client, message: dict[str, Any]) -> None:
@@ -215,7 +216,6 @@ class TableServer:
         kind = message.get("type")
         if kind == "photo_drop":
             self.photos.pending.pop(seat.id, None)
-            self.changed()
         elif kind == "photo_cell":
             try:  # the checks may search a while: in the readers' pool, never on the event loop
                 changed = await self.photos.run(tap, reading, message.get("cell"), message.get("shaded"))
@@ -223,7 +223,6 @@ class TableServer:
                 raise TableError(str(error)) from None
             if self.photos.pending.get(seat.id) is reading:
                 self.photos.pending[seat.id] = changed
-                self.changed()
         elif kind == "photo_confirm":
             overruled = [problem_words(problem) for problem in reading.result.problems]
             if overruled and message.get("anyway") is not True:
@@ -231,10 +230,9 @@ class TableServer:
                                  "to correct them, or confirm anyway if your sheet really is so")
             self.session.set_photo_score(seat.id, reading.round, reading.result.quilt, overruled)
             self.photos.pending.pop(seat.id, None)
-            self.changed()
         else:
             raise TableError(f"a phone cannot ask for {_short(kind)}")
-        self.session.version += 1  # the phone's view changed (its reading is part of its state)
+        self.session.version += 1  # the phone's view changed (its reading is part of its state): saved, sent
 
     def changed(self) -> None:
         """Save after every step; a failed save is shown on the host and the game goes on."""

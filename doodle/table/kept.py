@@ -9,12 +9,13 @@ resumed table, so the reading is checked against the game as it stands.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
 from doodle.game.checks import SheetChecks
-from doodle.quilt import SIZE, Quilt, parse_cell_name
+from doodle.quilt import MAX_ROUND_SCORE, SIZE, Quilt, parse_cell_name
 from doodle.sheet import layout
 from doodle.sheet.doubts import Uncertain
 from doodle.table.photos import Reading
@@ -46,65 +47,89 @@ def reading_to_json(reading: Reading) -> dict[str, Any]:
 
 
 def reading_from_json(data: Any, checks: SheetChecks) -> Reading:
-    """The reading `reading_to_json` wrote, checked again with `checks`; ValueError (or KeyError, TypeError) when
-    the data is not such a reading."""
+    """The reading `reading_to_json` wrote, checked again with `checks`; ValueError (saying what is wrong) when the
+    data is not such a reading."""
+    try:
+        return _reading(data, checks)
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
+        raise ValueError(f"{type(error).__name__}: {error}") from None
+
+
+def _reading(data: Any, checks: SheetChecks) -> Reading:
     from doodle.sheet.scan import METHOD_GRID, METHOD_MARKERS, ScanResult  # loads OpenCV: only when one is kept
 
-    if not isinstance(data, dict):
-        raise TypeError("a kept reading is an object")
-    number = data["round"]
-    if not isinstance(number, int) or not 1 <= number <= layout.ROUND_COUNT:
-        raise ValueError(f"round {number!r}: rounds are 1 to {layout.ROUND_COUNT}")
-    scores = tuple(data["round_scores"])
-    if len(scores) != layout.ROUND_COUNT or not all(s is None or isinstance(s, int) for s in scores):
-        raise ValueError("the round scores are 3 whole numbers or nulls")
+    number = _whole(data["round"], 1, layout.ROUND_COUNT)
+    scores = tuple(_score(score) for score in _list(data["round_scores"]))
+    bubbles = tuple((_digit(tens), _digit(units)) for tens, units in _list(data["round_bubbles"]))
+    if len(scores) != layout.ROUND_COUNT or len(bubbles) not in (0, layout.ROUND_COUNT):
+        raise ValueError(f"a reading has {layout.ROUND_COUNT} round scores and their bubbles")
     specials = data["specials_used"]
     if specials is not None:
-        specials = tuple(specials)
+        specials = tuple(_list(specials))
         for name in specials:
             layout.special_box(name)  # ValueError for a name the sheet has no box for
     if data["method"] not in (METHOD_MARKERS, METHOD_GRID):
         raise ValueError(f"{data['method']!r} is not a way the reader reads")
-    result = ScanResult(
-        quilt=Quilt.from_rows(data["quilt"]),
-        cell_confidence=_grid_of_numbers(data["cell_confidence"]),
-        cell_values=_grid_of_numbers(data["cell_values"]),
-        threshold=float(data["threshold"]),
-        specials_used=specials,
-        round_scores=scores,
-        uncertain=tuple(Uncertain.from_dict(doubt) for doubt in data["uncertain"]),
-        method=data["method"],
-        confidence=float(data["confidence"]),
-        markers_found=int(data["markers_found"]),
-        notes=tuple(str(note) for note in data["notes"]),
-        sheet_image=np.zeros((0, 0, 3), np.uint8),  # not kept
-        layout=_text_or_none(data.get("layout")),
-        sheet_id=_text_or_none(data.get("sheet_id")),
-        confirmed=frozenset(str(name) for name in data["confirmed"]),
-        rounds_read=bool(data["rounds_read"]),
-        round_bubbles=tuple((_digit(tens), _digit(units)) for tens, units in data["round_bubbles"]),
-    ).checked(checks)
-    filled = frozenset(int(n) for n in data["filled"])
-    tapped = frozenset(str(name) for name in data["tapped"])
+    tapped = frozenset(_text(name) for name in _list(data["tapped"]))
     for name in tapped:
         parse_cell_name(name)  # ValueError names a cell that is not one
+    result = ScanResult(
+        quilt=Quilt.from_rows(_list(data["quilt"])),
+        cell_confidence=_grid_of_numbers(data["cell_confidence"]),
+        cell_values=_grid_of_numbers(data["cell_values"]),
+        threshold=_number(data["threshold"]),
+        specials_used=specials,
+        round_scores=scores,
+        uncertain=tuple(Uncertain.from_dict(doubt) for doubt in _list(data["uncertain"])),
+        method=data["method"],
+        confidence=_number(data["confidence"]),
+        markers_found=_whole(data["markers_found"], 0, 4),
+        notes=tuple(_text(note) for note in _list(data["notes"])),
+        sheet_image=np.zeros((0, 0, 3), np.uint8),  # not kept
+        layout=None if data.get("layout") is None else _text(data["layout"]),
+        sheet_id=None if data.get("sheet_id") is None else _text(data["sheet_id"]),
+        confirmed=frozenset(_text(name) for name in _list(data["confirmed"])),
+        rounds_read=data["rounds_read"] is True,
+        round_bubbles=bubbles,
+    ).checked(checks)
+    filled = frozenset(_whole(n, 1, layout.ROUND_COUNT) for n in _list(data["filled"]))
     return Reading(number, result, filled, tapped)
 
 
 def _grid_of_numbers(rows: Any) -> tuple[tuple[float, ...], ...]:
-    grid = tuple(tuple(float(value) for value in row) for row in rows)
+    grid = tuple(tuple(_number(value) for value in _list(row)) for row in _list(rows))
     if len(grid) != SIZE or any(len(row) != SIZE for row in grid):
         raise ValueError(f"a grid of values per cell is {SIZE} rows of {SIZE}")
     return grid
 
 
-def _text_or_none(value: Any) -> str | None:
-    if value is not None and not isinstance(value, str):
+def _list(value: Any) -> list[Any]:
+    if not isinstance(value, list):
+        raise TypeError(f"{value!r} is not a list")
+    return value
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
         raise TypeError(f"{value!r} is not text")
     return value
 
 
-def _digit(value: Any) -> int | None:
-    if value is not None and value not in range(10):
-        raise ValueError(f"{value!r} is not a digit")
+def _whole(value: Any, low: int, high: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ValueError(f"{value!r} is not a whole number from {low} to {high}")
     return value
+
+
+def _number(value: Any) -> float:
+    if not isinstance(value, int | float) or isinstance(value, bool) or not math.isfinite(value):
+        raise ValueError(f"{value!r} is not a number")
+    return float(value)
+
+
+def _score(value: Any) -> int | None:
+    return None if value is None else _whole(value, 0, MAX_ROUND_SCORE)
+
+
+def _digit(value: Any) -> int | None:
+    return None if value is None else _whole(value, 0, 9)

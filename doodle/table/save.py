@@ -131,10 +131,11 @@ def read_save(path: Path, deck: Deck | None = None) -> TableSave | None:
         session = TableSession.from_json(data.get("table"), deck)
     except (KeyError, TypeError, ValueError) as error:
         raise TableSaveError(f"the saved table {path} cannot be continued: {error}") from None
-    readings = data.get("readings") or {}
-    if not isinstance(readings, dict) or not all(key.isdigit() for key in readings):
-        raise TableSaveError(f"the saved table {path}: the readings are not kept by seat")
-    return TableSave(session, deck_path, {int(seat): reading for seat, reading in readings.items()})
+    # The readings waiting for their players: by seat; what is not kept by seat is left out (the game is not).
+    readings = data.get("readings")
+    kept = readings.items() if isinstance(readings, dict) else ()
+    return TableSave(session, deck_path, {int(seat): reading for seat, reading in kept
+                                          if seat.isascii() and seat.isdecimal() and len(seat) < 6})
 
 
 def game_record(session: TableSession) -> dict[str, Any]:
