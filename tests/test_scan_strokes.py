@@ -154,6 +154,15 @@ def test_a_coffee_rings_tint_is_never_read_as_shaded_without_a_doubt(seed):
     assert wrong_items(result, photo.truth) <= flagged(result)
 
 
+@pytest.mark.parametrize("seed", [60003, 70001])
+def test_a_tea_ring_as_saturated_as_a_red_pencil_is_never_read_without_a_doubt(seed):
+    """A tea ring's rim across a corner of c7 (60003: 0.72 chroma over the cell, 0.68 on the rim's strokes), and
+    the even inside of a ring over d5 (70001: 0.723, where a red pencil measures 0.81), read shaded, unflagged."""
+    photo = styled_photo(seed, "mild", distractor="tea ring")
+    result = read_photo(photo.jpeg)
+    assert wrong_items(result, photo.truth) <= flagged(result)
+
+
 @pytest.mark.parametrize("seed", [7, 15])
 def test_an_eraser_smudge_is_not_read_as_shading_without_a_doubt(seed):
     """A faint round smudge inside one empty cell, fading before its lines, was read as shaded (seeds 7, 15)."""

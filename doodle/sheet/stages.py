@@ -414,10 +414,15 @@ def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tup
         blot = index in read.blots and value < t.blot_faint and graphite(read.light.normalised, box, t)
         return bool(shaded and (outlined or not blot)), False
     rim = strokes >= t.stroke_mark and value < t.stray_ink  # a few strokes, little ink: their colour is theirs
-    if shaded and not outlined and (stain_coloured(read.light.normalised, box, t=t)
-                                    or rim and stain_coloured(read.light.normalised, box, read.strokes.at(box), t)):
+    tint = strokes < t.stroke_mark and value < t.tint_sure  # an even faint tint: a pencil's, or tea's?
+    if shaded and not outlined and (
+            stain_coloured(read.light.normalised, box, t=t)
+            or rim and stain_coloured(read.light.normalised, box, read.strokes.at(box), t)
+            or tint and stain_coloured(read.light.normalised, box, t=t, up_to=t.pencil_chroma)):
         # Brown, with no outline around it: tea or coffee (a few brown strokes: a ring's rim, no mark). A rim across
         # a corner of the cell is told by its strokes' colour, which the paper around them dilutes (tea-ring 60003).
+        # A faint warm tint with no strokes up to a pencil's chroma may be tea too: their chromas overlap a red
+        # pencil's (tea-ring 70001: the inside of a ring, 0.723).
         doubtful.add(index)
         return not bool(few_strokes), False
     if (shaded and not outlined and strokes >= t.stroke_mark and value < t.stray_ink

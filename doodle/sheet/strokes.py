@@ -177,11 +177,12 @@ def _pigment(normalised: np.ndarray, box: tuple[int, int, int, int],
 
 
 def stain_coloured(normalised: np.ndarray, box: tuple[int, int, int, int], where: np.ndarray | None = None,
-                   t: ReaderTuning = TUNING) -> bool:
+                   t: ReaderTuning = TUNING, up_to: float | None = None) -> bool:
     """Whether the box (its pixels `where`, when given) is tinted brown, as tea or coffee stains paper
-    (`normalised`: BGR over the paper's own)."""
+    (`normalised`: BGR over the paper's own); `up_to`: a higher chroma that may still be a stain's."""
     pigment = _pigment(normalised, box, where)
-    return pigment is not None and pigment[2] and t.stain_chroma[0] <= pigment[1] <= t.stain_chroma[1]
+    highest = t.stain_chroma[1] if up_to is None else up_to
+    return pigment is not None and pigment[2] and t.stain_chroma[0] <= pigment[1] <= highest
 
 
 def pencil_coloured(normalised: np.ndarray, box: tuple[int, int, int, int], t: ReaderTuning = TUNING) -> bool:
