@@ -414,7 +414,7 @@ def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tup
         blot = index in read.blots and value < t.blot_faint and graphite(read.light.normalised, box, t)
         return bool(shaded and (outlined or not blot)), False
     rim = strokes >= t.stroke_mark and value < t.stray_ink  # a few strokes, little ink: their colour is theirs
-    tint = strokes < t.stroke_mark and value < t.tint_sure  # an even faint tint: a pencil's, or tea's?
+    tint = strokes < t.stroke_mark and value < t.stain_tint_faint  # an even faint tint: a pencil's, or tea's?
     if shaded and not outlined and (
             stain_coloured(read.light.normalised, box, t=t)
             or rim and stain_coloured(read.light.normalised, box, read.strokes.at(box), t)

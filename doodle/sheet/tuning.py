@@ -301,6 +301,10 @@ class ReaderTuning:
     # cells measured 0.11-0.83 (24 photos, mild and moderate), pale yellow fills 0.94 and over, harsh and moderate
     # (40 photos). Judged as stains, a pale yellow fill's JPEG-blurred colour put whole patches in doubt (harsh 625).
     pencil_chroma: float = 0.9
+    # Between stain_chroma and pencil_chroma a warm tint with no strokes may be tea or a red or orange pencil: tea
+    # when fainter than this (tea rings' insides there: 0.056-0.119, tea-ring 70000-70023; pencil fills there:
+    # 0.237 and over, sharpened 70000-70023, tea and coffee rings 0-23).
+    stain_tint_faint: float = 0.18
     fall_margin_mm: tuple[float, float] = (2.0, 3.5)  # between a cell's interior and its lines, clear of an outline
     spill_band_mm: tuple[float, float] = (5.5, 7.0)  # from the interior's edge: 2.0-3.5 mm past the cell's line
     # A tint fading near one of its lines to less than fall_stain of its ink, or spilling over a line into a cell
