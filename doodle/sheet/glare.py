@@ -109,11 +109,8 @@ def find_glare(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) ->
         """Which of these strips of one printed line, or of alike print, are lighter than the rest of it: lines
         are drawn alike along their length (or thinner here and there: they are compared with themselves)."""
         dark = [darkness(strip) for strip in strips]
-        away = [value for value, strip in zip(dark, strips, strict=True) if not touched(strip)]
-        # All of it under the clipped paper (a bright exposure, clipped all over, and a glare on it): against its
-        # least lifted strip, the farthest from the glare's middle (light 500013: lines lifted from 100 to 220 over
-        # ten cells whose hatching was washed out, read empty and sure against their median).
-        reference = float(np.median(away)) if away else min(dark)
+        away = [value for value, strip in zip(dark, strips, strict=True) if not touched(strip)] or dark
+        reference = float(np.median(away))
         return [touched(strip) and value >= reference + t.glare_lift for value, strip in zip(dark, strips, strict=True)]
 
     grid, cell_mm, w = layout.GRID_RECT, layout.CELL_MM, t.glare_line_mm
