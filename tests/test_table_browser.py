@@ -260,6 +260,7 @@ def test_a_whole_game_with_a_host_and_three_phones(table_server, tmp_path):
                         expect(phone.locator("body")).to_have_attribute("data-status", "online")
                         expect(phone.locator(f".qcell.tapped[data-cell='{missed_name}']")).to_have_count(1)
                         expect(phone.locator(".problems")).to_have_count(0)
+                        shoot(phone, tmp_path, "phone-reading-restored.png")
                     expect(phone.locator("#reading-score")).to_contain_text(f": {score} points", timeout=READ_MS)
                     if name == NAMES[0] and round_number == 1:
                         shoot(phone, tmp_path, "phone-reading.png")
