@@ -33,7 +33,8 @@ DEFAULT_PORT = 8765
 @click.option("--host", "bind_host", default="0.0.0.0", show_default=True,
               help="The address to listen on (0.0.0.0: every network, so phones on the Wi-Fi can join).")
 @click.option("--no-browser", is_flag=True, help="Do not open the table's page in the browser.")
-@click.option("--resume", is_flag=True, help="Continue the saved game, with the same seats.")
+@click.option("--resume", is_flag=True,
+              help="Continue the saved game, with the same seats and the photos read but not yet confirmed.")
 @click.option("--new", "discard", is_flag=True, help="Start a new game even though one is saved (replacing it).")
 @click.option("--save", "save_path", type=click.Path(path_type=Path, dir_okay=False), envvar=SAVE_ENV,
               help="The file the game is saved in after every step (default: in your data directory).")
@@ -49,7 +50,8 @@ def table(names: tuple[str, ...], players: int | None, seed: int | None, deck_fi
     seat nobody takes is played from the big screen (the host marks it done and types its scores).
 
     Prints the address and a QR code for the phones, and opens the table's page (the host) in the browser.
-    The game is saved after every step; `doodle table --resume` continues it after a crash or a closed laptop.
+    The game is saved after every step, with each phone's photo read but not yet confirmed; `doodle table
+    --resume` continues it after a crash or a closed laptop.
     """
     if check_file is not None:
         _check(check_file, deck_file)

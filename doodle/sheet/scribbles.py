@@ -48,10 +48,11 @@ def scribbled_cells(clean: np.ndarray, origin: tuple[int, int], boxes: tuple[Box
     turns, legs = _turns(pieces, unprinted, origin, shares, px_per_mm, t)
     if not len(turns):
         return set()
-    along = np.zeros(clean.shape, np.uint8)
+    drawn = np.zeros(clean.shape, np.uint8)
     width = max(round(2 * t.scribble_along_mm * px_per_mm) | 1, 1)
     for x0, y0, x1, y1 in pieces[sorted(legs)]:
-        cv2.line(along, (round(x0), round(y0)), (round(x1), round(y1)), 1, thickness=width)
+        cv2.line(drawn, (round(x0), round(y0)), (round(x1), round(y1)), 1, thickness=width)
+    along = drawn.astype(bool)  # within reach of a piece that turns back
     least = round(t.scribble_least_mm2 * px_per_mm**2)
     found = set()
     for index in set(_cells_at(turns, origin, px_per_mm).tolist()) - {-1}:
@@ -59,7 +60,7 @@ def scribbled_cells(clean: np.ndarray, origin: tuple[int, int], boxes: tuple[Box
         cut = (slice(y0 - origin[1], y1 - origin[1]), slice(x0 - origin[0], x1 - origin[0]))
         strokes = clean[cut]
         total = int(strokes.sum())
-        if total >= least and int((strokes & along[cut].astype(bool)).sum()) >= t.scribble_along_share * total:
+        if total >= least and int((strokes & along[cut]).sum()) >= t.scribble_along_share * total:
             found.add(index)
     return found
 
