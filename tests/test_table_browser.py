@@ -225,6 +225,8 @@ def test_a_whole_game_with_a_host_and_three_phones(table_server, tmp_path):
                         reloaded = True
                     if index == 0 and event["turn"] == 1:  # the card in the hand turns and mirrors
                         phone.click(".turn-right")
+                        expect(phone.locator("img.hand")).to_have_attribute(  # turned before the next tap
+                            "style", "transform: rotate(90deg) scaleX(1);")
                         phone.click(".mirror-btn")
                         expect(phone.locator("img.hand")).to_have_attribute(
                             "style", "transform: rotate(90deg) scaleX(-1);")
