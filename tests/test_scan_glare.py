@@ -62,7 +62,7 @@ def test_a_glare_over_the_bubbles_puts_the_round_in_doubt():
     assert any(d.kind == "round" and d.round == 2 and d.reason and GLARE_REASON in d.reason for d in result.uncertain)
     assert "round 2" in result.notes[-1] or "rounds" in result.notes[-1]
     # glare.py decides with the tuning passed in: asked for more lift than any glare gives, it finds none
-    lenient = dataclasses.replace(TUNING, glare_lift=1000.0)
+    lenient = dataclasses.replace(TUNING, glare_lift=1000.0, glare_min_contrast=0.0)
     unlit = read_photo(recode(_with_glare(photo, L.bubble_rect(2, "tens", 4).center, 8.0, 230.0)), tuning=lenient)
     assert not any(d.reason and GLARE_REASON in d.reason for d in unlit.uncertain)
 
@@ -72,6 +72,21 @@ def test_an_even_photo_has_no_glare():
     result = read_photo(photo.jpeg)
     assert not any(note.startswith("glare") for note in result.notes)
     assert not any(d.reason == GLARE_REASON for d in result.uncertain)
+
+
+@pytest.mark.parametrize("seed", [500013, 500023])
+def test_a_broad_glare_on_paper_clipped_all_over_is_found_where_it_washes_pencil_out(seed):
+    """A bright exposure clips the paper everywhere, and a broad glare over the grid lifts most of each printed
+    line: no line is lighter than its own median there, yet the hatching under it is gone (families light 500013
+    and 500023: 10 and 2 cells read empty, unflagged). Where the print keeps too little of its contrast, and
+    around that while it keeps under half, the pencil is in doubt."""
+    photo = family_photo(seed, "light")
+    result = read_photo(photo.jpeg)
+    assert not wrong_items(result, photo.truth) - flagged(result)
+    assert any(note.startswith("glare over") for note in result.notes)
+    # the spread is what finds them: without it, cells are wrong unflagged again
+    narrow = read_photo(photo.jpeg, tuning=dataclasses.replace(TUNING, glare_spread_contrast=0.0))
+    assert wrong_items(narrow, photo.truth) - flagged(narrow)
 
 
 def test_white_paper_clipped_by_a_gentle_reflection_is_not_glare():

@@ -105,27 +105,68 @@ def find_glare(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) ->
         patch = lowest[max(y0, 0) : max(y1, 0), max(x0, 0) : max(x1, 0)]
         return float(np.percentile(patch, t.glare_line_percentile)) if patch.size else 255.0
 
-    def lifted(strips: list[layout.Rect]) -> list[bool]:
-        """Which of these strips of one printed line, or of alike print, are lighter than the rest of it: lines
-        are drawn alike along their length (or thinner here and there: they are compared with themselves)."""
+    def contrasts(strips: list[layout.Rect]) -> list[float]:
+        """The share of its usual contrast against white that each strip of alike print keeps where the clipped
+        blob reaches it (1 elsewhere): the usual being the darker part of that print, which a glare spares."""
         dark = [darkness(strip) for strip in strips]
-        away = [value for value, strip in zip(dark, strips, strict=True) if not touched(strip)] or dark
-        reference = float(np.median(away))
-        return [touched(strip) and value >= reference + t.glare_lift for value, strip in zip(dark, strips, strict=True)]
+        usual = 255.0 - float(np.percentile(dark, t.glare_typical_percentile))
+        return [(255.0 - value) / max(usual, 1.0) if touched(strip) else 1.0
+                for value, strip in zip(dark, strips, strict=True)]
+
+    def lifted(lines: list[list[layout.Rect]]) -> list[list[bool]]:
+        """Which strips of these printed lines (or boxes, or bubbles: alike print) are lighter than the rest of
+        the same line (lines are drawn alike along their length, or thinner here and there: each is compared with
+        itself), or keep too little of the print's contrast over the sheet (a glare over most of a line)."""
+        kept = contrasts([strip for line in lines for strip in line])
+        found, start = [], 0
+        for line in lines:
+            dark = [darkness(strip) for strip in line]
+            ratios, start = kept[start : start + len(line)], start + len(line)
+            away = [value for value, strip in zip(dark, line, strict=True) if not touched(strip)] or dark
+            reference = float(np.median(away))
+            found.append([touched(strip) and (value >= reference + t.glare_lift or ratio < t.glare_min_contrast)
+                          for value, strip, ratio in zip(dark, line, ratios, strict=True)])
+        return found
 
     grid, cell_mm, w = layout.GRID_RECT, layout.CELL_MM, t.glare_line_mm
-    across = [lifted([layout.Rect(grid.x + col * cell_mm, grid.y + k * cell_mm - w, cell_mm, 2 * w)
-                      for col in range(SIZE)]) for k in range(SIZE + 1)]  # [line][column]
-    down = [lifted([layout.Rect(grid.x + k * cell_mm - w, grid.y + row * cell_mm, 2 * w, cell_mm)
-                    for row in range(SIZE)]) for k in range(SIZE + 1)]  # [line][row]
-    cells = frozenset((row, col) for row in range(SIZE) for col in range(SIZE)
-                      if across[row][col] or across[row + 1][col] or down[col][row] or down[col + 1][row])
+    across_strips = [[layout.Rect(grid.x + col * cell_mm, grid.y + k * cell_mm - w, cell_mm, 2 * w)
+                      for col in range(SIZE)] for k in range(SIZE + 1)]  # [line][column]
+    down_strips = [[layout.Rect(grid.x + k * cell_mm - w, grid.y + row * cell_mm, 2 * w, cell_mm)
+                    for row in range(SIZE)] for k in range(SIZE + 1)]  # [line][row]
+    glared = lifted(across_strips + down_strips)
+    across, down = glared[: SIZE + 1], glared[SIZE + 1 :]
+    cells = {(row, col) for row in range(SIZE) for col in range(SIZE)
+             if across[row][col] or across[row + 1][col] or down[col][row] or down[col + 1][row]}
+    if cells:
+        kept = np.array(contrasts([strip for line in across_strips + down_strips for strip in line]))
+        kept_across, kept_down = kept.reshape(2, SIZE + 1, SIZE)
+        cells = _spread(cells, kept_across, kept_down, t.glare_spread_contrast)
     boxes = [special.check.inset(-w) for special in layout.SPECIALS]
-    specials = tuple(special.name for special, glared in zip(layout.SPECIALS, lifted(boxes), strict=True) if glared)
+    glared_boxes = lifted([boxes])[0]
+    specials = tuple(special.name for special, glared in zip(layout.SPECIALS, glared_boxes, strict=True) if glared)
     keys = [(block.number, place, digit) for block in layout.ROUNDS for place in layout.PLACES for digit in range(10)]
-    rounds = {key[0] for key, glared in zip(keys, lifted([layout.bubble_rect(*key) for key in keys]), strict=True)
-              if glared}
-    return Glare(mask, cells, specials, tuple(sorted(rounds)))
+    glared_bubbles = lifted([[layout.bubble_rect(*key) for key in keys]])[0]
+    rounds = {key[0] for key, glared in zip(keys, glared_bubbles, strict=True) if glared}
+    return Glare(mask, frozenset(cells), specials, tuple(sorted(rounds)))
+
+
+def _spread(cells: set[Cell], across: np.ndarray, down: np.ndarray, below: float) -> set[Cell]:
+    """`cells` under a glare, with the cells beside them, and beside those in turn, whose printed lines keep less
+    than `below` of the print's contrast (`across[line][column]`, `down[line][row]`).
+
+    A glare's light falls off smoothly from its core: around the cells where it lifts the print past doubt, it
+    still lifts pencil, lighter than print, to white. Elsewhere on the sheet print that light is only print."""
+    def kept(row: int, col: int) -> float:
+        return float(min(across[row][col], across[row + 1][col], down[col][row], down[col + 1][row]))
+
+    found, frontier = set(cells), list(cells)
+    while frontier:
+        row, col = frontier.pop()
+        for near in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
+            if near not in found and 0 <= near[0] < SIZE and 0 <= near[1] < SIZE and kept(*near) < below:
+                found.add(near)
+                frontier.append(near)
+    return found
 
 
 def _cells_text(cells: frozenset[Cell]) -> str:

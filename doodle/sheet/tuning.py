@@ -154,6 +154,18 @@ class ReaderTuning:
     # against itself. Under the saturating glares of the families' light photos (tuning seeds 0-23) the lines rise
     # by 60-180.
     glare_lift: float = 50.0
+    # A glare over most of a sheet that is clipped all over (a bright exposure) lifts most of each line, so the line
+    # is not lighter than its own median there. Printed lines that keep less than this share of the contrast the
+    # same print shows elsewhere on the sheet (against clipped paper) are washed out all the same: pencil, lighter
+    # than print, cannot show. Under the glares of the families' light, mixed and print photos (seeds 0-47 and
+    # 0-23) the inner grid lines keep 0.07-0.33 of it; in photos without glare, 0.39 at least (sensor 23: heavy
+    # blur and noise), most over 0.5. Light 500013 and 500023 (10 and 2 cells read empty, unflagged): 0.11, 0.03.
+    glare_min_contrast: float = 0.25
+    glare_typical_percentile: float = 20  # the print's typical darkness: the darker fifth, as the glare spares it
+    # Around cells found under a glare, the cells beside them whose lines keep less than this share of the print's
+    # contrast are under it too (and beside those, in turn): light 500013's hatching read as paper in cells whose
+    # lines keep 0.28-0.48 of it. Alone, such lines are no glare: photos without one go down to 0.39 (sensor 23).
+    glare_spread_contrast: float = 0.5
     glare_line_mm: float = 0.6  # half the width of the strip along a printed line where its darkness is measured
     glare_line_percentile: float = 10  # the line's darkness: this percentile of the darkest channel over the strip
     glare_min_share: float = 0.5  # a millimetre square is clipped when this share of its pixels is
