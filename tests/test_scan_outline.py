@@ -85,3 +85,19 @@ def test_only_marked_cells_in_an_outline_are_outlined():
     assert outlined_cells(_lines(sheet), marked) == {r * SIZE + c for r, c in patch}
     # the tuning passed in is the one decided with: asked for far more ink than a pencil line, none is drawn
     assert not outlined_cells(_lines(sheet), marked, dataclasses.replace(TUNING, outline_drawn=1.0))
+
+
+def test_an_outline_around_unmarked_cells_does_not_make_a_marked_one_sure():
+    """A patch outlined but left unshaded, with one mark in one of its cells (a pass of a scribble next door, loose
+    scribble 80016), is no shaded patch: the marked cell opens into the unmarked ones inside the same outline."""
+    sheet = _printed_sheet()
+    patch = {(4, 4), (5, 4), (5, 5)}
+    _outline(sheet, patch)
+    _slash(sheet, 4, 4)
+    assert outlined_cells(_lines(sheet), {4 * SIZE + 4}) == set()
+    # shaded whole, the same outline holds it
+    for row, col in patch - {(4, 4)}:
+        _slash(sheet, row, col)
+    marked = {r * SIZE + c for r, c in patch}
+    assert outlined_cells(_lines(sheet), marked) == marked
+

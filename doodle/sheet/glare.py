@@ -5,8 +5,11 @@ sensor holds every channel clips to white. Graphite there reads as paper, and no
 since the photo holds nothing but white. So the saturated part of the sheet is found: clipped in all three
 channels over a blob some millimetres wide (holes where pencil is not quite clipped filled in), where the printed
 lines are lighter than along the rest of the same line (added light; a bright exposure of white paper clips too,
-but leaves the print as dark as ever). What it may hide is put in doubt with the reason, and a note says where and
-asks for another photo. The values it decides with are `tuning.ReaderTuning`'s `glare_*`, with their evidence.
+but leaves the print as dark as ever), or keep little of the contrast the same print has over the sheet (a broad
+glare over a sheet clipped all over lifts most of each line). A glare's light falls off smoothly, so around the
+cells found the doubt spreads to the cells whose print it still lifts by half. What it may hide is put in doubt
+with the reason, and a note says where and asks for another photo. The values it decides with are
+`tuning.ReaderTuning`'s `glare_*`, with their evidence.
 """
 
 from __future__ import annotations
