@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 import cv2
 import numpy as np
@@ -103,6 +104,7 @@ def find_glare(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) ->
         x0, y0, x1, y1 = rect.to_px(1.0)
         return bool(mask[max(y0, 0) : max(y1, 0), max(x0, 0) : max(x1, 0)].any())
 
+    @cache  # each strip is looked at by the line test, the contrast test and the spread
     def darkness(rect: layout.Rect) -> float:
         x0, y0, x1, y1 = rect.to_px(px_per_mm)
         patch = lowest[max(y0, 0) : max(y1, 0), max(x0, 0) : max(x1, 0)]
