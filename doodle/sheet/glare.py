@@ -25,6 +25,7 @@ from doodle.geometry import Cell
 from doodle.quilt import SIZE, Quilt, cell_name, cell_names
 from doodle.sheet import layout
 from doodle.sheet.doubts import Uncertain
+from doodle.sheet.strokes import side_neighbours
 from doodle.sheet.tuning import TUNING, ReaderTuning
 
 GLARE_REASON = "under glare: washed out to white, pencil may not show"
@@ -167,8 +168,8 @@ def _spread(cells: set[Cell], across: np.ndarray, down: np.ndarray, below: float
     found, frontier = set(cells), list(cells)
     while frontier:
         row, col = frontier.pop()
-        for near in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
-            if near not in found and 0 <= near[0] < SIZE and 0 <= near[1] < SIZE and kept(*near) < below:
+        for near in side_neighbours(row * SIZE + col):
+            if near not in found and kept(*near) < below:
                 found.add(near)
                 frontier.append(near)
     return found
