@@ -101,6 +101,7 @@ def shoot(page, tmp_path, name):
     page.screenshot(path=str(path))
     target = os.environ.get("DOODLE_TABLE_SCREENSHOTS")
     if target:
+        Path(target).mkdir(parents=True, exist_ok=True)
         shutil.copy(path, Path(target) / name)
 
 
