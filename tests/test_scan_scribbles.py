@@ -9,7 +9,7 @@ import pytest
 
 from doodle.sheet.crossings import crossing_margin_px, without_grid_lines
 from doodle.sheet.scan import read_photo
-from doodle.sheet.scribbles import scribbled_cells
+from doodle.sheet.scribbles import scribbled_cells, sparse_pieces
 from doodle.sheet.stages import PX_PER_MM, cell_boxes
 from doodle.sheet.strokes import StrokeMap
 from tests.photogen_styles import styled_photo
@@ -27,7 +27,9 @@ def _scribbled(sheet: np.ndarray) -> set[int]:
     boxes = cell_boxes()
     strokes = StrokeMap(sheet, boxes, PX_PER_MM, margin_px=crossing_margin_px(PX_PER_MM))
     clean = without_grid_lines(strokes, PX_PER_MM)
-    return scribbled_cells(clean, (strokes.x0, strokes.y0), boxes, strokes.shares, PX_PER_MM)
+    origin = (strokes.x0, strokes.y0)
+    pieces = sparse_pieces(clean, origin, strokes.shares, PX_PER_MM)
+    return scribbled_cells(clean, origin, boxes, strokes.shares, pieces, PX_PER_MM)
 
 
 def test_a_zigzag_turning_back_in_its_end_cells_marks_them():

@@ -109,6 +109,14 @@ def _other(name: str) -> str:
     return {"below": "above", "above": "below", "right": "left", "left": "right"}[name]
 
 
+def sides_drawn(drawn: dict[str, np.ndarray], index: int) -> list[tuple[tuple[int, int], bool]]:
+    """The four sides of a cell (index row * 9 + col), above, below, left and right: the neighbour across each
+    (which may be off the grid) and whether a line is drawn along it on either side of the print (`drawn`:
+    `drawn_sides`'s)."""
+    return [(neighbour, bool(drawn[name][at] or drawn[_other(name)][at]))
+            for neighbour, name, at in _sides(*divmod(index, SIZE))]
+
+
 def drawn_sides(lines: EdgeLines, t: ReaderTuning = TUNING) -> dict[str, np.ndarray]:
     """Per reading (above, below, left, right), whether a line is drawn over the print on that side: more
     line-like ink than the print alone gives, measured on the inner sides of this photo (most of them are not
@@ -136,9 +144,9 @@ def outlined_cells(lines: EdgeLines, marked: set[int], t: ReaderTuning = TUNING)
     drawn = drawn_sides(lines, t)
 
     def joins(index: int, other: int) -> bool:
-        for (nr, nc), name, at in _sides(*divmod(index, SIZE)):
+        for (nr, nc), across in sides_drawn(drawn, index):
             if nr * SIZE + nc == other and 0 <= nc < SIZE:
-                return not drawn[name][at] and not drawn[_other(name)][at]
+                return not across
         return False
 
     found: set[int] = set()
@@ -149,9 +157,8 @@ def outlined_cells(lines: EdgeLines, marked: set[int], t: ReaderTuning = TUNING)
         # An outline that runs on around as many cells with no mark as marked ones is no shaded patch's: the
         # group is open into them (loose scribble 80016: a pass across e6, in an outline around e6, e7 and f7 left
         # unshaded). A patch with a cell too faint to be marked is still outlined.
-        unmarked = {nr * SIZE + nc for index in group for (nr, nc), name, at in _sides(*divmod(index, SIZE))
-                    if 0 <= nr < SIZE and 0 <= nc < SIZE and nr * SIZE + nc not in marked
-                    and not drawn[name][at] and not drawn[_other(name)][at]}
+        unmarked = {nr * SIZE + nc for index in group for (nr, nc), across in sides_drawn(drawn, index)
+                    if 0 <= nr < SIZE and 0 <= nc < SIZE and nr * SIZE + nc not in marked and not across}
         if sides and np.mean(sides) >= t.outline_enclosed_share and len(unmarked) < len(group):
             # ... and each cell of it on the border is outlined on its own sides (a stroke running on from a
             # patch into an empty cell beside it does not join that cell to the patch).

@@ -27,18 +27,25 @@ from doodle.sheet.pictures import Box
 from doodle.sheet.tuning import TUNING, ReaderTuning
 
 
-def scribbled_cells(clean: np.ndarray, origin: tuple[int, int], boxes: tuple[Box, ...], shares: np.ndarray,
-                    px_per_mm: float, t: ReaderTuning = TUNING) -> set[int]:
-    """The cells (index row * 9 + col) in which a scribble turns back and whose strokes are its passes. `clean`:
-    the strokes (bool) without the grid's lines, its pixel (0, 0) at `origin` in the sheet image; `boxes`: the
-    cells' interiors; `shares`: the share of each interior under strokes."""
-    # Only where strokes are sparse: in shading, lines meet all over (and cutting it into pieces is slow).
-    cell, grid, band = layout.CELL_MM * px_per_mm, layout.GRID_RECT, t.crossing_clear_mm * px_per_mm
+def sparse_pieces(clean: np.ndarray, origin: tuple[int, int], shares: np.ndarray, px_per_mm: float,
+                  t: ReaderTuning = TUNING) -> np.ndarray:
+    """The straight pieces of the strokes, (n, 4) as x0, y0, x1, y1 in `clean`'s pixels, outside the cells full of
+    strokes (in shading, lines meet all over, and cutting it into pieces is slow). `clean`: the strokes (bool)
+    without the grid's lines, its pixel (0, 0) at `origin` in the sheet image; `shares`: the share of each cell's
+    interior under strokes."""
     sparse = clean.copy()
     for index in np.flatnonzero(shares >= t.crossing_full_share):
         x0, y0, x1, y1 = layout.cell_rect(*divmod(int(index), SIZE)).to_px(px_per_mm)
         sparse[max(y0 - origin[1], 0) : max(y1 - origin[1], 0), max(x0 - origin[0], 0) : max(x1 - origin[0], 0)] = False
-    pieces = _pieces(sparse, origin, px_per_mm, t)
+    return _pieces(sparse, origin, px_per_mm, t)
+
+
+def scribbled_cells(clean: np.ndarray, origin: tuple[int, int], boxes: tuple[Box, ...], shares: np.ndarray,
+                    pieces: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) -> set[int]:
+    """The cells (index row * 9 + col) in which a scribble turns back and whose strokes are its passes. `clean`:
+    the strokes (bool) without the grid's lines, its pixel (0, 0) at `origin` in the sheet image; `boxes`: the
+    cells' interiors; `shares`: the share of each interior under strokes; `pieces`: `sparse_pieces`'s."""
+    cell, grid, band = layout.CELL_MM * px_per_mm, layout.GRID_RECT, t.crossing_clear_mm * px_per_mm
     if len(pieces) < 2:
         return set()
     # Past a turn, the print is left out: a scribble turns back at a patch's side, on or just before its line.
@@ -48,21 +55,30 @@ def scribbled_cells(clean: np.ndarray, origin: tuple[int, int], boxes: tuple[Box
     turns, legs = _turns(pieces, unprinted, origin, shares, px_per_mm, t)
     if not len(turns):
         return set()
-    drawn = np.zeros(clean.shape, np.uint8)
+    along = along_pieces(clean.shape, pieces[sorted(legs)], px_per_mm, t)  # within reach of a piece that turns back
+    return {index for index in set(_cells_at(turns, origin, px_per_mm).tolist()) - {-1}
+            if mostly_along(clean, along, boxes[index], origin, px_per_mm, t)}
+
+
+def along_pieces(shape: tuple[int, ...], pieces: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) -> np.ndarray:
+    """Where (bool, `shape`) lies within `t.scribble_along_mm` of one of the pieces (a pencil line's width)."""
+    drawn = np.zeros(shape, np.uint8)
     width = max(round(2 * t.scribble_along_mm * px_per_mm) | 1, 1)
-    for x0, y0, x1, y1 in pieces[sorted(legs)]:
+    for x0, y0, x1, y1 in pieces:
         cv2.line(drawn, (round(x0), round(y0)), (round(x1), round(y1)), 1, thickness=width)
-    along = drawn.astype(bool)  # within reach of a piece that turns back
-    least = round(t.scribble_least_mm2 * px_per_mm**2)
-    found = set()
-    for index in set(_cells_at(turns, origin, px_per_mm).tolist()) - {-1}:
-        x0, y0, x1, y1 = boxes[index]
-        cut = (slice(y0 - origin[1], y1 - origin[1]), slice(x0 - origin[0], x1 - origin[0]))
-        strokes = clean[cut]
-        total = int(strokes.sum())
-        if total >= least and int((strokes & along[cut]).sum()) >= t.scribble_along_share * total:
-            found.add(index)
-    return found
+    return drawn.astype(bool)
+
+
+def mostly_along(clean: np.ndarray, along: np.ndarray, box: Box, origin: tuple[int, int], px_per_mm: float,
+                 t: ReaderTuning = TUNING) -> bool:
+    """Whether the strokes in the box (at least `t.scribble_least_mm2` of them) mostly (`t.scribble_along_share`)
+    lie `along` some pieces."""
+    x0, y0, x1, y1 = box
+    cut = (slice(y0 - origin[1], y1 - origin[1]), slice(x0 - origin[0], x1 - origin[0]))
+    strokes = clean[cut]
+    total = int(strokes.sum())
+    return total >= round(t.scribble_least_mm2 * px_per_mm**2) and int((strokes & along[cut]).sum()) >= (
+        t.scribble_along_share * total)
 
 
 def _pieces(clean: np.ndarray, origin: tuple[int, int], px_per_mm: float, t: ReaderTuning) -> np.ndarray:

@@ -35,10 +35,11 @@ from doodle.sheet.measure import (
     medians_of,
     region_ink,
 )
-from doodle.sheet.outline import edge_lines, outlined_cells
+from doodle.sheet.outline import drawn_sides, edge_lines, outlined_cells
+from doodle.sheet.passes import passed_cells
 from doodle.sheet.processing import level_only, print_lift
 from doodle.sheet.scan_errors import TooDarkError
-from doodle.sheet.scribbles import scribbled_cells
+from doodle.sheet.scribbles import scribbled_cells, sparse_pieces
 from doodle.sheet.shadows import ShadowMap, find_shadows
 from doodle.sheet.strokes import (
     StrokeMap,
@@ -98,6 +99,7 @@ class SheetRead:
     outlined: set[int] = field(init=False)  # marked cells inside a drawn outline (see `outline`)
     confined: set[int] = field(init=False)  # cells with strokes, none crossing their sides (see `crossings`)
     scribbled: set[int] = field(init=False)  # cells where a scribble's passes turn back (see `scribbles`)
+    passed: set[int] = field(init=False)  # outlined cells whose strokes are a pass from beyond a drawn side (`passes`)
     # measure_print
     bubble_values: dict[tuple[int, str, int], float] = field(init=False)  # each bubble's, by (round, place, digit)
     bubble_ink: tuple[Box, np.ndarray] = field(init=False)  # the local ink over all the bubbles, for the trace
@@ -270,14 +272,20 @@ def find_strokes(read: SheetRead) -> None:
     read.stains, read.blots = stain_cells(read.light.ink, read.light.normalised, read.values, shaded, read.strokes,
                                          boxes, PX_PER_MM, t, read.shadows.edge)
     marked = {i for i in range(SIZE * SIZE) if shaded[i] or read.strokes.shares[i] >= t.stroke_mark}
-    read.outlined = outlined_cells(edge_lines(read.light.ink, PX_PER_MM, t), marked, t)
+    lines = edge_lines(read.light.ink, PX_PER_MM, t)
+    read.outlined = outlined_cells(lines, marked, t)
     stroked = {i for i in marked if read.strokes.shares[i] >= t.stroke_mark}
     clean = without_grid_lines(read.strokes, PX_PER_MM, t)
     read.confined = confined_cells(read.strokes, boxes, stroked, marked, PX_PER_MM, t, clean)
     origin = (read.strokes.x0, read.strokes.y0)
-    read.scribbled = set()
+    read.scribbled, read.passed = set(), set()
     if stroked:
-        read.scribbled = scribbled_cells(clean, origin, boxes, read.strokes.shares, PX_PER_MM, t) & stroked
+        pieces = sparse_pieces(clean, origin, read.strokes.shares, PX_PER_MM, t)
+        read.scribbled = scribbled_cells(clean, origin, boxes, read.strokes.shares, pieces, PX_PER_MM, t) & stroked
+        # An outlined cell marked by its strokes alone, not its own nor a scribble's, may hold a pass from next
+        # door (see `passes`).
+        lone = (read.outlined & stroked) - read.confined - read.scribbled - {i for i in marked if shaded[i]}
+        read.passed = passed_cells(lone, pieces, clean, origin, boxes, drawn_sides(lines, t), PX_PER_MM, t)
     read.show("strokes", _strokes_picture)
 
 
@@ -403,7 +411,7 @@ def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tup
     if not shaded and strokes >= t.stroke_mark:
         # Little ink on average, but strokes: a deliberate mark (a slash, a loose scribble) when the player
         # outlined the cell, else maybe a stray line (or a ring's rim: see below).
-        if outlined:
+        if outlined and index not in read.passed:
             return True, True
         shaded = True
         doubtful.add(index)

@@ -1,0 +1,74 @@
+"""Passes from elsewhere: a straight stroke that runs into a cell across a drawn outline, from deep in the cell
+beyond it, is a loose scribble's pass overshooting its own patch (or a stray line), not a mark of this cell. An
+outline around the cell does not vouch for it (scribble-outlined 20023: one pass from d7's scribble to g7's ran on
+through e7 and f7, in an outline the player left unshaded; both read shaded and sure). A scribble's turn that
+overshoots its outline reaches a little past it; a pass from the next cell reaches in from much further. The value
+it decides with is `tuning.ReaderTuning.pass_reach_mm`, with its evidence.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from doodle.quilt import SIZE
+from doodle.sheet import layout
+from doodle.sheet.outline import sides_drawn
+from doodle.sheet.pictures import Box
+from doodle.sheet.scribbles import along_pieces, mostly_along
+from doodle.sheet.strokes import touching_groups
+from doodle.sheet.tuning import TUNING, ReaderTuning
+
+
+def passed_cells(cells: set[int], pieces: np.ndarray, clean: np.ndarray, origin: tuple[int, int],
+                 boxes: tuple[Box, ...], drawn: dict[str, np.ndarray], px_per_mm: float, t: ReaderTuning = TUNING
+                 ) -> set[int]:
+    """Of `cells` (index row * 9 + col), those whose strokes mostly lie along pieces that cross a drawn side of
+    the cell, or of the cells of `cells` it joins with no drawn side between, from at least `t.pass_reach_mm`
+    beyond it (a pass from d7 that turned at e7's side, then crossed e7 and f7 and ran on deep into g7). `pieces`:
+    the strokes' straight pieces in `clean`'s pixels (`scribbles.sparse_pieces`); `clean`: the strokes without the
+    grid's lines, its pixel (0, 0) at `origin` in the sheet image; `drawn`: `outline.drawn_sides`'s."""
+    if not len(pieces):
+        return set()
+
+    def joins(index: int, other: int) -> bool:
+        return any(r * SIZE + c == other and not across for (r, c), across in sides_drawn(drawn, index))
+
+    found = set()
+    for group in touching_groups(cells, joins):
+        crossing = np.zeros(len(pieces), bool)
+        for index in group:
+            crossing |= _crossing_in(index, pieces, drawn, origin, px_per_mm, t)
+        if crossing.any():
+            along = along_pieces(clean.shape, pieces[crossing], px_per_mm, t)
+            found |= {index for index in group if mostly_along(clean, along, boxes[index], origin, px_per_mm, t)}
+    return found
+
+
+def _crossing_in(index: int, pieces: np.ndarray, drawn: dict[str, np.ndarray], origin: tuple[int, int],
+                 px_per_mm: float, t: ReaderTuning) -> np.ndarray:
+    """Per piece, whether it crosses a drawn side of the cell from at least `t.pass_reach_mm` beyond it."""
+    cell, grid, reach = layout.CELL_MM * px_per_mm, layout.GRID_RECT, t.pass_reach_mm * px_per_mm
+    row, col = divmod(index, SIZE)
+    left, top = grid.x * px_per_mm + col * cell - origin[0], grid.y * px_per_mm + row * cell - origin[1]
+    x0, y0, x1, y1 = pieces.T
+    crossing = np.zeros(len(pieces), bool)
+    # The sides above, below, left and right: whether the line runs down the page, where, and which way is out.
+    geometry = ((False, top, -1), (False, top + cell, 1), (True, left, -1), (True, left + cell, 1))
+    for (_, drawn_here), (vertical, line, outward) in zip(sides_drawn(drawn, index), geometry, strict=True):
+        if drawn_here:
+            ends = (y0, x0, y1, x1) if vertical else (x0, y0, x1, y1)
+            start = top if vertical else left
+            crossing |= _crosses(*ends, line, (start, start + cell), outward, reach)
+    return crossing
+
+
+def _crosses(along0: np.ndarray, across0: np.ndarray, along1: np.ndarray, across1: np.ndarray, line: float,
+             span: tuple[float, float], outward: int, reach: float) -> np.ndarray:
+    """Per piece (ends (along0, across0) and (along1, across1)), whether it crosses the line `across == line`
+    within `span` along it, with an end at least `reach` beyond it on the `outward` side."""
+    before, after = across0 - line, across1 - line
+    cut = before * after < 0
+    share = np.where(cut, before / np.where(cut, before - after, 1.0), 0.0)
+    at = along0 + share * (along1 - along0)
+    beyond = np.maximum(outward * before, outward * after)
+    return cut & (at >= span[0]) & (at <= span[1]) & (beyond >= reach)

@@ -1,0 +1,76 @@
+"""A pass from next door: a straight stroke that runs into an outlined cell across its drawn side from deep in the
+cell beyond is no mark of it, and the outline does not vouch for it (issue 15: scribble-outlined 20023, 30007 and
+90022 read such cells as shaded and sure)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from doodle.quilt import SIZE
+from doodle.sheet.crossings import crossing_margin_px, without_grid_lines
+from doodle.sheet.outline import drawn_sides
+from doodle.sheet.passes import passed_cells
+from doodle.sheet.scan import read_photo
+from doodle.sheet.scribbles import sparse_pieces
+from doodle.sheet.stages import PX_PER_MM, cell_boxes
+from doodle.sheet.strokes import StrokeMap
+from tests.photogen_styles import styled_photo
+from tests.test_scan import flagged, wrong_items
+from tests.test_scan_crossings import PENCIL, _at
+from tests.test_scan_outline import _lines, _outline, _printed_sheet
+
+E5, F5 = 4 * SIZE + 4, 4 * SIZE + 5
+
+
+def _passed(sheet, cells: set[int]) -> set[int]:
+    boxes = cell_boxes()
+    strokes = StrokeMap(sheet, boxes, PX_PER_MM, margin_px=crossing_margin_px(PX_PER_MM))
+    clean = without_grid_lines(strokes, PX_PER_MM)
+    origin = (strokes.x0, strokes.y0)
+    pieces = sparse_pieces(clean, origin, strokes.shares, PX_PER_MM)
+    return passed_cells(cells, pieces, clean, origin, boxes, drawn_sides(_lines(sheet)), PX_PER_MM)
+
+
+def _polyline(sheet: np.ndarray, points: list[tuple[float, float]]) -> None:
+    """A pencil stroke through points given in cells (row, col)."""
+    cv2.polylines(sheet, [np.array([_at(row, col) for row, col in points], np.int32)], False, PENCIL, 3,
+                  cv2.LINE_AA)
+
+
+def test_a_line_from_deep_in_the_cells_beside_runs_through_an_outlined_pair():
+    """e5 and f5 outlined together; a line from the middle of c5 to the middle of g5 crosses the outline at e5's
+    left and f5's right, and is all either cell holds."""
+    sheet = _printed_sheet()
+    _outline(sheet, {(4, 4), (4, 5)})
+    _polyline(sheet, [(4.45, 2.5), (4.6, 6.5)])
+    assert _passed(sheet, {E5, F5}) == {E5, F5}
+
+
+def test_a_pass_that_turns_at_the_outline_still_runs_in_from_the_next_cell():
+    """The line comes from c5 and turns on e5's drawn left side, then runs on to the middle of g5: e5 alone is
+    crossed from no further than the turn, but f5, which it joins with no side drawn between, is crossed from deep
+    in g5 (scribble-outlined 20023)."""
+    sheet = _printed_sheet()
+    _outline(sheet, {(4, 4), (4, 5)})
+    _polyline(sheet, [(4.8, 2.5), (4.25, 3.97), (4.6, 6.5)])
+    assert _passed(sheet, {E5, F5}) == {E5, F5}
+    assert _passed(sheet, {E5}) == set()
+
+
+def test_a_scribble_overshooting_its_own_outline_is_no_pass():
+    """A loose scribble over e5 and f5 whose turns lie 1.6 mm past the outline on either side: its own passes."""
+    sheet = _printed_sheet()
+    _outline(sheet, {(4, 4), (4, 5)})
+    _polyline(sheet, [(4.15, 3.9), (4.4, 6.1), (4.6, 3.9), (4.85, 6.1)])
+    assert _passed(sheet, {E5, F5}) == set()
+
+
+@pytest.mark.parametrize("seed", [20023, 30007, 90022])
+def test_passes_into_outlined_empty_cells_are_never_read_without_a_doubt(seed):
+    """Scribble-outlined 20023 (a pass from d7 over e7 and f7 to g7), 30007 (from f2 over g2 and h2 to i2) and
+    90022 (into d6): each such cell read shaded and sure."""
+    photo = styled_photo(seed, "mild", style="loose scribble", outlines="always")
+    result = read_photo(photo.jpeg)
+    assert wrong_items(result, photo.truth) <= flagged(result)
