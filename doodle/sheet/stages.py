@@ -312,6 +312,15 @@ def decide_cells(read: SheetRead) -> None:
                  if values[index] > threshold and read.strokes.shares[index] < t.stroke_mark
                  and could_be_paper(float(values[index]), threshold,
                                     read.darker[index] if index in read.outlined else max(read.darker[index], loose))}
+    # The same split made from the cells with no strokes alone (paper, solid fills, tints): a tint with no strokes
+    # that it puts with the paper may be paper under light the margins misjudge, in a part of the grid with no
+    # empty cell to tell (light 600006: a glare beside the grid and mixed lamps; only 5 corner cells joined the
+    # paper, the threshold fell between them and the rest, and 14 empty cells in the middle read 0.10-0.15 of ink,
+    # shaded and sure, below a gap to the first stroked cell at 0.18 and the solid fills at 0.45).
+    plain = [index for index in range(SIZE * SIZE) if read.strokes.shares[index] < t.stroke_mark]
+    if plain:
+        plain_threshold = largest_gap_threshold(values[plain], t.cell_lowest, t.cell_highest, t)
+        doubtful |= {index for index in plain if threshold < values[index] <= plain_threshold}
     # Near the edge of a shadow that was taken out, a cell near the threshold is less sure (a wider band, see the
     # confidence below), and a grey cell may be paper under a misjudged shadow rather than light pencil, or the
     # other way round. A shadow never adds colour, never darkens paper as much as heavy pencil does, and never
