@@ -101,3 +101,32 @@ def test_an_outline_around_unmarked_cells_does_not_make_a_marked_one_sure():
     marked = {r * SIZE + c for r, c in patch}
     assert outlined_cells(_lines(sheet), marked) == marked
 
+
+
+def _draw_sides(sheet: np.ndarray, row: int, col: int, sides: str, inset_mm: float = 0.8) -> None:
+    """Pencil lines just inside a cell along the sides named in `sides` (t, b, l, r)."""
+    r = layout.cell_rect(row, col).inset(inset_mm)
+    ends = {"t": ((r.x, r.y), (r.x2, r.y)), "b": ((r.x, r.y2), (r.x2, r.y2)),
+            "l": ((r.x, r.y), (r.x, r.y2)), "r": ((r.x2, r.y), (r.x2, r.y2))}
+    for side in sides:
+        p = [(round(x * PX_PER_MM), round(y * PX_PER_MM)) for x, y in ends[side]]
+        cv2.line(sheet, p[0], p[1], GREY, 2, cv2.LINE_AA)
+
+
+def test_a_cell_open_toward_an_empty_cell_is_not_outlined_by_a_line_toward_another_patch():
+    """An outlined L of d4, e4 and d5 (left open toward e5, in its notch) and a mark in e5: e5 joins the L. Its side
+    toward f5, an empty cell, is open; a line along its side toward e6, which holds a mark of its own, is no patch's
+    outline there (coffee ring 90022: a ring's rim along that side made d4 read as outlined, and so sure)."""
+    sheet = _printed_sheet()
+    _draw_sides(sheet, 3, 3, "tl")
+    _draw_sides(sheet, 3, 4, "tr")
+    _draw_sides(sheet, 4, 3, "lb")
+    _draw_sides(sheet, 4, 4, "b")  # the rim, on e5's side of its line toward e6
+    group = {3 * SIZE + 3, 3 * SIZE + 4, 4 * SIZE + 3, 4 * SIZE + 4}
+    for index in group | {5 * SIZE + 4}:
+        _slash(sheet, *divmod(index, SIZE))
+    found = outlined_cells(_lines(sheet), group | {5 * SIZE + 4})
+    assert found == group - {4 * SIZE + 4}
+    # with its side toward f5 drawn too, e5 is outlined with the L
+    _draw_sides(sheet, 4, 4, "r")
+    assert outlined_cells(_lines(sheet), group | {5 * SIZE + 4}) >= group

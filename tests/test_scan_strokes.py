@@ -145,10 +145,11 @@ def test_a_sharpened_photo_does_not_cross_its_unused_boxes():
     assert result.specials_used == photo.truth.specials_used and result.round_scores == photo.truth.round_scores
 
 
-@pytest.mark.parametrize("seed", [0, 3, 11])
+@pytest.mark.parametrize("seed", [0, 3, 11, 90022])
 def test_a_coffee_rings_tint_is_never_read_as_shaded_without_a_doubt(seed):
     """The tinted inside of a mug's ring was read as shaded with full confidence (seeds 0 and 3: 8 and 9 cells),
-    and its rim across an unused special box as a cross (seed 11)."""
+    and its rim across an unused special box as a cross (seed 11); its rim along d4's side toward another patch
+    passed for d4's outline (90022)."""
     photo = styled_photo(seed, "mild", distractor="coffee ring")
     result = read_photo(photo.jpeg)
     assert wrong_items(result, photo.truth) <= flagged(result)

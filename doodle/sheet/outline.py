@@ -154,6 +154,8 @@ def outlined_cells(lines: EdgeLines, marked: set[int], t: ReaderTuning = TUNING)
         border = {index: [bool(drawn[name][at]) for (nr, nc), name, at in _sides(*divmod(index, SIZE))
                           if not (0 <= nr < SIZE and 0 <= nc < SIZE and nr * SIZE + nc in group)] for index in group}
         sides = [side for own in border.values() for side in own]
+        facing = {index: [bool(drawn[name][at]) for (nr, nc), name, at in _sides(*divmod(index, SIZE))
+                          if 0 <= nr < SIZE and 0 <= nc < SIZE and nr * SIZE + nc not in marked] for index in group}
         # An outline that runs on around as many cells with no mark as marked ones is no shaded patch's: the
         # group is open into them (loose scribble 80016: a pass across e6, in an outline around e6, e7 and f7 left
         # unshaded). A patch with a cell too faint to be marked is still outlined.
@@ -161,6 +163,9 @@ def outlined_cells(lines: EdgeLines, marked: set[int], t: ReaderTuning = TUNING)
                     if 0 <= nr < SIZE and 0 <= nc < SIZE and nr * SIZE + nc not in marked and not across}
         if sides and np.mean(sides) >= t.outline_enclosed_share and len(unmarked) < len(group):
             # ... and each cell of it on the border is outlined on its own sides (a stroke running on from a
-            # patch into an empty cell beside it does not join that cell to the patch).
-            found |= {index for index, own in border.items() if not own or np.mean(own) >= t.outline_own_share}
+            # patch into an empty cell beside it does not join that cell to the patch): on those that face unmarked
+            # cells, where a patch's outline must run, when it has any (coffee-ring 90022: a ring's rim along d4's
+            # side toward another patch counted, its open side toward an empty cell did not).
+            found |= {index for index, own in border.items()
+                      if not own or np.mean(facing.get(index) or own) >= t.outline_own_share}
     return found
