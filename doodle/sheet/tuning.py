@@ -306,8 +306,9 @@ class ReaderTuning:
     scribble_least_mm2: float = 0.6
     # --- passes (passes.py): a straight stroke from deep in the next cell, across a drawn outline ---
     # From the far half of the cell beyond (8 mm of its 16): passes into an outlined empty cell came from 8 mm and
-    # further (scribble-outlined 20023, 30007, 90022); a scribble's turns past its own outline reach less far, up
-    # to 5-8 mm in 3 cells of 263 candidates (scribble-outlined and loose-scribble 0-23; 5 and 1 more from 5 mm).
+    # further (scribble-outlined 20023, 30007, 90022); a scribble's turns past its own outline mostly reach less
+    # far: of the 263 candidate cells of scribble-outlined and loose-scribble 0-23, 3 are crossed from 8 mm or
+    # more (in doubt now), 6 from 5 mm.
     pass_reach_mm: float = 8.0
     # Brown: a tea or coffee stain. Ink is 1 - the darkest channel; the chroma (brightest less darkest channel) over
     # the ink is a pigment's own (about the same at any strength): graphite under 0.12, a coffee tint 0.5-0.63, the
