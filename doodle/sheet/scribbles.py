@@ -107,8 +107,8 @@ def _pieces(clean: np.ndarray, origin: tuple[int, int], px_per_mm: float, t: Rea
 
 def _turns(pieces: np.ndarray, clean: np.ndarray, origin: tuple[int, int], shares: np.ndarray, px_per_mm: float,
            t: ReaderTuning) -> tuple[np.ndarray, set[int]]:
-    """Where two pieces turn back (the tips, (k, 2) in `clean`'s pixels), and the pieces that do. `clean`: the
-    strokes past a tip can be seen in (the print left out)."""
+    """Where two pieces turn back (a point just inside each turn's tip, (k, 2) in `clean`'s pixels), and the pieces
+    that do. `clean`: the strokes past a tip can be seen in (the print left out)."""
     count = len(pieces)
     ends = np.concatenate([pieces[:, :2], pieces[:, 2:]])  # each piece's two ends: i and i + count
     heading = np.concatenate([pieces[:, 2:], pieces[:, :2]]) - ends  # from each end along its piece
@@ -126,13 +126,19 @@ def _turns(pieces: np.ndarray, clean: np.ndarray, origin: tuple[int, int], share
     if not len(first):
         return np.zeros((0, 2)), set()
     tips = (ends[first] + ends[second]) / 2
-    clear = _clear_past(clean, tips, heading[first] + heading[second], px_per_mm, t)
+    inward = heading[first] + heading[second]  # from the tip, between its two pieces
+    clear = _clear_past(clean, tips, inward, px_per_mm, t)
     first, second, tips = first[clear], second[clear], tips[clear]
     # A scribble turns back again at the far end of a pass; two lines drawn from one point never meet another
     # turn along their way (slash-stray-line 20).
     chained = _turn_ahead(tips, heading[first], px_per_mm, t) | _turn_ahead(tips, heading[second], px_per_mm, t)
     legs = {int(owner[end]) for end in np.concatenate([first[chained], second[chained]])}
-    return tips[chained], legs
+    # A turn on or just past a cell's line belongs to the cell its pieces run into (stray-line 110010: the turns of
+    # h5's scribble, on the line at its left, 0.25 mm inside g5, made g5 scribbled where two stray lines crossed it):
+    # a point scribble_meet_mm in along them stands for it.
+    inward = inward[clear][chained]
+    inward /= np.maximum(np.linalg.norm(inward, axis=1, keepdims=True), 1e-9)
+    return tips[chained] + inward * t.scribble_meet_mm * px_per_mm, legs
 
 
 def _clear_past(clean: np.ndarray, tips: np.ndarray, inward: np.ndarray, px_per_mm: float, t: ReaderTuning
