@@ -10,7 +10,7 @@ import pytest
 from doodle.sheet import layout
 from doodle.sheet.light import could_be_paper, darker_nearby, either_side
 from doodle.sheet.measure import coarse_estimate
-from doodle.sheet.scan import read_photo
+from doodle.sheet.scan import UNEVEN_LIGHT_NOTE, read_photo
 from doodle.sheet.stages import PX_PER_MM, cell_boxes
 from tests.photogen import make_photo
 from tests.photogen_families import family_photo
@@ -110,3 +110,6 @@ def test_faint_tints_the_split_of_the_unstroked_cells_puts_with_paper_are_in_dou
     result = read_photo(photo.jpeg)
     assert wrong_items(result, photo.truth)  # the light is still misjudged ...
     assert not wrong_items(result, photo.truth) - flagged(result)  # ... but nothing wrong goes without a doubt
+    assert UNEVEN_LIGHT_NOTE in result.notes  # and the player is asked for another photo
+    plain = read_photo(family_photo(600006, "plain").jpeg)  # the same sheet in plain light
+    assert UNEVEN_LIGHT_NOTE not in plain.notes

@@ -50,6 +50,9 @@ if TYPE_CHECKING:
 SHADOW_NOTE = "a hard shadow crosses the sheet: grey cells may be shadow or light pencil; retake it in even light"
 SOFT_SHADOW_NOTE = ("the soft shadow of a hand or a phone crosses the sheet: grey cells may be shadow or light pencil; "
                     "retake it in even light, holding the phone so that its shadow misses the sheet")
+UNEVEN_LIGHT_NOTE = ("the light over the grid is uneven and too few empty cells show how bright its paper is: faint "
+                     "grey cells may be paper or light pencil; retake it in even light, with no lamp reflecting off "
+                     "the sheet")
 GRID_NOTE = (
     "read without corner markers, from the grid lines alone: less certain than a doodle sheet, check the quilt; "
     "special actions and round scores are not read"
@@ -390,7 +393,8 @@ def _result(read: SheetRead, method: str, markers_found: int) -> ScanResult:
         method=method,
         confidence=confidence,
         markers_found=markers_found,
-        notes=(() if read.marks else (GRID_NOTE,)) + ((shadow_note,) if read.shadow else ()),
+        notes=(() if read.marks else (GRID_NOTE,)) + ((shadow_note,) if read.shadow else ())
+        + ((UNEVEN_LIGHT_NOTE,) if len(read.unlit) > read.tuning.uneven_light_cells else ()),
         sheet_image=read.sheet,
         rounds_read=read.marks,
         round_bubbles=read.bubbles if read.marks else (),

@@ -106,6 +106,7 @@ class SheetRead:
     print_lift: float = field(init=False, default=0.0)  # how much more empty print reads than unprocessed (processing)
     # decide_cells, read_specials, read_rounds
     quilt: Quilt = field(init=False)
+    unlit: set[int] = field(init=False)  # tints with no strokes that the split of such cells alone puts with paper
     specials: tuple[str, ...] | None = field(init=False, default=None)  # None: not read (no layout)
     rounds: tuple[int | None, ...] = field(init=False, default=(None,) * layout.ROUND_COUNT)
     # The bubbles read as filled, per round: (tens digit, units digit), None where that row has none.
@@ -318,9 +319,11 @@ def decide_cells(read: SheetRead) -> None:
     # paper, the threshold fell between them and the rest, and 14 empty cells in the middle read 0.10-0.15 of ink,
     # shaded and sure, below a gap to the first stroked cell at 0.18 and the solid fills at 0.45).
     plain = [index for index in range(SIZE * SIZE) if read.strokes.shares[index] < t.stroke_mark]
+    read.unlit = set()
     if plain:
         plain_threshold = largest_gap_threshold(values[plain], t.cell_lowest, t.cell_highest, t)
-        doubtful |= {index for index in plain if threshold < values[index] <= plain_threshold}
+        read.unlit = {index for index in plain if threshold < values[index] <= plain_threshold}
+    doubtful |= read.unlit
     # Near the edge of a shadow that was taken out, a cell near the threshold is less sure (a wider band, see the
     # confidence below), and a grey cell may be paper under a misjudged shadow rather than light pencil, or the
     # other way round. A shadow never adds colour, never darkens paper as much as heavy pencil does, and never

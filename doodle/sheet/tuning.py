@@ -310,6 +310,10 @@ class ReaderTuning:
     # far: of the 263 candidate cells of scribble-outlined and loose-scribble 0-23, 3 are crossed from 8 mm or
     # more (in doubt now), 6 from 5 mm.
     pass_reach_mm: float = 8.0
+    # With more tints with no strokes than this that their own split puts with the paper (decide_cells), the
+    # reading says the light is uneven and asks for another photo: more than 5 cells in doubt make a photo close to
+    # useless (light 600006: 53; on levels 0-39 and light and mixed 0-23, at most 3 but for mixed 5: 8).
+    uneven_light_cells: int = 5
     # Brown: a tea or coffee stain. Ink is 1 - the darkest channel; the chroma (brightest less darkest channel) over
     # the ink is a pigment's own (about the same at any strength): graphite under 0.12, a coffee tint 0.5-0.63, the
     # coloured pencils of the generator 0.5 (green, purple: not warm) to 1 (orange, pale yellow); red 0.81. Warm
