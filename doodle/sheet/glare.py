@@ -119,11 +119,11 @@ def find_glare(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) ->
         return [(255.0 - value) / max(usual, 1.0) if touched(strip) else 1.0
                 for value, strip in zip(dark, strips, strict=True)]
 
-    def lifted(lines: list[list[layout.Rect]]) -> list[list[bool]]:
+    def lifted(lines: list[list[layout.Rect]], kept: list[float]) -> list[list[bool]]:
         """Which strips of these printed lines (or boxes, or bubbles: alike print) are lighter than the rest of
         the same line (lines are drawn alike along their length, or thinner here and there: each is compared with
-        itself), or keep too little of the print's contrast over the sheet (a glare over most of a line)."""
-        kept = contrasts([strip for line in lines for strip in line])
+        itself), or keep too little of the print's contrast over the sheet (a glare over most of a line). `kept`:
+        `contrasts` of all the strips, line after line."""
         found, start = [], 0
         for line in lines:
             dark = [darkness(strip) for strip in line]
@@ -139,19 +139,20 @@ def find_glare(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) ->
                       for col in range(SIZE)] for k in range(SIZE + 1)]  # [line][column]
     down_strips = [[layout.Rect(grid.x + k * cell_mm - w, grid.y + row * cell_mm, 2 * w, cell_mm)
                     for row in range(SIZE)] for k in range(SIZE + 1)]  # [line][row]
-    glared = lifted(across_strips + down_strips)
+    kept = contrasts([strip for line in across_strips + down_strips for strip in line])
+    glared = lifted(across_strips + down_strips, kept)
     across, down = glared[: SIZE + 1], glared[SIZE + 1 :]
     cells = {(row, col) for row in range(SIZE) for col in range(SIZE)
              if across[row][col] or across[row + 1][col] or down[col][row] or down[col + 1][row]}
     if cells:
-        kept = np.array(contrasts([strip for line in across_strips + down_strips for strip in line]))
-        kept_across, kept_down = kept.reshape(2, SIZE + 1, SIZE)
+        kept_across, kept_down = np.array(kept).reshape(2, SIZE + 1, SIZE)
         cells = _spread(cells, kept_across, kept_down, t.glare_spread_contrast)
     boxes = [special.check.inset(-w) for special in layout.SPECIALS]
-    glared_boxes = lifted([boxes])[0]
+    glared_boxes = lifted([boxes], contrasts(boxes))[0]
     specials = tuple(special.name for special, glared in zip(layout.SPECIALS, glared_boxes, strict=True) if glared)
     keys = [(block.number, place, digit) for block in layout.ROUNDS for place in layout.PLACES for digit in range(10)]
-    glared_bubbles = lifted([[layout.bubble_rect(*key) for key in keys]])[0]
+    bubbles = [layout.bubble_rect(*key) for key in keys]
+    glared_bubbles = lifted([bubbles], contrasts(bubbles))[0]
     rounds = {key[0] for key, glared in zip(keys, glared_bubbles, strict=True) if glared}
     return Glare(mask, frozenset(cells), specials, tuple(sorted(rounds)))
 

@@ -117,6 +117,14 @@ def sides_drawn(drawn: dict[str, np.ndarray], index: int) -> list[tuple[tuple[in
             for neighbour, name, at in _sides(*divmod(index, SIZE))]
 
 
+def joined(drawn: dict[str, np.ndarray], index: int, other: int) -> bool:
+    """Whether two cells share a side with no line drawn along it (`drawn`: `drawn_sides`'s)."""
+    for (row, col), across in sides_drawn(drawn, index):
+        if row * SIZE + col == other and 0 <= row < SIZE and 0 <= col < SIZE:
+            return not across
+    return False
+
+
 def drawn_sides(lines: EdgeLines, t: ReaderTuning = TUNING) -> dict[str, np.ndarray]:
     """Per reading (above, below, left, right), whether a line is drawn over the print on that side: more
     line-like ink than the print alone gives, measured on the inner sides of this photo (most of them are not
@@ -143,14 +151,8 @@ def outlined_cells(lines: EdgeLines, marked: set[int], t: ReaderTuning = TUNING)
     hole it leaves), and a group counts as outlined when most of its border is drawn on its side."""
     drawn = drawn_sides(lines, t)
 
-    def joins(index: int, other: int) -> bool:
-        for (nr, nc), across in sides_drawn(drawn, index):
-            if nr * SIZE + nc == other and 0 <= nc < SIZE:
-                return not across
-        return False
-
     found: set[int] = set()
-    for group in touching_groups(marked, joins):
+    for group in touching_groups(marked, lambda index, other: joined(drawn, index, other)):
         border = {index: [bool(drawn[name][at]) for (nr, nc), name, at in _sides(*divmod(index, SIZE))
                           if not (0 <= nr < SIZE and 0 <= nc < SIZE and nr * SIZE + nc in group)] for index in group}
         sides = [side for own in border.values() for side in own]

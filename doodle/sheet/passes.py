@@ -12,7 +12,7 @@ import numpy as np
 
 from doodle.quilt import SIZE
 from doodle.sheet import layout
-from doodle.sheet.outline import sides_drawn
+from doodle.sheet.outline import joined, sides_drawn
 from doodle.sheet.pictures import Box
 from doodle.sheet.scribbles import along_pieces, mostly_along
 from doodle.sheet.strokes import touching_groups
@@ -29,12 +29,8 @@ def passed_cells(cells: set[int], pieces: np.ndarray, clean: np.ndarray, origin:
     grid's lines, its pixel (0, 0) at `origin` in the sheet image; `drawn`: `outline.drawn_sides`'s."""
     if not len(pieces):
         return set()
-
-    def joins(index: int, other: int) -> bool:
-        return any(r * SIZE + c == other and not across for (r, c), across in sides_drawn(drawn, index))
-
     found = set()
-    for group in touching_groups(cells, joins):
+    for group in touching_groups(cells, lambda index, other: joined(drawn, index, other)):
         crossing = np.zeros(len(pieces), bool)
         for index in group:
             crossing |= _crossing_in(index, pieces, drawn, origin, px_per_mm, t)
