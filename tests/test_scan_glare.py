@@ -10,7 +10,7 @@ import pytest
 
 from doodle.quilt import SIZE, cell_name
 from doodle.sheet import layout as L
-from doodle.sheet.annotate import READ, annotate
+from doodle.sheet.annotate import READ, annotate, sheet_top
 from doodle.sheet.glare import GLARE_ADVICE, GLARE_REASON
 from doodle.sheet.scan import read_photo
 from doodle.sheet.tuning import TUNING
@@ -151,7 +151,7 @@ def test_a_round_washed_out_under_a_glare_is_not_read_without_a_doubt():
 def _ringed_green(picture: np.ndarray, result, centre_mm: tuple[float, float]) -> bool:
     """Whether the annotated picture draws a green ring (a bubble read as filled) around a point of the sheet."""
     k = result.px_per_mm
-    caption = round(9.0 * k)  # the band above the sheet
+    caption = sheet_top(result)  # the header and the notes above the sheet
     radius = round((L.BUBBLE_RADIUS_MM + 0.8) * k)
     x, y = round(centre_mm[0] * k), caption + round(centre_mm[1] * k)
     angles = np.linspace(0, 2 * np.pi, 48, endpoint=False)

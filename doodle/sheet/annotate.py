@@ -16,6 +16,7 @@ RECTANGLE = (40, 150, 40)  # green frame around the best rectangle, its score on
 DOUBT = (0, 140, 255)  # orange ring around anything to check
 READ = (40, 170, 40)  # green ring around crossed boxes and filled bubbles
 INK = (30, 30, 30)
+NOTE = (20, 60, 170)  # dark red-brown: the reader's notes on how the photo was taken, above the sheet
 LEGEND = (
     ("wash", SHADED, "shaded cell"),
     ("ring", EMPTY, "empty cell (-1 point)"),
@@ -71,12 +72,48 @@ def annotate(result: ScanResult) -> np.ndarray:
         if doubt.where is not None and doubt.kind != "quilt":
             label = "check" if doubt.reason else f"{doubt.confidence:.2f}"
             _text(image, label, (_px(doubt.where.x, k), _px(doubt.where.y2 + 3.5, k)), DOUBT, k)
+    return cv2.vconcat([*_top_bands(result), image, _legend(image.shape[1], k)])
+
+
+def sheet_top(result: ScanResult) -> int:
+    """How far down the annotated picture the sheet starts (below the header and the reader's notes)."""
+    return sum(band.shape[0] for band in _top_bands(result))
+
+
+def _top_bands(result: ScanResult) -> list[np.ndarray]:
+    """The header (method, confidence, empty cells, how many to check) and, when there are any, the notes."""
+    k, width = result.px_per_mm, result.sheet_image.shape[1]
     header = f"{result.method}, confidence {result.confidence:.2f}, empty {result.quilt.empty_count()}"
     if result.doubts:
         header += f", {len(result.doubts)} to check (orange)"
-    band = np.full((_px(9.0, k), image.shape[1], 3), 255, np.uint8)
+    band = np.full((_px(9.0, k), width, 3), 255, np.uint8)
     _text(band, header, (_px(2.0, k), _px(6.0, k)), INK, k, scale=k / 7)
-    return cv2.vconcat([band, image, _legend(image.shape[1], k)])
+    return [band, _notes(result.notes, width, k)] if result.notes else [band]
+
+
+def _notes(notes: tuple[str, ...], width: int, k: float) -> np.ndarray:
+    """A band with the reader's notes (a shadow, glare, uneven light, another sheet in view), each wrapped to the
+    picture's width: a player who only looks at the picture still sees that the photo should be taken again."""
+    scale, thickness = k / 8, max(1, round(k / 6))
+    margin, line_h = _px(2.0, k), _px(5.0, k)
+    lines = [line for note in notes for line in _wrapped(f"- {note}", width - 2 * margin, scale, thickness)]
+    band = np.full((len(lines) * line_h + _px(3.0, k), width, 3), 255, np.uint8)
+    for index, line in enumerate(lines):
+        cv2.putText(band, line, (margin, _px(1.0, k) + (index + 1) * line_h), cv2.FONT_HERSHEY_SIMPLEX, scale,
+                    NOTE, thickness, cv2.LINE_AA)
+    return band
+
+
+def _wrapped(text: str, width: int, scale: float, thickness: int) -> list[str]:
+    """`text` split between words into lines no wider than `width` pixels in the notes' type."""
+    lines: list[str] = []
+    for word in text.split():
+        joined = f"{lines[-1]} {word}" if lines else word
+        if lines and cv2.getTextSize(joined, cv2.FONT_HERSHEY_SIMPLEX, scale, thickness)[0][0] <= width:
+            lines[-1] = joined
+        else:
+            lines.append(word)
+    return lines
 
 
 def _filled_bubbles(result: ScanResult) -> list[tuple[float, float]]:
