@@ -62,7 +62,7 @@ def test_a_glare_over_the_bubbles_puts_the_round_in_doubt():
     assert any(d.kind == "round" and d.round == 2 and d.reason and GLARE_REASON in d.reason for d in result.uncertain)
     assert "round 2" in result.notes[-1] or "rounds" in result.notes[-1]
     # glare.py decides with the tuning passed in: asked for more lift than any glare gives, it finds none
-    lenient = dataclasses.replace(TUNING, glare_lift=1000.0, glare_min_contrast=0.0)
+    lenient = dataclasses.replace(TUNING, glare_lift=1000.0, glare_min_contrast=0.0, glare_spread_contrast=0.0)
     unlit = read_photo(recode(_with_glare(photo, L.bubble_rect(2, "tens", 4).center, 8.0, 230.0)), tuning=lenient)
     assert not any(d.reason and GLARE_REASON in d.reason for d in unlit.uncertain)
 
@@ -87,6 +87,17 @@ def test_a_broad_glare_on_paper_clipped_all_over_is_found_where_it_washes_pencil
     # the spread is what finds them: without it, cells are wrong unflagged again
     narrow = read_photo(photo.jpeg, tuning=dataclasses.replace(TUNING, glare_spread_contrast=0.0))
     assert wrong_items(narrow, photo.truth) - flagged(narrow)
+
+
+def test_a_box_at_the_glares_edge_is_in_doubt_when_its_print_is_washed_out():
+    """Light 800021: the glare's edge reaches the 'single' box, crossed, whose print keeps 0.41 of the boxes'
+    contrast; its cross washed out, it read as unused with no doubt."""
+    photo = family_photo(800021, "light")
+    result = read_photo(photo.jpeg)
+    assert "single" not in result.specials_used
+    assert "single" in flagged(result)
+    assert "'single'" in next(note for note in result.notes if note.startswith("glare"))
+    assert wrong_items(result, photo.truth) <= flagged(result)
 
 
 def test_white_paper_clipped_by_a_gentle_reflection_is_not_glare():

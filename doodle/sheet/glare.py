@@ -119,18 +119,19 @@ def find_glare(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) ->
         return [(255.0 - value) / max(usual, 1.0) if touched(strip) else 1.0
                 for value, strip in zip(dark, strips, strict=True)]
 
-    def lifted(lines: list[list[layout.Rect]], kept: list[float]) -> list[list[bool]]:
+    def lifted(lines: list[list[layout.Rect]], kept: list[float],
+               least: float = t.glare_min_contrast) -> list[list[bool]]:
         """Which strips of these printed lines (or boxes, or bubbles: alike print) are lighter than the rest of
         the same line (lines are drawn alike along their length, or thinner here and there: each is compared with
-        itself), or keep too little of the print's contrast over the sheet (a glare over most of a line). `kept`:
-        `contrasts` of all the strips, line after line."""
+        itself), or keep less than `least` of the print's contrast over the sheet (a glare over most of a line).
+        `kept`: `contrasts` of all the strips, line after line."""
         found, start = [], 0
         for line in lines:
             dark = [darkness(strip) for strip in line]
             ratios, start = kept[start : start + len(line)], start + len(line)
             away = [value for value, strip in zip(dark, line, strict=True) if not touched(strip)] or dark
             reference = float(np.median(away))
-            found.append([touched(strip) and (value >= reference + t.glare_lift or ratio < t.glare_min_contrast)
+            found.append([touched(strip) and (value >= reference + t.glare_lift or ratio < least)
                           for value, strip, ratio in zip(dark, line, ratios, strict=True)])
         return found
 
@@ -147,12 +148,15 @@ def find_glare(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) ->
     if cells:
         kept_across, kept_down = np.array(kept).reshape(2, SIZE + 1, SIZE)
         cells = _spread(cells, kept_across, kept_down, t.glare_spread_contrast)
+    # A box or a bubble is a short stretch of print: one the clipped blob reaches is under the glare as soon as its
+    # print keeps less than the share that spreads the cells' doubt (light 800021: the 'single' box, crossed, kept
+    # 0.41 of the boxes' contrast under the glare's edge, its cross washed out, and read unused, unflagged).
     boxes = [special.check.inset(-w) for special in layout.SPECIALS]
-    glared_boxes = lifted([boxes], contrasts(boxes))[0]
+    glared_boxes = lifted([boxes], contrasts(boxes), t.glare_spread_contrast)[0]
     specials = tuple(special.name for special, glared in zip(layout.SPECIALS, glared_boxes, strict=True) if glared)
     keys = [(block.number, place, digit) for block in layout.ROUNDS for place in layout.PLACES for digit in range(10)]
     bubbles = [layout.bubble_rect(*key) for key in keys]
-    glared_bubbles = lifted([bubbles], contrasts(bubbles))[0]
+    glared_bubbles = lifted([bubbles], contrasts(bubbles), t.glare_spread_contrast)[0]
     rounds = {key[0] for key, glared in zip(keys, glared_bubbles, strict=True) if glared}
     return Glare(mask, frozenset(cells), specials, tuple(sorted(rounds)))
 
