@@ -73,6 +73,17 @@ def test_empty_cells_in_a_soft_shadow_read_as_paper():
     assert not wrong_items(read_photo(photo.jpeg), photo.truth)
 
 
+def test_a_shadow_along_the_grids_border_doubts_only_the_cells_near_it():
+    """Moderate 4: a round shadow over the left margin, its edge along the grid's border for three cells. The light
+    fills near it may lie in it unseen (in doubt); those across the grid are read as before, sure."""
+    photo = make_photo(4, "moderate")
+    result = read_photo(photo.jpeg)
+    assert_exact(result, photo.truth)
+    cells = {doubt.cell for doubt in result.uncertain if doubt.kind == "cell"}
+    assert cells and all(col <= 2 for _, col in cells), cells
+    assert len(cells) <= MANY
+
+
 def _reads_with_few_doubts(photo, before: str) -> None:
     result = read_photo(photo.jpeg)
     assert_exact(result, photo.truth)
@@ -81,7 +92,8 @@ def _reads_with_few_doubts(photo, before: str) -> None:
 
 @pytest.mark.parametrize(("seed", "family"), [(26, "light"), (35, "light"), (36, "light"), (40, "light"),
                                               (100009, "light"), (100035, "light"), (100042, "mixed"),
-                                              (200036, "mixed"), (300006, "light"), (200014, "light")])
+                                              (200036, "mixed"), (300006, "light"), (200014, "light"),
+                                              (800001, "mixed")])
 def test_a_shadow_misjudged_keeps_its_cells_in_doubt(seed, family):
     """A soft hand shadow misjudged as a hard one read empty cells as shaded (1 to 20 of them), a part of a
     shadow missed left empty cells as dark as it (light 100009, 100035: 10 and 4 unflagged when the light was
@@ -92,7 +104,10 @@ def test_a_shadow_misjudged_keeps_its_cells_in_doubt(seed, family):
     light's broad shape. One over a quarter of the grid (light 300006: a phone's, 45 mm soft) read 5 empty cells
     beside lit paper as shaded: flagged, as a tint with no strokes or outline may be such a shadow anywhere. A soft
     shadow judged hard and taken out too deep (light 200014) brightens light pencil into paper: every cell read as
-    paper stays in doubt where the light is steep (7 fills were unflagged when only those read shaded were)."""
+    paper stays in doubt where the light is steep (7 fills were unflagged when only those read shaded were).
+    A fold's lower half in a hand's shadow (mixed 800001) was taken out of the margins only, the shadow's edge
+    along the grid's border: 14 empty cells within three rows of it read as shaded, unflagged, as the paper beside
+    them had been lifted; flagged, as the paper there shows the photo's own light."""
     photo = family_photo(seed, family)
     result = read_photo(photo.jpeg)
     assert wrong_items(result, photo.truth) <= flagged(result)

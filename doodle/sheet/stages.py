@@ -88,6 +88,7 @@ class SheetRead:
     variation: np.ndarray = field(init=False)  # how steeply the light changes around each pixel
     uncertainty: np.ndarray = field(init=False)  # per cell, how far off (log) the light may be there (light.py)
     darker: np.ndarray = field(init=False)  # per cell, how much darker (log) the light may be (light.darker_nearby)
+    unseen: np.ndarray = field(init=False)  # ... and where a shadow taken out may go on into the grid unseen
     shadowed: set[int] = field(init=False)  # cells near a shadow's edge (all, when the light is steep)
     steep: bool = field(init=False)  # a shadow was taken out and the light still changes steeply near the grid
     brightened: set[int] = field(init=False)  # cells read as paper only because a shadow was taken out
@@ -241,6 +242,18 @@ def shadow_doubts(read: SheetRead) -> None:
     around = np.array([variation[(y0 + y1) // 2, (x0 + x1) // 2] for x0, y0, x1, y1 in boxes])
     read.uncertainty = light_uncertainty(read.light.coarse, read.paper_cells, boxes, around, t)
     read.darker = darker_nearby(read.light.coarse, boxes, PX_PER_MM, t)
+    in_shadow = _cells_in_shadow(read)
+    unlifted = _near_border_steps(read) - in_shadow
+    read.unseen = np.zeros(SIZE * SIZE)
+    if unlifted:
+        # Near where the shadow taken out stops along the grid's border, it may go on into the grid unseen: a cell
+        # it left as it was is read in the photo's own light, so the paper near it tells how dark that light may be
+        # as the photo shows it, not as lifted (mixed 800001: a fold's lower half in a hand's shadow, taken out of
+        # the margins only; 14 empty cells within three rows of the border read 0.15-0.27 of ink, shaded and sure).
+        brighter = np.log(np.maximum(_box_medians(read.light.paper, boxes), 1.0)) - np.log(
+            np.maximum(_box_medians(read.plain.paper, boxes), 1.0))  # the light read in, over the photo's own
+        shown = darker_nearby(read.plain.coarse, boxes, PX_PER_MM, t) + np.maximum(brighter, 0.0)
+        read.unseen = np.where([index in unlifted for index in range(SIZE * SIZE)], shown, 0.0)
     # A shadow was taken out and the light still changes steeply over the paper near the grid: the shadow may have
     # been misjudged anywhere in the grid (a soft hand shadow taken for a hard one: light 26, 35, 36 read empty cells
     # as shaded, and one can brighten light pencil into paper), or a part of it missed (light 100009, 100035: the
@@ -256,7 +269,6 @@ def shadow_doubts(read: SheetRead) -> None:
     # deep read 7 fills of light 200014 as paper, unflagged, so it was not done.)
     read.steep = read.shadows.depth > 0.0 and _steep_near_grid(read)
     read.shadowed = set(range(SIZE * SIZE)) if read.steep else _shadowed_cells(read.shadows, t)
-    in_shadow = _cells_in_shadow(read)
     read.depth_confirmed = _depth_confirmed(read, in_shadow)
     read.brightened = set() if read.depth_confirmed else _brightened_cells(read, in_shadow)
     read.show("light-variation", _variation_picture)
@@ -311,8 +323,9 @@ def decide_cells(read: SheetRead) -> None:
     loose = float(np.quantile(read.darker, 1.0 - t.loose_shadow_share))
     doubtful |= {index for index in range(SIZE * SIZE)
                  if values[index] > threshold and read.strokes.shares[index] < t.stroke_mark
-                 and could_be_paper(float(values[index]), threshold,
-                                    read.darker[index] if index in read.outlined else max(read.darker[index], loose))}
+                 and could_be_paper(float(values[index]), threshold, max(
+                    read.darker[index] if index in read.outlined else max(read.darker[index], loose),
+                    read.unseen[index]))}
     # The same split made from the cells with no strokes alone (paper, solid fills, tints): a tint with no strokes
     # that it puts with the paper may be paper under light the margins misjudge, in a part of the grid with no
     # empty cell to tell (light 600006: a glare beside the grid and mixed lamps; only 5 corner cells joined the
@@ -638,6 +651,51 @@ def _shadowed_cells(shadows: ShadowMap, t: ReaderTuning) -> set[int]:
         if dark[max(y0, 0) : y1, max(x0, 0) : x1].any():
             found.add(index)
     return found
+
+
+def _border_steps(read: SheetRead) -> list[layout.Rect]:
+    """Where the shadow taken out stops along the grid's border, two cells' length or more: the stretches of the
+    border (one cell long each) across which its light is lifted on one side and not on the other. Light does not
+    know where the grid is printed: such a shadow was traced on the paper and not inside the grid, where pencil's
+    edges along the lines hide its edge."""
+    t = read.tuning
+    log_gain = np.log(np.maximum(read.shadows.gain, 1e-3))
+    step = t.border_step_share * -np.log(1.0 - read.shadows.depth)
+    near, far = t.border_band_mm
+    grid, size = layout.GRID_RECT, layout.CELL_MM
+    found: list[layout.Rect] = []
+    for side in range(4):
+        run: list[layout.Rect] = []
+        for k in range(SIZE + 1):
+            stepped = False
+            if k < SIZE:
+                a = k * size
+                if side in (0, 2):  # top, bottom: bands above and below the border line
+                    y, sign = (grid.y, -1) if side == 0 else (grid.y2, 1)
+                    bands = [layout.Rect(grid.x + a, min(y + s * near, y + s * far), size, far - near)
+                             for s in (sign, -sign)]
+                else:  # right, left
+                    x, sign = (grid.x2, 1) if side == 1 else (grid.x, -1)
+                    bands = [layout.Rect(min(x + s * near, x + s * far), grid.y + a, far - near, size)
+                             for s in (sign, -sign)]
+                outside, inside = (log_gain[y0:y1, x0:x1] for x0, y0, x1, y1 in (r.to_px(PX_PER_MM) for r in bands))
+                stepped = bool(outside.size and inside.size
+                               and abs(float(np.median(outside)) - float(np.median(inside))) > step)
+                if stepped:
+                    run.append(bands[1])
+            if not stepped:
+                found += run if len(run) >= t.border_step_cells else []
+                run = []
+    return found
+
+
+def _near_border_steps(read: SheetRead) -> set[int]:
+    """The cells within t.border_step_reach_mm of where the shadow taken out stops along the grid's border."""
+    steps = _border_steps(read) if read.shadows.depth > 0.0 else []
+    reach = read.tuning.border_step_reach_mm
+    return {row * SIZE + col for row in range(SIZE) for col in range(SIZE)
+            if any(rect.inset(-reach).contains(layout.Rect(*layout.cell_rect(row, col).center, 0.0, 0.0))
+                   for rect in steps)}
 
 
 def _cells_in_shadow(read: SheetRead) -> set[int]:

@@ -120,6 +120,12 @@ class ReaderTuning:
     # 600-639 and 4000-4039 at most 9 cells had it 0.2 darker (a thumb, the table beside the page; the quarter's
     # darkest at most 0.045); the soft shadows of light 300006 and mixed 200036, 25-26 cells.
     loose_shadow_share: float = 0.25
+    # A shadow taken out whose light steps across the grid's border (by this share of its depth, between bands this
+    # far out and in, mm) for this many cells in a row stops at the border (stages._stops_at_border).
+    border_step_share: float = 0.5
+    border_band_mm: tuple[float, float] = (1.5, 5.0)
+    border_step_cells: int = 2
+    border_step_reach_mm: float = 48.0  # ... and the cells within three cells' width of it may lie in it
     # Gaps and confidences are compared on a log scale offset by this much ink: empty paper measures about 0 with
     # noise of a few hundredths, so 0.01 -> 0.08 is a wider gap than 0.15 -> 0.45 (light pencil against heavy).
     ink_log_offset: float = 0.02
