@@ -446,7 +446,9 @@ def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tup
         doubtful.add(index)
         blot = index in read.blots and value < t.blot_faint and graphite(read.light.normalised, box, t)
         return bool(shaded and (outlined or not blot)), False
-    rim = strokes >= t.stroke_mark and value < t.stray_ink  # a few strokes, little ink: their colour is theirs
+    # A few strokes over little ink or a faint tint (a ring's rim over its own tint: tea-ring 120012, 0.12 of ink,
+    # the rim brown at 0.68 and the tint 0.74 over it): their colour is theirs.
+    rim = strokes >= t.stroke_mark and value < t.stain_tint_faint
     tint = strokes < t.stroke_mark and value < t.stain_tint_faint  # an even faint tint: a pencil's, or tea's?
     if shaded and not outlined and (
             stain_coloured(read.light.normalised, box, t=t)
