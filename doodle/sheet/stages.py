@@ -13,6 +13,7 @@ doubtful ones are listed.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
@@ -656,39 +657,44 @@ def _shadowed_cells(shadows: ShadowMap, t: ReaderTuning) -> set[int]:
 
 
 def _border_steps(read: SheetRead) -> list[layout.Rect]:
-    """Where the shadow taken out stops along the grid's border, two cells' length or more: the stretches of the
-    border (one cell long each) across which its light is lifted on one side and not on the other. Light does not
-    know where the grid is printed: such a shadow was traced on the paper and not inside the grid, where pencil's
-    edges along the lines hide its edge."""
+    """Where the shadow taken out stops along the grid's border, t.border_step_cells cells' length or more: the
+    bands just inside the border (one cell long each) across which its light is lifted on one side and not on the
+    other. Light does not know where the grid is printed: such a shadow was traced on the paper and not inside the
+    grid, where pencil's edges along the lines hide its edge."""
     t = read.tuning
     log_gain = np.log(np.maximum(read.shadows.gain, 1e-3))
     step = t.border_step_share * -np.log(1.0 - read.shadows.depth)
-    near, far = t.border_band_mm
-    grid, size = layout.GRID_RECT, layout.CELL_MM
+
+    def median(rect: layout.Rect) -> float:
+        x0, y0, x1, y1 = rect.to_px(PX_PER_MM)
+        patch = log_gain[max(y0, 0) : y1, max(x0, 0) : x1]
+        return float(np.median(patch)) if patch.size else 0.0
+
     found: list[layout.Rect] = []
     for side in range(4):
-        run: list[layout.Rect] = []
-        for k in range(SIZE + 1):
-            stepped = False
-            if k < SIZE:
-                a = k * size
-                if side in (0, 2):  # top, bottom: bands above and below the border line
-                    y, sign = (grid.y, -1) if side == 0 else (grid.y2, 1)
-                    bands = [layout.Rect(grid.x + a, min(y + s * near, y + s * far), size, far - near)
-                             for s in (sign, -sign)]
-                else:  # right, left
-                    x, sign = (grid.x2, 1) if side == 1 else (grid.x, -1)
-                    bands = [layout.Rect(min(x + s * near, x + s * far), grid.y + a, far - near, size)
-                             for s in (sign, -sign)]
-                outside, inside = (log_gain[y0:y1, x0:x1] for x0, y0, x1, y1 in (r.to_px(PX_PER_MM) for r in bands))
-                stepped = bool(outside.size and inside.size
-                               and abs(float(np.median(outside)) - float(np.median(inside))) > step)
-                if stepped:
-                    run.append(bands[1])
-            if not stepped:
-                found += run if len(run) >= t.border_step_cells else []
-                run = []
+        pairs = [_border_bands(side, k, t.border_band_mm) for k in range(SIZE)]
+        stepped = [abs(median(outside) - median(inside)) > step for outside, inside in pairs]
+        for is_step, run in itertools.groupby(zip(stepped, pairs, strict=True), key=lambda item: item[0]):
+            bands = [inside for _, (_, inside) in run]
+            if is_step and len(bands) >= t.border_step_cells:
+                found += bands
     return found
+
+
+def _border_bands(side: int, k: int, reach: tuple[float, float]) -> tuple[layout.Rect, layout.Rect]:
+    """The bands along the `k`th cell of the grid's border on `side` (0 top, 1 right, 2 bottom, 3 left) from
+    reach[0] to reach[1] mm outside it and inside it."""
+    grid, size = layout.GRID_RECT, layout.CELL_MM
+    near, far = reach
+    if side in (0, 2):
+        y, out = (grid.y, -1) if side == 0 else (grid.y2, 1)
+        outside, inside = (layout.Rect(grid.x + k * size, min(y + s * near, y + s * far), size, far - near)
+                           for s in (out, -out))
+    else:
+        x, out = (grid.x2, 1) if side == 1 else (grid.x, -1)
+        outside, inside = (layout.Rect(min(x + s * near, x + s * far), grid.y + k * size, far - near, size)
+                           for s in (out, -out))
+    return outside, inside
 
 
 def _near_border_steps(read: SheetRead) -> set[int]:

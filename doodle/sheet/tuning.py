@@ -121,7 +121,7 @@ class ReaderTuning:
     # darkest at most 0.045); the soft shadows of light 300006 and mixed 200036, 25-26 cells.
     loose_shadow_share: float = 0.25
     # A shadow taken out whose light steps across the grid's border (by this share of its depth, between bands this
-    # far out and in, mm) for this many cells in a row stops at the border (stages._stops_at_border).
+    # far out and in, mm) for this many cells in a row stops at the border (stages._border_steps).
     border_step_share: float = 0.5
     border_band_mm: tuple[float, float] = (1.5, 5.0)
     border_step_cells: int = 2
