@@ -74,6 +74,20 @@ def test_a_line_along_the_cells_diagonals_is_no_ones_mark():
     assert _own_marks(sheet, marked) == {19, 29}
 
 
+def test_a_line_ending_in_a_slashed_cell_is_not_its_slash():
+    """A stray line ("/") across b4 corner to corner, on through the corner into c3 and ending 65% of the way
+    along c3's diagonal, where c3 holds its own slash of the other slant and an outline's corner at the top
+    right (slash-stray-line 90019): c3's strokes reach both ends of "/" with a gap between, no slash of that slant,
+    so the line through the corner is no one's mark."""
+    sheet = _printed_sheet()
+    cv2.line(sheet, _at(4.0, 1.0), _at(2.35, 2.65), PENCIL, 3, cv2.LINE_AA)
+    _slash(sheet, 2, 2)
+    _slash(sheet, 2, 1)  # b3, beside both
+    corner = [_at(2.04, 2.82), _at(2.04, 2.96), _at(2.18, 2.96)]  # the outline's corner, drawn inside the lines
+    cv2.polylines(sheet, [np.array(corner, np.int32)], False, PENCIL, 3, cv2.LINE_AA)
+    assert 28 not in _own_marks(sheet, {19, 20, 28})
+
+
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_slashes_without_outlines_are_read_as_marks_without_doubt(seed):
     """One slash per cell and no outline drawn: every slashed cell was in doubt (a stray line?)."""
@@ -83,7 +97,8 @@ def test_slashes_without_outlines_are_read_as_marks_without_doubt(seed):
     assert len([doubt for doubt in result.uncertain if doubt.kind == "cell"]) <= 5
 
 
-@pytest.mark.parametrize(("style", "seed"), [(None, 2), ("slash", 0), ("slash", 6), ("slash", 9), ("slash", 10)])
+@pytest.mark.parametrize(("style", "seed"), [(None, 2), ("slash", 0), ("slash", 6), ("slash", 9), ("slash", 10),
+                                           ("slash", 90019)])
 def test_a_stray_line_is_never_read_as_shading_without_a_doubt(style, seed):
     """Stray pencil lines over empty cells: two through e9-g9 read as three shaded cells, unflagged (as dense as
     hatching, with the ink of a line); lines coming in through a corner, or along the cells' diagonals beside a

@@ -84,8 +84,10 @@ def _in_cell(clean: np.ndarray, strokes: StrokeMap, index: int, px_per_mm: float
 def _along_diagonal(mask: np.ndarray, falling: bool, t: ReaderTuning) -> bool:
     """Whether the strokes in a cell lie along its falling ("\\") or rising ("/") diagonal from end to end: within
     `t.crossing_diagonal_reach` of it (a share of the cell), from `t.crossing_diagonal_ends` of the way along it or
-    less to as far from its other end, and through its middle. A slash does; the end of a line through one corner
-    does not reach the other."""
+    less to as far from its other end, through its middle, and with no gap wider than that along it. A slash does;
+    the end of a line through one corner does not reach the other, though the slash of the other slant crosses its
+    middle and an outline's corner may lie at its other end (slash-stray-line 90019: c3, its own "\\" and a stray
+    line's end 70% of the way along "/", then the corner of the outline at the top right)."""
     ys, xs = np.nonzero(mask)
     if len(xs) == 0:
         return False
@@ -94,10 +96,10 @@ def _along_diagonal(mask: np.ndarray, falling: bool, t: ReaderTuning) -> bool:
     if not falling:
         y = 1.0 - y
     along, off = (x + y) / 2, (x - y) / 2
-    along = along[np.abs(off) <= t.crossing_diagonal_reach]
+    along = np.sort(along[np.abs(off) <= t.crossing_diagonal_reach])
     ends = t.crossing_diagonal_ends
     return bool(len(along) and along.min() <= ends and along.max() >= 1 - ends
-                and (np.abs(along - 0.5) <= ends / 2).any())
+                and (np.abs(along - 0.5) <= ends / 2).any() and np.diff(along).max(initial=0.0) <= ends)
 
 
 def _runs_across(mask: np.ndarray, t: ReaderTuning) -> bool:
