@@ -59,6 +59,30 @@ def test_where_a_line_runs_on_past_the_tip_the_pen_did_not_turn_back():
     assert _scribbled(sheet) == set()  # and the turn in e5 has no other ahead
 
 
+def test_two_pieces_found_along_one_line_are_no_turn():
+    """A stray line down b7, each end found twice by the line finder: the whole line, and a short piece that starts
+    0.7 mm beside its end and meets it 3 mm on, 13 degrees apart (slash-stray-line 10003, where the pieces of the
+    wobbling line's end read as a turn and b7 as scribbled). Two passes part; these lie on one line."""
+    sheet = _printed_sheet()
+    cv2.line(sheet, _at(6.1, 1.3), _at(6.9, 1.25), PENCIL, 3, cv2.LINE_AA)
+    boxes = cell_boxes()
+    strokes = StrokeMap(sheet, boxes, PX_PER_MM, margin_px=crossing_margin_px(PX_PER_MM))
+    clean = without_grid_lines(strokes, PX_PER_MM)
+    origin = (strokes.x0, strokes.y0)
+
+    def piece(start: tuple[float, float], end: tuple[float, float]) -> list[float]:
+        (x0, y0), (x1, y1) = _at(*start), _at(*end)
+        return [x0 - origin[0], y0 - origin[1], x1 - origin[0], y1 - origin[1]]
+
+    line = piece((6.1, 1.3), (6.9, 1.25))
+    ends = [piece((6.1, 1.255), (6.3, 1.2875)), piece((6.9, 1.295), (6.7, 1.2625))]
+    found = scribbled_cells(clean, origin, boxes, strokes.shares, np.array([line, *ends], float), PX_PER_MM)
+    assert found == set()
+    # the same two ends parting from the line, as a scribble's passes do, turn back
+    parting = [piece((6.1, 1.255), (6.3, 1.15)), piece((6.9, 1.295), (6.7, 1.4))]
+    assert 55 in scribbled_cells(clean, origin, boxes, strokes.shares, np.array([line, *parting], float), PX_PER_MM)
+
+
 @pytest.mark.parametrize(("seed", "before"), [(1, 11), (4, 32)])
 def test_loose_scribbles_without_outlines_are_read_with_half_the_doubts(seed, before):
     """Loose scribble 1 and 4 had 11 and 32 cells in doubt, nearly all scribbled cells of patches with no outline

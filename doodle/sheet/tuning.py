@@ -298,6 +298,9 @@ class ReaderTuning:
     # ends in them: stray-line 5 and 16, loose-scribble 13).
     scribble_meet_mm: float = 1.5
     scribble_turn_deg: tuple[float, float] = (12.0, 75.0)
+    # ... and part: a far end this far (mm) off the other's line, half the narrowest pencil line's width
+    # (two pieces of one line lie within 0.05 mm of each other's: slash-stray-line 10003).
+    scribble_apart_mm: float = 0.25
     scribble_clear_mm: tuple[float, float] = (1.5, 3.0)
     scribble_clear_deg: float = 25.0
     # ... and another turn lies ahead along one of its pieces, within scribble_pass_mm (a pass across a patch:
