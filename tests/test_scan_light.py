@@ -113,3 +113,31 @@ def test_faint_tints_the_split_of_the_unstroked_cells_puts_with_paper_are_in_dou
     assert UNEVEN_LIGHT_NOTE in result.notes  # and the player is asked for another photo
     plain = read_photo(family_photo(600006, "plain").jpeg)  # the same sheet in plain light
     assert UNEVEN_LIGHT_NOTE not in plain.notes
+
+
+def test_with_no_paper_found_in_the_grid_its_faintest_tints_are_in_doubt():
+    """Mixed 900012 (a bowed sheet under mixed tungsten light, sharpened): no cell joined the paper, its 27 empty
+    cells read 0.10-0.15 of ink, as even as paper, and the window's largest gap put the threshold under them all;
+    6 read shaded and sure. The faintest tints with no strokes, split from the rest at their own widest gap, may
+    be paper when nothing in the grid shows its light, and when they have no more grain than the margins' paper
+    (these: 0.9 times): in doubt, with the note asking for another photo."""
+    photo = family_photo(900012, "mixed")
+    result = read_photo(photo.jpeg)
+    assert not wrong_items(result, photo.truth) - flagged(result)
+    assert UNEVEN_LIGHT_NOTE in result.notes
+    plain = read_photo(family_photo(900012, "plain").jpeg)  # the same sheet in plain light: its paper is found
+    assert_exact(plain, photo.truth)
+    assert UNEVEN_LIGHT_NOTE not in plain.notes
+
+
+@pytest.mark.parametrize(("level", "seed"), [("harsh", 8), ("moderate", 11016)])
+def test_a_full_quilt_of_light_fills_is_not_taken_for_paper(level, seed):
+    """Full quilts: no cell is paper. Harsh 8's fills run on from the faintest (0.165) to the heaviest with no gap;
+    moderate 11016's 23 light fills (0.13-0.18) form a group of their own, but with 4-5 times the grain of the
+    paper in the margins: pencil, read as shaded without a doubt."""
+    photo = make_photo(seed, level)
+    result = read_photo(photo.jpeg)
+    assert_exact(result, photo.truth)
+    assert photo.truth.quilt.empty_count() == 0
+    assert UNEVEN_LIGHT_NOTE not in result.notes
+    assert sum(doubt.kind == "cell" for doubt in result.uncertain) <= 5

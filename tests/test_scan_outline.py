@@ -11,7 +11,7 @@ import numpy as np
 from doodle.quilt import SIZE
 from doodle.sheet import layout
 from doodle.sheet.measure import flat_field
-from doodle.sheet.outline import drawn_sides, edge_lines, outlined_cells
+from doodle.sheet.outline import drawn_sides, edge_lines, outlined_cells, shut_out
 from doodle.sheet.scan import PX_PER_MM
 from doodle.sheet.tuning import TUNING
 
@@ -130,3 +130,17 @@ def test_a_cell_open_toward_an_empty_cell_is_not_outlined_by_a_line_toward_anoth
     # with its side toward f5 drawn too, e5 is outlined with the L
     _draw_sides(sheet, 4, 4, "r")
     assert outlined_cells(_lines(sheet), group | {5 * SIZE + 4}) >= group
+
+
+def test_a_hole_the_outlines_around_it_leave_out_is_shut_out():
+    """A U of cells outlined on their own sides around c3 (row 2, col 2), and c4's patch below it outlined too: c3
+    is left out by every outline around it (a scribble turning in it came from next door); the U's cells and a
+    cell outlined on its own sides are not."""
+    sheet = _printed_sheet()
+    _outline(sheet, {(1, 1), (1, 2), (1, 3), (2, 1), (2, 3)})
+    _outline(sheet, {(3, 2)})
+    drawn = drawn_sides(_lines(sheet))
+    assert 2 * SIZE + 2 in shut_out(drawn)
+    assert not shut_out(drawn) & {1 * SIZE + 1, 1 * SIZE + 2, 2 * SIZE + 1, 3 * SIZE + 2}
+    _outline(sheet, {(2, 2)})  # c3 outlined as a patch of its own
+    assert 2 * SIZE + 2 not in shut_out(drawn_sides(_lines(sheet)))

@@ -125,6 +125,16 @@ def joined(drawn: dict[str, np.ndarray], index: int, other: int) -> bool:
     return False
 
 
+def shut_out(drawn: dict[str, np.ndarray], least: int = 3) -> set[int]:
+    """The cells (index row * 9 + col) left out by the outlines around them: at least `least` of their sides drawn
+    on the far side of the print only, by the neighbours' outlines (`drawn`: `drawn_sides`'s). A hole in a patch,
+    or a gap between patches, that its player did not outline as a patch of its own (its own side of the fourth
+    may read as drawn: a scribble's strokes along it, an outline over the print)."""
+    return {index for index in range(SIZE * SIZE)
+            if sum(bool(drawn[_other(name)][at]) and not drawn[name][at] for (r, c), name, at in
+                   _sides(*divmod(index, SIZE)) if 0 <= r < SIZE and 0 <= c < SIZE) >= least}
+
+
 def drawn_sides(lines: EdgeLines, t: ReaderTuning = TUNING) -> dict[str, np.ndarray]:
     """Per reading (above, below, left, right), whether a line is drawn over the print on that side: more
     line-like ink than the print alone gives, measured on the inner sides of this photo (most of them are not

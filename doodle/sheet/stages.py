@@ -36,7 +36,7 @@ from doodle.sheet.measure import (
     medians_of,
     region_ink,
 )
-from doodle.sheet.outline import drawn_sides, edge_lines, outlined_cells
+from doodle.sheet.outline import drawn_sides, edge_lines, outlined_cells, shut_out
 from doodle.sheet.passes import passed_cells
 from doodle.sheet.processing import level_only, print_lift
 from doodle.sheet.scan_errors import TooDarkError
@@ -295,7 +295,11 @@ def find_strokes(read: SheetRead) -> None:
     read.scribbled, read.passed = set(), set()
     if stroked:
         pieces = sparse_pieces(clean, origin, read.strokes.shares, PX_PER_MM, t)
-        read.scribbled = scribbled_cells(clean, origin, boxes, read.strokes.shares, pieces, PX_PER_MM, t) & stroked
+        # A scribble that turns in a cell the outlines around it leave out is a patch's next door, run on past its
+        # outline (scribble-outlined 130003: c3, a hole in a U of cells outlined on their own sides; d3's scribble
+        # turned back 2 mm inside c3's far side, and c3 read shaded and sure).
+        read.scribbled = (scribbled_cells(clean, origin, boxes, read.strokes.shares, pieces, PX_PER_MM, t) & stroked
+                          ) - shut_out(drawn_sides(lines, t))
         # An outlined cell marked by its strokes alone, not its own nor a scribble's, may hold a pass from next
         # door (see `passes`).
         lone = (read.outlined & stroked) - read.confined - read.scribbled - {i for i in marked if shaded[i]}
@@ -337,6 +341,21 @@ def decide_cells(read: SheetRead) -> None:
     if plain:
         plain_threshold = largest_gap_threshold(values[plain], t.cell_lowest, t.cell_highest, t)
         read.unlit = {index for index in plain if threshold < values[index] <= plain_threshold}
+        if not read.paper_cells:
+            # No cell joined the paper: nothing inside the grid shows how bright its paper is, and the faintest
+            # tints with no strokes, split from the rest at their own widest gap, may be paper (mixed 900012: a
+            # bowed sheet under mixed tungsten light, sharpened; its 27 empty cells read 0.10-0.15 of ink, as even
+            # as paper, and the window's largest gap put the threshold under all of them: 6 read shaded and sure).
+            # Only a group of their own, all of it under the window's top (a full quilt of light and heavy fills
+            # runs on from its faintest: harsh 8, 0.165 to 0.363 with no gap), with no more grain than the paper
+            # in the margins (pencil leaves grain: moderate 11016, a full quilt whose 23 light fills at 0.13-0.18
+            # form a group of their own, 4-5 times the paper's; 900012's empty cells 0.9 times).
+            faint = values[plain]
+            split = largest_gap_threshold(faint, float(faint.min()), float(faint.max()), t)
+            lower = [index for index in plain if values[index] < split]
+            if lower and max(values[index] for index in lower) <= t.cell_highest and _as_grainy_as_paper(
+                    read, [boxes[index] for index in lower]):
+                read.unlit |= {index for index in lower if values[index] > threshold}
     doubtful |= read.unlit
     # Near the edge of a shadow that was taken out, a cell near the threshold is less sure (a wider band, see the
     # confidence below), and a grey cell may be paper under a misjudged shadow rather than light pencil, or the
@@ -654,6 +673,28 @@ def _shadowed_cells(shadows: ShadowMap, t: ReaderTuning) -> set[int]:
         if dark[max(y0, 0) : y1, max(x0, 0) : x1].any():
             found.add(index)
     return found
+
+
+def _as_grainy_as_paper(read: SheetRead, boxes: list[Box]) -> bool:
+    """Whether the cells' interiors (`boxes`) have, as a median, no more fine grain (the spread of the ink about
+    its own blur over a millimetre and a half) than t.paper_grain_ratio times the bare paper in the margins beside
+    the grid (its cleanest quarter), in the same photo: its noise, its sharpening, its JPEG. True when no margin
+    paper is in view."""
+    t = read.tuning
+    ink = read.light.ink
+    fine = ink - cv2.GaussianBlur(ink, (0, 0), t.grain_blur_mm * PX_PER_MM)
+    grid, size = layout.GRID_RECT, t.grain_block_mm
+    paper = []
+    for y in np.arange(grid.y, grid.y2 - size, size):
+        for x in (grid.x - t.grain_margin_mm - size, grid.x2 + t.grain_margin_mm):
+            x0, y0, x1, y1 = layout.Rect(x, y, size, size).to_px(PX_PER_MM)
+            if x0 >= 0 and x1 <= ink.shape[1] and read.trusted[y0:y1, x0:x1].all():
+                paper.append(float(np.std(fine[y0:y1, x0:x1])))
+    if not paper:
+        return True
+    cells = [float(np.std(fine[y0:y1, x0:x1])) for x0, y0, x1, y1 in boxes]
+    # The cleanest quarter of the paper blocks: the grid's row numbers are printed in some of them.
+    return float(np.median(cells)) <= t.paper_grain_ratio * float(np.percentile(paper, 25))
 
 
 def _border_steps(read: SheetRead) -> list[layout.Rect]:

@@ -126,6 +126,14 @@ class ReaderTuning:
     border_band_mm: tuple[float, float] = (1.5, 5.0)
     border_step_cells: int = 2
     border_step_reach_mm: float = 48.0  # ... and the cells within three cells' width of it may lie in it
+    # Grain: the spread of the ink about its blur over grain_blur_mm, in grain_block_mm squares of bare paper
+    # grain_margin_mm beside the grid. Faint tints with no strokes may be paper under misjudged light when their
+    # grain is no more than paper_grain_ratio times the paper's (stages._as_grainy_as_paper): empty cells of mixed
+    # 900012 0.9 times, light pencil fills of moderate 11016 4-5 times.
+    grain_blur_mm: float = 0.75
+    grain_block_mm: float = 9.0
+    grain_margin_mm: float = 3.0
+    paper_grain_ratio: float = 2.0
     # Gaps and confidences are compared on a log scale offset by this much ink: empty paper measures about 0 with
     # noise of a few hundredths, so 0.01 -> 0.08 is a wider gap than 0.15 -> 0.45 (light pencil against heavy).
     ink_log_offset: float = 0.02
