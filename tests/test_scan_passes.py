@@ -11,7 +11,7 @@ import pytest
 from doodle.quilt import SIZE
 from doodle.sheet.crossings import crossing_margin_px, without_grid_lines
 from doodle.sheet.outline import drawn_sides
-from doodle.sheet.passes import passed_cells
+from doodle.sheet.passes import on_doubted_lines, passed_cells
 from doodle.sheet.scan import read_photo
 from doodle.sheet.scribbles import sparse_pieces
 from doodle.sheet.stages import PX_PER_MM, cell_boxes
@@ -74,3 +74,24 @@ def test_passes_into_outlined_empty_cells_are_never_read_without_a_doubt(seed):
     photo = styled_photo(seed, "mild", style="loose scribble", outlines="always")
     result = read_photo(photo.jpeg)
     assert wrong_items(result, photo.truth) <= flagged(result)
+
+
+def _on_doubted_lines(sheet, cells: set[int], doubted: set[int]) -> set[int]:
+    boxes = cell_boxes()
+    strokes = StrokeMap(sheet, boxes, PX_PER_MM, margin_px=crossing_margin_px(PX_PER_MM))
+    clean = without_grid_lines(strokes, PX_PER_MM)
+    origin = (strokes.x0, strokes.y0)
+    pieces = sparse_pieces(clean, origin, strokes.shares, PX_PER_MM)
+    return on_doubted_lines(cells, doubted, pieces, clean, origin, boxes, PX_PER_MM)
+
+
+def test_a_line_is_judged_as_one_through_every_cell_it_crosses():
+    """A long line across d5, e5 and f5 (stray-line 140019: two crossing in c5 read shaded and sure while the cells
+    the lines ran on through were in doubt): with d5 in doubt as a stray line, e5 and f5 are too; a slash of e4's
+    own, on no line through a doubted cell, is not."""
+    sheet = _printed_sheet()
+    cv2.line(sheet, _at(4.45, 3.2), _at(4.6, 5.8), PENCIL, 3, cv2.LINE_AA)
+    cv2.line(sheet, _at(3.15, 4.15), _at(3.85, 4.85), PENCIL, 3, cv2.LINE_AA)  # e4's slash
+    D5, E4 = 4 * SIZE + 3, 3 * SIZE + 4
+    assert _on_doubted_lines(sheet, {E5, F5, E4}, {D5}) == {E5, F5}
+    assert _on_doubted_lines(sheet, {E5, F5, E4}, set()) == set()

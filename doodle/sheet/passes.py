@@ -8,6 +8,7 @@ it decides with is `tuning.ReaderTuning.pass_reach_mm`, with its evidence.
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from doodle.quilt import SIZE
@@ -68,3 +69,37 @@ def _crosses(along0: np.ndarray, across0: np.ndarray, along1: np.ndarray, across
     at = along0 + share * (along1 - along0)
     beyond = np.maximum(outward * before, outward * after)
     return cut & (at >= span[0]) & (at <= span[1]) & (beyond >= reach)
+
+
+def on_doubted_lines(cells: set[int], doubted: set[int], pieces: np.ndarray, clean: np.ndarray,
+                     origin: tuple[int, int], boxes: tuple[Box, ...], px_per_mm: float, t: ReaderTuning = TUNING
+                     ) -> set[int]:
+    """Of `cells`, those whose strokes lie along a straight piece (t.line_carry_share of them or more) that also
+    carries most of the strokes of a `doubted` cell: one line is judged as one. Two stray lines crossing in c5 put
+    its ink just over a few lines' (0.105), and it read shaded and sure while the cells the same lines ran on
+    through were in doubt (stray-line 140019)."""
+    if not len(pieces) or not cells or not doubted:
+        return set()
+    width = max(round(2 * t.scribble_along_mm * px_per_mm) | 1, 1)
+    found = set()
+    for index in cells:
+        x0, y0, x1, y1 = boxes[index]
+        left, top = x0 - origin[0], y0 - origin[1]
+        strokes = clean[top : top + y1 - y0, left : left + x1 - x0]
+        total = int(strokes.sum())
+        if not total:
+            continue
+        carrying = []
+        for k, (px0, py0, px1, py1) in enumerate(pieces):
+            if (max(px0, px1) < left - width or min(px0, px1) > left + x1 - x0 + width
+                    or max(py0, py1) < top - width or min(py0, py1) > top + y1 - y0 + width):
+                continue
+            line = np.zeros(strokes.shape, np.uint8)
+            cv2.line(line, (round(px0 - left), round(py0 - top)), (round(px1 - left), round(py1 - top)), 1, width)
+            if int((strokes & line.astype(bool)).sum()) >= t.line_carry_share * total:
+                carrying.append(k)
+        if carrying:
+            along = along_pieces(clean.shape, pieces[carrying], px_per_mm, t)
+            if any(mostly_along(clean, along, boxes[other], origin, px_per_mm, t) for other in doubted - {index}):
+                found.add(index)
+    return found

@@ -37,7 +37,7 @@ from doodle.sheet.measure import (
     region_ink,
 )
 from doodle.sheet.outline import drawn_sides, edge_lines, outlined_cells, shut_out
-from doodle.sheet.passes import passed_cells
+from doodle.sheet.passes import on_doubted_lines, passed_cells
 from doodle.sheet.processing import level_only, print_lift
 from doodle.sheet.scan_errors import TooDarkError
 from doodle.sheet.scribbles import scribbled_cells, sparse_pieces
@@ -102,6 +102,8 @@ class SheetRead:
     confined: set[int] = field(init=False)  # cells with strokes, none crossing their sides (see `crossings`)
     scribbled: set[int] = field(init=False)  # cells where a scribble's passes turn back (see `scribbles`)
     passed: set[int] = field(init=False)  # outlined cells whose strokes are a pass from beyond a drawn side (`passes`)
+    clean: np.ndarray = field(init=False)  # the stroke map without the grid's lines (`crossings.without_grid_lines`)
+    pieces: np.ndarray = field(init=False)  # the strokes' straight pieces in it (`scribbles.sparse_pieces`)
     # measure_print
     bubble_values: dict[tuple[int, str, int], float] = field(init=False)  # each bubble's, by (round, place, digit)
     bubble_ink: tuple[Box, np.ndarray] = field(init=False)  # the local ink over all the bubbles, for the trace
@@ -297,8 +299,9 @@ def find_strokes(read: SheetRead) -> None:
     read.confined = confined_cells(read.strokes, boxes, stroked, marked, PX_PER_MM, t, clean)
     origin = (read.strokes.x0, read.strokes.y0)
     read.scribbled, read.passed = set(), set()
+    read.clean, read.pieces = clean, np.zeros((0, 4))
     if stroked:
-        pieces = sparse_pieces(clean, origin, read.strokes.shares, PX_PER_MM, t)
+        pieces = read.pieces = sparse_pieces(clean, origin, read.strokes.shares, PX_PER_MM, t)
         # A scribble that turns in a cell the outlines around it leave out is a patch's next door, run on past its
         # outline (scribble-outlined 130003: c3, a hole in a U of cells outlined on their own sides; d3's scribble
         # turned back 2 mm inside c3's far side, and c3 read shaded and sure).
@@ -394,9 +397,8 @@ def decide_cells(read: SheetRead) -> None:
             if 0 <= r < SIZE and 0 <= c < SIZE
             and not (values[r * SIZE + c] > threshold and read.strokes.shares[r * SIZE + c] >= t.stroke_mark)
         }
-    shaded_cells = []
+    decided: list[tuple[bool, float]] = []  # each cell's reading and confidence
     for index, value in enumerate(values):
-        row, col = divmod(index, SIZE)
         shaded = bool(value > threshold)
         if shaded and index in shadowed and _paper_block(field_, boxes[index], t):
             # Pencil never leaves a wide block of bare paper inside a shaded cell: what darkens the rest of it is
@@ -414,6 +416,19 @@ def decide_cells(read: SheetRead) -> None:
             conf = max(conf, t.outlined_confidence)
         if index in doubtful:
             conf = min(conf, t.shadow_doubt)
+        decided.append((shaded, conf))
+    # A line's strokes are judged together: a cell marked only by lines that run on through a cell in doubt as
+    # a stray line is in doubt too.
+    stroked = {index for index in range(SIZE * SIZE) if read.strokes.shares[index] >= t.stroke_mark}
+    lone = stroked - read.confined - read.scribbled - read.outlined
+    sure = {index for index in lone if decided[index][0] and decided[index][1] >= t.uncertain_below
+            and values[index] < t.tint_sure}
+    for index in on_doubted_lines(sure, lone & doubtful, read.pieces, read.clean, (read.strokes.x0, read.strokes.y0),
+                                  boxes, PX_PER_MM, t):
+        decided[index] = (True, min(decided[index][1], t.shadow_doubt))
+    shaded_cells = []
+    for index, (shaded, conf) in enumerate(decided):
+        row, col = divmod(index, SIZE)
         read.confidences.append(conf)
         if shaded:
             shaded_cells.append((row, col))

@@ -310,6 +310,8 @@ class ReaderTuning:
     # ... and part: a far end this far (mm) off the other's line, half the narrowest pencil line's width
     # (two pieces of one line lie within 0.05 mm of each other's: slash-stray-line 10003).
     scribble_apart_mm: float = 0.25
+    # A straight piece carries a cell's strokes when this share of them lies along it (passes.on_doubted_lines).
+    line_carry_share: float = 0.3
     scribble_clear_mm: tuple[float, float] = (1.5, 3.0)
     scribble_clear_deg: float = 25.0
     # ... and another turn lies ahead along one of its pieces, within scribble_pass_mm (a pass across a patch:
