@@ -16,7 +16,7 @@ from doodle.sheet.scan import read_photo
 from doodle.sheet.tuning import TUNING
 from tests.photogen import make_photo
 from tests.photogen_families import family_photo
-from tests.test_scan import assert_exact, flagged, recode, wrong_items
+from tests.test_scan import flagged, recode, wrong_items
 
 
 def _most_shaded_cell(truth) -> tuple[int, int]:
@@ -108,17 +108,6 @@ def test_white_paper_clipped_by_a_gentle_reflection_is_not_glare():
     assert (image.min(axis=2) >= 250).mean() > 0.05  # paper clipped
     result = read_photo(recode(image))
     assert not any(note.startswith("glare") for note in result.notes)
-
-
-def test_a_line_whose_strips_left_unclipped_lie_under_pencil_is_not_lifted():
-    """Mild 35: a bright exposure clips 59% of the grid's paper. Two lines had only 3 strips outside the clipped
-    blob, 2 of them under scribbles: against their median every clean strip looked lifted by a glare, and 22 cells
-    were in doubt. Pencil only darkens a strip; the print's own darkness is the lighter part of those left out."""
-    photo = make_photo(35, "mild")
-    result = read_photo(photo.jpeg)
-    assert_exact(result, photo.truth)
-    assert not any(note.startswith("glare") for note in result.notes)
-    assert sum(doubt.kind == "cell" for doubt in result.uncertain) <= 5
 
 
 def test_a_glare_over_the_margin_does_not_bend_the_light_over_the_grid():

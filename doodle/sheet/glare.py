@@ -130,11 +130,7 @@ def find_glare(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) ->
             dark = [darkness(strip) for strip in line]
             ratios, start = kept[start : start + len(line)], start + len(line)
             away = [value for value, strip in zip(dark, line, strict=True) if not touched(strip)] or dark
-            # The line's print where the glare does not reach: pencil over a strip only darkens it, so the lighter
-            # quarter of those strips is the print's own (mild 35: a bright exposure clipped 59% of the grid's area,
-            # and a line's 3 strips left outside it were 2 under scribbles; against their median every clean strip
-            # of it looked lifted, and 22 cells were in doubt under a glare that was not there).
-            reference = float(np.percentile(away, t.glare_reference_percentile))
+            reference = float(np.median(away))
             found.append([touched(strip) and (value >= reference + t.glare_lift or ratio < least)
                           for value, strip, ratio in zip(dark, line, ratios, strict=True)])
         return found

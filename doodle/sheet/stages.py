@@ -136,9 +136,9 @@ Stage = Callable[[SheetRead], None]
 
 def find_paper(read: SheetRead) -> None:
     """The paper known before anything is read: with our layout, everywhere except where the player draws (cells,
-    boxes, bubbles, written scores, the name) and the large printed areas (markers, QR code, title, tinted boxes).
-    Printed text and thin lines are taken out later by a small max filter, so the paper between them counts, close
-    around the grid too. Without our layout, only a narrow ring just outside the grid's border."""
+    boxes, bubbles, written scores) and the large printed areas (markers, QR code, tinted boxes). Printed text and
+    thin lines are taken out later by a small max filter, so the paper between them counts, close around the grid
+    too. Without our layout, only a narrow ring just outside the grid's border."""
     t = read.tuning
     if not read.marks:
         ring = np.zeros_like(read.inside)
@@ -152,10 +152,6 @@ def find_paper(read: SheetRead) -> None:
     for marker in layout.MARKERS:
         _set(trusted, marker.rect.inset(margin), False)
     _set(trusted, layout.QR_RECT.inset(margin), False)
-    # The title's bold letters, blurred in a small photo, survive the filter that takes thin print out and read as
-    # light changing steeply (harsh 12028: every cell in doubt for them); the name is handwriting, of any pen.
-    for rect in (layout.TITLE_RECT, layout.NAME_RECT):
-        _set(trusted, rect.inset(margin), False)
     _set(trusted, layout.GRID_RECT.inset(-t.paper_grid_margin_mm), False)
     for special in layout.SPECIALS:
         _set(trusted, special.box.inset(margin), False)

@@ -168,7 +168,6 @@ class ReaderTuning:
     # against itself. Under the saturating glares of the families' light photos (tuning seeds 0-23) the lines rise
     # by 60-180.
     glare_lift: float = 50.0
-    glare_reference_percentile: float = 75  # ... than this percentile of the line's strips the blob leaves out
     # A glare over most of a sheet that is clipped all over (a bright exposure) lifts most of each line, so the line
     # is not lighter than its own median there. Printed lines that keep less than this share of the contrast the
     # same print shows elsewhere on the sheet (against clipped paper) are washed out all the same: pencil, lighter
