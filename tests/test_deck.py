@@ -77,6 +77,13 @@ def test_toml_nested_deeply_is_a_deck_error(nesting):
         parse_deck(nesting, "deep.toml")
 
 
+def test_a_number_thousands_of_digits_long_is_a_deck_error():
+    """tomllib hands an integer over 4300 digits to int(), which refuses it with a ValueError (found by the CLI
+    fuzz test: the bundled deck with every digit made 400 nines)."""
+    with pytest.raises(DeckError, match="thousands of digits"):
+        parse_deck("name = 'x'\nsize = " + "9" * 5000 + "\n")
+
+
 def test_a_huge_shape_is_refused_by_its_size_before_anything_else():
     # before: the shape was built and walked for connectivity first (a 5-million-cell shape took 100 s)
     with pytest.raises(DeckError, match="S1: the shape has 100000 cells; at most 9"):

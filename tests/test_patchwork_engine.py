@@ -92,6 +92,8 @@ def test_patch_file_errors_name_the_problem():
         load_patches("[[patch]]\nnumber = 0\ncost = 1\ntime = 1\nbuttons = 0\n")
     with pytest.raises(PatchDataError, match="not connected"):
         load_patches('[[patch]]\nnumber = 0\ncost = 1\ntime = 1\nbuttons = 0\nshape = "#.#"\n')
+    with pytest.raises(PatchDataError, match="thousands of digits"):
+        load_patches("[[patch]]\nnumber = " + "9" * 5000 + "\n")
 
 
 # ----- setup and turn order -----

@@ -96,6 +96,8 @@ def parse_deck(text: str, where: str = "deck") -> Deck:
         raise DeckError(f"{where} is not valid TOML ({error}); {FORMAT_HINT}") from None
     except RecursionError:  # tomllib reads nested arrays and inline tables recursively
         raise DeckError(f"{where} nests arrays or tables too deeply to be a deck; {FORMAT_HINT}") from None
+    except ValueError:  # an integer of thousands of digits: Python refuses to convert it (sys.get_int_max_str_digits)
+        raise DeckError(f"{where} holds a number thousands of digits long: no deck has one; {FORMAT_HINT}") from None
     name = data.get("name", where)
     start = _cards(data, "start", where)
     patches = _cards(data, "patch", where)

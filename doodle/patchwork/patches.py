@@ -66,6 +66,8 @@ def load_patches(text: str | None = None) -> tuple[Patch, ...]:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise PatchDataError(f"the patch file is not valid TOML: {error}") from None
+    except ValueError:  # an integer of thousands of digits: Python refuses to convert it
+        raise PatchDataError("the patch file holds a number thousands of digits long") from None
     entries = data.get("patch")
     if not isinstance(entries, list) or not entries:
         raise PatchDataError("the patch file has no [[patch]] tables")
