@@ -8,7 +8,6 @@ it decides with is `tuning.ReaderTuning.pass_reach_mm`, with its evidence.
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
 from doodle.quilt import SIZE
@@ -80,7 +79,7 @@ def on_doubted_lines(cells: set[int], doubted: set[int], pieces: np.ndarray, cle
     through were in doubt (stray-line 140019)."""
     if not len(pieces) or not cells or not doubted:
         return set()
-    width = max(round(2 * t.scribble_along_mm * px_per_mm) | 1, 1)
+    reach = t.scribble_along_mm * px_per_mm
     found = set()
     for index in cells:
         x0, y0, x1, y1 = boxes[index]
@@ -89,17 +88,16 @@ def on_doubted_lines(cells: set[int], doubted: set[int], pieces: np.ndarray, cle
         total = int(strokes.sum())
         if not total:
             continue
-        carrying = []
-        for k, (px0, py0, px1, py1) in enumerate(pieces):
-            if (max(px0, px1) < left - width or min(px0, px1) > left + x1 - x0 + width
-                    or max(py0, py1) < top - width or min(py0, py1) > top + y1 - y0 + width):
-                continue
-            line = np.zeros(strokes.shape, np.uint8)
-            cv2.line(line, (round(px0 - left), round(py0 - top)), (round(px1 - left), round(py1 - top)), 1, width)
-            if int((strokes & line.astype(bool)).sum()) >= t.line_carry_share * total:
-                carrying.append(k)
+        # The pieces within a line's reach of the cell, each drawn over it as `along_pieces` draws them.
+        xs, ys = pieces[:, [0, 2]], pieces[:, [1, 3]]
+        near = pieces[(xs.max(axis=1) >= left - reach) & (xs.min(axis=1) <= left + x1 - x0 + reach)
+                      & (ys.max(axis=1) >= top - reach) & (ys.min(axis=1) <= top + y1 - y0 + reach)]
+        local = near - np.array([left, top, left, top])
+        carrying = [k for k in range(len(near))
+                    if np.count_nonzero(strokes & along_pieces(strokes.shape, local[k : k + 1], px_per_mm, t))
+                    >= t.line_carry_share * total]
         if carrying:
-            along = along_pieces(clean.shape, pieces[carrying], px_per_mm, t)
+            along = along_pieces(clean.shape, near[carrying], px_per_mm, t)
             if any(mostly_along(clean, along, boxes[other], origin, px_per_mm, t) for other in doubted - {index}):
                 found.add(index)
     return found

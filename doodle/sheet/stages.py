@@ -301,12 +301,13 @@ def find_strokes(read: SheetRead) -> None:
         # A scribble that turns in a cell the outlines around it leave out is a patch's next door, run on past its
         # outline (scribble-outlined 130003: c3, a hole in a U of cells outlined on their own sides; d3's scribble
         # turned back 2 mm inside c3's far side, and c3 read shaded and sure).
+        drawn = drawn_sides(lines, t)
         read.scribbled = (scribbled_cells(clean, origin, boxes, read.strokes.shares, pieces, PX_PER_MM, t) & stroked
-                          ) - shut_out(drawn_sides(lines, t))
+                          ) - shut_out(drawn)
         # An outlined cell marked by its strokes alone, not its own nor a scribble's, may hold a pass from next
         # door (see `passes`).
         lone = (read.outlined & stroked) - read.confined - read.scribbled - {i for i in marked if shaded[i]}
-        read.passed = passed_cells(lone, pieces, clean, origin, boxes, drawn_sides(lines, t), PX_PER_MM, t)
+        read.passed = passed_cells(lone, pieces, clean, origin, boxes, drawn, PX_PER_MM, t)
     read.show("strokes", _strokes_picture)
 
 
