@@ -15,6 +15,7 @@ from doodle.sheet.stages import PX_PER_MM, cell_boxes
 from doodle.sheet.strokes import StrokeMap
 from tests.photogen_styles import styled_photo
 from tests.test_scan import flagged, wrong_items
+from tests.test_scan_outline import _outline
 
 PENCIL = (95, 95, 95)
 
@@ -61,6 +62,33 @@ def test_slashes_meeting_corner_to_corner_in_patches_are_their_own_marks():
     for row, col in ((2, 1), (2, 2), (3, 3), (3, 4)):
         _slash(sheet, row, col)
     assert _own_marks(sheet, {19, 20, 30, 31}) == {19, 20, 30, 31}
+
+
+def _scribble(sheet: np.ndarray, row: int, col: int) -> None:
+    """A cell scribbled full, with nearly level passes to and fro (as full of strokes as shading)."""
+    points = [_at(row + 0.08 + k * 0.12, col + (0.05 if k % 2 else 0.95)) for k in range(8)]
+    cv2.polylines(sheet, [np.array(points, np.int32)], False, PENCIL, 3, cv2.LINE_AA)
+
+
+def _crowded_corner(line: tuple[tuple[float, float], tuple[float, float]]) -> np.ndarray:
+    """e5, f5 and f4 each outlined on its own, f4 and f5 scribbled full, and a line from `line[0]` to `line[1]`
+    (row, col)."""
+    sheet = _printed_sheet()
+    for row, col in ((3, 5), (4, 5)):
+        _scribble(sheet, row, col)
+    for cell in ((3, 5), (4, 5), (4, 4)):
+        _outline(sheet, {cell})
+    cv2.line(sheet, _at(*line[0]), _at(*line[1]), PENCIL, 3, cv2.LINE_AA)
+    return sheet
+
+
+def test_a_line_running_on_from_a_corner_into_a_scribbled_cell_is_no_slash():
+    """A line from e5's bottom-left corner to its top-right, then 7 mm on into f4's scribble, where outlines
+    crowd the corner (stray-line 150022: the corner's strips held no single stroke, and the cell read as slashed):
+    it runs on through the corner, and e5 holds no mark of its own. A slash that ends at that corner is e5's."""
+    E5, F4, F5 = 40, 32, 41
+    assert E5 not in _own_marks(_crowded_corner(((5.0, 4.0), (3.7, 5.3))), {E5, F4, F5})
+    assert E5 in _own_marks(_crowded_corner(((4.92, 4.08), (4.05, 4.95))), {E5, F4, F5})
 
 
 def test_a_line_along_the_cells_diagonals_is_no_ones_mark():

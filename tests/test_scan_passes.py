@@ -11,7 +11,7 @@ import pytest
 from doodle.quilt import SIZE
 from doodle.sheet.crossings import crossing_margin_px, without_grid_lines
 from doodle.sheet.outline import drawn_sides
-from doodle.sheet.passes import on_doubted_lines, passed_cells
+from doodle.sheet.passes import ending_in_paper, on_doubted_lines, passed_cells
 from doodle.sheet.scan import read_photo
 from doodle.sheet.scribbles import sparse_pieces
 from doodle.sheet.stages import PX_PER_MM, cell_boxes
@@ -95,3 +95,26 @@ def test_a_line_is_judged_as_one_through_every_cell_it_crosses():
     D5, E4 = 4 * SIZE + 3, 3 * SIZE + 4
     assert _on_doubted_lines(sheet, {E5, F5, E4}, {D5}) == {E5, F5}
     assert _on_doubted_lines(sheet, {E5, F5, E4}, set()) == set()
+
+
+def _ending_in_paper(sheet, cells: set[int], paper: set[int]) -> set[int]:
+    boxes = cell_boxes()
+    strokes = StrokeMap(sheet, boxes, PX_PER_MM, margin_px=crossing_margin_px(PX_PER_MM))
+    clean = without_grid_lines(strokes, PX_PER_MM)
+    origin = (strokes.x0, strokes.y0)
+    pieces = sparse_pieces(clean, origin, strokes.shares, PX_PER_MM)
+    return ending_in_paper(cells, paper, pieces, clean, origin, boxes, PX_PER_MM)
+
+
+def test_a_line_from_deep_in_an_empty_cell_is_no_mark_where_it_runs():
+    """A line from the middle of d5, an empty cell, across e5 and f5 (stray-line 150023: three stray lines across
+    f6, two of them from deep in empty e6, read it shaded and sure at 0.12 of ink). Lines that start and end at
+    the sides of the cells they cross, as a patch's hatching does, end in no empty cell."""
+    D5 = 4 * SIZE + 3
+    sheet = _printed_sheet()
+    cv2.line(sheet, _at(4.5, 3.5), _at(4.7, 5.95), PENCIL, 3, cv2.LINE_AA)
+    assert _ending_in_paper(sheet, {E5, F5}, {D5}) == {E5, F5}
+    assert _ending_in_paper(sheet, {E5, F5}, set()) == set()  # d5 not known to be empty
+    sheet = _printed_sheet()
+    cv2.line(sheet, _at(4.5, 4.03), _at(4.7, 5.95), PENCIL, 3, cv2.LINE_AA)
+    assert _ending_in_paper(sheet, {E5, F5}, {D5}) == set()

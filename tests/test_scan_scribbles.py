@@ -101,6 +101,8 @@ def test_loose_scribbles_without_outlines_are_read_with_half_the_doubts(seed, be
     (None, "stray line", "some", 110010),  # two stray lines over g5, and h5's scribble turning on their line
     ("loose scribble", None, "always", 130003),  # d3's scribble turning in c3, a hole its patch's outline leaves
     (None, "stray line", "some", 140019),  # two stray lines crossing in c5, the cells they run on through in doubt
+    (None, "stray line", "some", 150022),  # a line from f8's corner along its diagonal on into g7's scribble
+    (None, "stray line", "some", 150023),  # three stray lines across f6, two from deep in empty e6
 ])
 def test_lines_that_look_like_marks_are_never_read_without_a_doubt(style, distractor, outlines, seed):
     photo = styled_photo(seed, "mild", style=style, distractor=distractor, outlines=outlines)

@@ -54,12 +54,14 @@ def confined_cells(strokes: StrokeMap, boxes: tuple[tuple[int, int, int, int], .
     if clean is None:
         clean = without_grid_lines(strokes, px_per_mm, t)
     crossed, corners = _crossed_sides(strokes, clean, px_per_mm, t)
+    slants = _Slants(clean, px_per_mm, t)
     own = set()
     for index in cells:
         if crossed & _sides(index):
             continue
         if not _runs_across(strokes.at(boxes[index]), t):
             continue
+        corners |= _run_on_past_corners(slants, strokes, index, px_per_mm, t)
         beside = {r * SIZE + c for r, c in side_neighbours(index)}
         through = [falling for pair, falling in corners if index in pair]
         if through and not (beside & marked and all(_along_diagonal(_in_cell(clean, strokes, index, px_per_mm, t),
@@ -79,6 +81,64 @@ def _in_cell(clean: np.ndarray, strokes: StrokeMap, index: int, px_per_mm: float
     """The part of `clean` (a mask the stroke map's size) over a cell, up to `t.crossing_clear_mm` from its lines."""
     x0, y0, x1, y1 = layout.cell_rect(*divmod(index, SIZE)).inset(t.crossing_clear_mm).to_px(px_per_mm)
     return clean[y0 - strokes.y0 : y1 - strokes.y0, x0 - strokes.x0 : x1 - strokes.x0]
+
+
+class _Slants:
+    """Where the strokes (`without_grid_lines`) run at least `t.crossing_slant_mm` along a diagonal slant, widened
+    by `t.crossing_meet_mm` (a line's wobble), for each slant when first asked for."""
+
+    def __init__(self, clean: np.ndarray, px_per_mm: float, t: ReaderTuning) -> None:
+        self.clean, self.made = clean, {}
+        self.size = max(round(t.crossing_slant_mm * px_per_mm / np.sqrt(2)), 2)
+        self.widen = np.ones((2 * max(round(t.crossing_meet_mm * px_per_mm), 1) + 1,) * 2, np.uint8)
+
+    def near(self, falling: bool) -> np.ndarray:
+        if falling not in self.made:
+            kernel = np.eye(self.size, dtype=np.uint8)
+            along = cv2.morphologyEx(self.clean.astype(np.uint8), cv2.MORPH_OPEN,
+                                     kernel if falling else np.fliplr(kernel).copy(),
+                                     borderType=cv2.BORDER_CONSTANT, borderValue=0)
+            self.made[falling] = cv2.dilate(along, self.widen).astype(bool)
+        return self.made[falling]
+
+
+def _run_on_past_corners(slants: _Slants, strokes: StrokeMap, index: int, px_per_mm: float,
+                         t: ReaderTuning) -> set[tuple[frozenset[int], bool]]:
+    """The corners through which a cell's strokes run on along one of its diagonals into a cell as full of strokes
+    as shading (never a slash's partner), as `_crossed_sides` gives them: the two cells the line runs through there
+    and whether it falls to the right. Into such a cell, the strips by the corner hold no single stroke to carry
+    across (its strokes, an outline crowding the corner); so the line's own slant is followed past the corner
+    instead, in the strokes that run along that slant (a scribble's, at other slants, drop out: stray-line 150022,
+    a line from f8's corner on along its diagonal 10 mm into g7's scribble, read as f8's slash). Beside a sparse
+    cell, the slashes of a patch often nearly meet at a corner, and only a stroke seen crossing there counts."""
+    mask = _in_cell(slants.clean, strokes, index, px_per_mm, t)
+    row, col = divmod(index, SIZE)
+    x0, y0, x1, y1 = layout.cell_rect(row, col).to_px(px_per_mm)
+    # Each diagonal's two corners (in the stroke map's pixels) and the way out of the cell past each.
+    ends = {True: (((x0, y0), (-1, -1)), ((x1, y1), (1, 1))), False: (((x0, y1), (-1, 1)), ((x1, y0), (1, -1)))}
+    found = set()
+    for falling, corners in ends.items():
+        if not _along_diagonal(mask, falling, t):
+            continue
+        for (x, y), (dx, dy) in corners:
+            r, c = row + dy, col + dx
+            if (0 <= r < SIZE and 0 <= c < SIZE and strokes.shares[r * SIZE + c] >= t.crossing_full_share
+                    and _runs_on_slant(slants.near(falling), (x - strokes.x0, y - strokes.y0), (dx, dy), px_per_mm,
+                                       t)):
+                found.add((frozenset({index, r * SIZE + c}), falling))
+    return found
+
+
+def _runs_on_slant(near: np.ndarray, corner: tuple[int, int], direction: tuple[int, int], px_per_mm: float,
+                   t: ReaderTuning) -> bool:
+    """Whether the line from `corner` along `direction` (a diagonal) lies `near` strokes at its slant (`_Slants`),
+    from `t.crossing_reach_mm` to `t.crossing_run_on_mm` past the corner, in `t.crossing_landed_share` of it."""
+    steps = np.arange(t.crossing_reach_mm * px_per_mm, t.crossing_run_on_mm * px_per_mm + 1.0) / np.sqrt(2)
+    points = np.round(np.array(corner) + np.array(direction) * steps[:, None]).astype(int)
+    height, width = near.shape
+    inside = (points[:, 0] >= 0) & (points[:, 0] < width) & (points[:, 1] >= 0) & (points[:, 1] < height)
+    hits = int(near[points[inside, 1], points[inside, 0]].sum())
+    return bool(len(steps)) and hits >= t.crossing_landed_share * len(steps)
 
 
 def _along_diagonal(mask: np.ndarray, falling: bool, t: ReaderTuning) -> bool:

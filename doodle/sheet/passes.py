@@ -4,6 +4,11 @@ outline around the cell does not vouch for it (scribble-outlined 20023: one pass
 through e7 and f7, in an outline the player left unshaded; both read shaded and sure). A scribble's turn that
 overshoots its outline reaches a little past it; a pass from the next cell reaches in from much further. The value
 it decides with is `tuning.ReaderTuning.pass_reach_mm`, with its evidence.
+
+A line's strokes are judged together, wherever it runs: a cell marked only by a line that also runs through a cell
+in doubt as a stray line is in doubt too, and so is a cell marked by a line that ends deep inside an empty cell (a
+player's hatching and scribbles end at their patch's sides, or a little past them; a stray line starts and ends
+anywhere).
 """
 
 from __future__ import annotations
@@ -70,6 +75,49 @@ def _crosses(along0: np.ndarray, across0: np.ndarray, along1: np.ndarray, across
     return cut & (at >= span[0]) & (at <= span[1]) & (beyond >= reach)
 
 
+def _carrying(index: int, pieces: np.ndarray, clean: np.ndarray, origin: tuple[int, int], boxes: tuple[Box, ...],
+              px_per_mm: float, t: ReaderTuning) -> np.ndarray:
+    """The pieces (within a line's reach of the cell) along which `t.line_carry_share` or more of its strokes lie,
+    each drawn over it as `along_pieces` draws them."""
+    reach = t.scribble_along_mm * px_per_mm
+    x0, y0, x1, y1 = boxes[index]
+    left, top = x0 - origin[0], y0 - origin[1]
+    strokes = clean[top : top + y1 - y0, left : left + x1 - x0]
+    total = int(strokes.sum())
+    if not total or not len(pieces):
+        return pieces[:0]
+    xs, ys = pieces[:, [0, 2]], pieces[:, [1, 3]]
+    near = pieces[(xs.max(axis=1) >= left - reach) & (xs.min(axis=1) <= left + x1 - x0 + reach)
+                  & (ys.max(axis=1) >= top - reach) & (ys.min(axis=1) <= top + y1 - y0 + reach)]
+    local = near - np.array([left, top, left, top])
+    return near[[np.count_nonzero(strokes & along_pieces(strokes.shape, local[k : k + 1], px_per_mm, t))
+                 >= t.line_carry_share * total for k in range(len(near))]]
+
+
+def ending_in_paper(cells: set[int], paper: set[int], pieces: np.ndarray, clean: np.ndarray,
+                    origin: tuple[int, int], boxes: tuple[Box, ...], px_per_mm: float, t: ReaderTuning = TUNING
+                    ) -> set[int]:
+    """Of `cells`, those whose strokes lie along a straight piece (t.line_carry_share of them or more) that ends
+    deep in a cell of `paper` (empty and sure): a line from nowhere, not a mark drawn in a patch."""
+    if not len(pieces) or not cells or not paper:
+        return set()
+    cell, grid, depth = layout.CELL_MM * px_per_mm, layout.GRID_RECT, t.line_end_depth_mm * px_per_mm
+    found = set()
+    for index in cells:
+        carrying = _carrying(index, pieces, clean, origin, boxes, px_per_mm, t)
+        if not len(carrying):
+            continue
+        ends = np.concatenate([carrying[:, :2], carrying[:, 2:]]) + np.array(origin)
+        x = ends[:, 0] - grid.x * px_per_mm
+        y = ends[:, 1] - grid.y * px_per_mm
+        col, row = np.floor(x / cell).astype(int), np.floor(y / cell).astype(int)
+        inside = np.minimum.reduce([x - col * cell, (col + 1) * cell - x, y - row * cell, (row + 1) * cell - y])
+        on_grid = (row >= 0) & (row < SIZE) & (col >= 0) & (col < SIZE)
+        if any(on_grid[k] and inside[k] >= depth and int(row[k] * SIZE + col[k]) in paper for k in range(len(ends))):
+            found.add(index)
+    return found
+
+
 def on_doubted_lines(cells: set[int], doubted: set[int], pieces: np.ndarray, clean: np.ndarray,
                      origin: tuple[int, int], boxes: tuple[Box, ...], px_per_mm: float, t: ReaderTuning = TUNING
                      ) -> set[int]:
@@ -79,25 +127,11 @@ def on_doubted_lines(cells: set[int], doubted: set[int], pieces: np.ndarray, cle
     through were in doubt (stray-line 140019)."""
     if not len(pieces) or not cells or not doubted:
         return set()
-    reach = t.scribble_along_mm * px_per_mm
     found = set()
     for index in cells:
-        x0, y0, x1, y1 = boxes[index]
-        left, top = x0 - origin[0], y0 - origin[1]
-        strokes = clean[top : top + y1 - y0, left : left + x1 - x0]
-        total = int(strokes.sum())
-        if not total:
-            continue
-        # The pieces within a line's reach of the cell, each drawn over it as `along_pieces` draws them.
-        xs, ys = pieces[:, [0, 2]], pieces[:, [1, 3]]
-        near = pieces[(xs.max(axis=1) >= left - reach) & (xs.min(axis=1) <= left + x1 - x0 + reach)
-                      & (ys.max(axis=1) >= top - reach) & (ys.min(axis=1) <= top + y1 - y0 + reach)]
-        local = near - np.array([left, top, left, top])
-        carrying = [k for k in range(len(near))
-                    if np.count_nonzero(strokes & along_pieces(strokes.shape, local[k : k + 1], px_per_mm, t))
-                    >= t.line_carry_share * total]
-        if carrying:
-            along = along_pieces(clean.shape, near[carrying], px_per_mm, t)
+        carrying = _carrying(index, pieces, clean, origin, boxes, px_per_mm, t)
+        if len(carrying):
+            along = along_pieces(clean.shape, carrying, px_per_mm, t)
             if any(mostly_along(clean, along, boxes[other], origin, px_per_mm, t) for other in doubted - {index}):
                 found.add(index)
     return found

@@ -37,7 +37,7 @@ from doodle.sheet.measure import (
     region_ink,
 )
 from doodle.sheet.outline import drawn_sides, edge_lines, outlined_cells, shut_out
-from doodle.sheet.passes import on_doubted_lines, passed_cells
+from doodle.sheet.passes import ending_in_paper, on_doubted_lines, passed_cells
 from doodle.sheet.processing import level_only, print_lift
 from doodle.sheet.scan_errors import TooDarkError
 from doodle.sheet.scribbles import scribbled_cells, sparse_pieces
@@ -420,8 +420,11 @@ def decide_cells(read: SheetRead) -> None:
     lone = stroked - read.confined - read.scribbled - read.outlined
     sure = {index for index in lone if decided[index][0] and decided[index][1] >= t.uncertain_below
             and values[index] < t.tint_sure}
-    for index in on_doubted_lines(sure, lone & doubtful, read.pieces, read.clean, (read.strokes.x0, read.strokes.y0),
-                                  boxes, PX_PER_MM, t):
+    origin = (read.strokes.x0, read.strokes.y0)
+    paper = {index for index, (shaded, conf) in enumerate(decided)
+             if not shaded and conf >= t.uncertain_below and read.strokes.shares[index] < t.stroke_mark}
+    for index in (on_doubted_lines(sure, lone & doubtful, read.pieces, read.clean, origin, boxes, PX_PER_MM, t)
+                  | ending_in_paper(sure, paper, read.pieces, read.clean, origin, boxes, PX_PER_MM, t)):
         decided[index] = (True, min(decided[index][1], t.shadow_doubt))
     shaded_cells = []
     for index, (shaded, conf) in enumerate(decided):

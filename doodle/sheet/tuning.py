@@ -275,6 +275,10 @@ class ReaderTuning:
     # only had to land past the strips, 2.5 mm); a stray line that ran 3-4 mm into the next cell through a corner
     # passed 5 mm (slash-stray-line 10010).
     crossing_run_on_mm: float = 3.5
+    # Into a cell as full of strokes as shading, a line through the corner is followed in the strokes that run this
+    # far along its slant (a diagonal): a scribble's passes, at other slants, do not (stray-line 150022: a line from
+    # f8's corner 10 mm on into g7's nearly level passes; slash 0-23 and slash-stray-line 0-23 read the same).
+    crossing_slant_mm: float = 3.0
     # A cell's strokes lie along a diagonal from end to end when those within crossing_diagonal_reach of it (a
     # share of the cell, 1 mm inside its lines) reach within crossing_diagonal_ends of both its ends: the
     # generator's slashes end within 2.5 mm of the corners, 0.11 of the way, and lie up to 0.07 off the diagonal;
@@ -312,6 +316,11 @@ class ReaderTuning:
     scribble_apart_mm: float = 0.1
     # A straight piece carries a cell's strokes when this share of them lies along it (passes.on_doubted_lines).
     line_carry_share: float = 0.3
+    # A piece carrying a cell's strokes that ends this deep inside an empty cell (past a slash's or a scribble's
+    # overshoot at a patch's side, crossing_reach_mm) is a line from nowhere (passes.ending_in_paper; stray-line
+    # 150023: two of three lines across f6 from 3-3.5 mm inside empty e6). Over the seen styles 0-23, only
+    # stray-line moved: 82 to 85 cells in doubt.
+    line_end_depth_mm: float = 2.5
     scribble_clear_mm: tuple[float, float] = (1.5, 3.0)
     scribble_clear_deg: float = 25.0
     # ... and another turn lies ahead along one of its pieces, within scribble_pass_mm (a pass across a patch:
