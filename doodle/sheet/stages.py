@@ -269,9 +269,18 @@ def shadow_doubts(read: SheetRead) -> None:
     # Smooth light with no shadow taken out (vignetting, a lamp to one side) is left to `uncertainty`.
     # (Leaving out the cells read as paper away from a hard shadow taken out, as a part missed only darkens, took
     # harsh 660 and 678 from 61 and 62 cells in doubt to 17 and 16; but a soft shadow judged hard and taken out too
-    # deep read 7 fills of light 200014 as paper, unflagged, so it was not done.)
+    # deep read 7 fills of light 200014 as paper, unflagged, so it was not done. What is done below leaves out only
+    # the paper the shadow taken out did not lift at all, and those 7 fills were lifted.)
     read.steep = read.shadows.depth > 0.0 and _steep_near_grid(read)
-    read.shadowed = set(range(SIZE * SIZE)) if read.steep else _shadowed_cells(read.shadows, t)
+    read.shadowed = _shadowed_cells(read.shadows, t)
+    if read.steep:
+        # A shadow misjudged, or a part of it missed, only darkens the paper; it can lighten a cell only where it was
+        # taken out. So a cell the shadow taken out left as it was, read as paper in that light and in the photo's
+        # own, is paper however steep the light is elsewhere (harsh 26: a title's blur beside the shadow's edge read
+        # as steep light, and 73 cells were in doubt, 50 of them clear paper far from the shadow).
+        read.shadowed = {index for index in range(SIZE * SIZE)
+                         if index in in_shadow or read.values[index] > read.threshold
+                         or region_ink(read.plain.ink, boxes[index]) > read.threshold}
     read.depth_confirmed = _depth_confirmed(read, in_shadow)
     read.brightened = set() if read.depth_confirmed else _brightened_cells(read, in_shadow)
     read.show("light-variation", _variation_picture)
