@@ -725,11 +725,12 @@ def _as_grainy_as_paper(read: SheetRead, boxes: list[Box]) -> bool:
     return float(np.median(cells)) <= t.paper_grain_ratio * float(np.percentile(paper, 25))
 
 
-def _border_steps(read: SheetRead) -> list[layout.Rect]:
+def _border_steps(read: SheetRead) -> list[tuple[int, int, layout.Rect]]:
     """Where the shadow taken out stops along the grid's border, t.border_step_cells cells' length or more: the
     bands just inside the border (one cell long each) across which its light is lifted on one side and not on the
-    other. Light does not know where the grid is printed: such a shadow was traced on the paper and not inside the
-    grid, where pencil's edges along the lines hide its edge."""
+    other, each with its side (0 top, 1 right, 2 bottom, 3 left) and its cell along it. Light does not know where
+    the grid is printed: such a shadow was traced on the paper and not inside the grid, where pencil's edges along
+    the lines hide its edge."""
     t = read.tuning
     log_gain = np.log(np.maximum(read.shadows.gain, 1e-3))
     step = t.border_step_share * -np.log(1.0 - read.shadows.depth)
@@ -739,14 +740,14 @@ def _border_steps(read: SheetRead) -> list[layout.Rect]:
         patch = log_gain[max(y0, 0) : y1, max(x0, 0) : x1]
         return float(np.median(patch)) if patch.size else 0.0
 
-    found: list[layout.Rect] = []
+    found: list[tuple[int, int, layout.Rect]] = []
     for side in range(4):
         pairs = [_border_bands(side, k, t.border_band_mm) for k in range(SIZE)]
         stepped = [abs(median(outside) - median(inside)) > step for outside, inside in pairs]
-        for is_step, run in itertools.groupby(zip(stepped, pairs, strict=True), key=lambda item: item[0]):
-            bands = [inside for _, (_, inside) in run]
-            if is_step and len(bands) >= t.border_step_cells:
-                found += bands
+        for is_step, run in itertools.groupby(enumerate(stepped), key=lambda item: item[1]):
+            cells = [k for k, _ in run]
+            if is_step and len(cells) >= t.border_step_cells:
+                found += [(side, k, pairs[k][1]) for k in cells]
     return found
 
 
@@ -767,12 +768,21 @@ def _border_bands(side: int, k: int, reach: tuple[float, float]) -> tuple[layout
 
 
 def _near_border_steps(read: SheetRead) -> set[int]:
-    """The cells within t.border_step_reach_mm of where the shadow taken out stops along the grid's border."""
+    """The cells within t.border_step_reach_mm of where the shadow taken out stops along the grid's border, and
+    the cells between two such stretches facing each other across the grid: a shadow seen to stop along both the top
+    and the bottom of the same columns (or both sides of the same rows) lies across the grid between them (light
+    1200012: a hand's shadow over the right half, lifted in the top and bottom margins only; e6, an empty cell
+    five rows from the top and four from the bottom, read 0.27 of ink, shaded and sure)."""
     steps = _border_steps(read) if read.shadows.depth > 0.0 else []
     reach = read.tuning.border_step_reach_mm
-    return {row * SIZE + col for row in range(SIZE) for col in range(SIZE)
+    near = {row * SIZE + col for row in range(SIZE) for col in range(SIZE)
             if any(rect.inset(-reach).contains(layout.Rect(*layout.cell_rect(row, col).center, 0.0, 0.0))
-                   for rect in steps)}
+                   for _, _, rect in steps)}
+    along = {side: {k for step_side, k, _ in steps if step_side == side} for side in range(4)}
+    across_columns = along[0] & along[2]  # columns stepped at the top and at the bottom
+    across_rows = along[1] & along[3]
+    return near | {row * SIZE + col for row in range(SIZE) for col in range(SIZE)
+                   if col in across_columns or row in across_rows}
 
 
 def _cells_in_shadow(read: SheetRead) -> set[int]:

@@ -86,7 +86,8 @@ def stain_cells(ink: np.ndarray, normalised: np.ndarray, values: np.ndarray, sha
     darkened by a tint alone (no strokes, not dark, not in a coloured pencil's colour) may be a stain when a cell
     of it, or beside it, is tinted unevenly (a tint's edge runs through it: in doubt, since a light pencil fill
     beside a misjudged light reads so too), and is a blot when its cells fade before their lines or spill over
-    them into a cell left empty (a smudge, a smear; in a wide group, only its cells that do). Cells with strokes
+    them into a cell left empty (a smudge, a smear; in a wide group, only its cells that do). A cell whose tint
+    fades and spills a little, both, may be a stain too (a soft edge: see `_stray_tints`). Cells with strokes
     are not judged so: the paper between hatching strokes is not even enough to tell. (`normalised`: the sheet's
     BGR over the paper's own, for the tints' colour; `light_steps`, bool, sheet image size: where the light itself
     steps, a shadow's edge taken out, which is no tint's edge.)"""
@@ -96,7 +97,11 @@ def stain_cells(ink: np.ndarray, normalised: np.ndarray, values: np.ndarray, sha
     spread = _unevenness(ink, strokes, boxes, plain, t, light_steps)
     stains: set[int] = set()
     blots: set[int] = set()
-    strays = _stray_tints(ink, boxes, tint, shaded, px_per_mm, t)
+    strays, soft = _stray_tints(ink, boxes, tint, shaded, px_per_mm, t)
+    # A tint that fades towards its lines and spills past them, each less than a blot's, has a soft edge on the
+    # whole, as no pencil fill does: it may be a stain (smudge 170015: an eraser smudge round in h3, 0.137 of ink,
+    # kept 0.65 of it by its lines and spilled 0.29, each just inside pencil's bounds; read shaded and sure).
+    stains |= soft
     for group in touching_groups(tint, lambda _a, _b: True):
         stray = group & strays
         if stray and len(stray) >= t.blot_stray_share * len(group):
@@ -119,8 +124,10 @@ def stain_cells(ink: np.ndarray, normalised: np.ndarray, values: np.ndarray, sha
 
 
 def _stray_tints(ink: np.ndarray, boxes: tuple[tuple[int, int, int, int], ...], cells: set[int], shaded: np.ndarray,
-                 px_per_mm: float, t: ReaderTuning) -> set[int]:
-    """The `cells` whose tint fades before their lines or spills over them into a cell left empty."""
+                 px_per_mm: float, t: ReaderTuning) -> tuple[set[int], set[int]]:
+    """The `cells` whose tint fades before their lines or spills over them into a cell left empty; and those
+    whose tint's edge is soft on the whole: the share it loses by its lines and the share it spills past them add
+    up to `t.soft_edge` or more."""
 
     def empty(r: int, c: int) -> bool:
         return 0 <= r < SIZE and 0 <= c < SIZE and not shaded[r * SIZE + c]
@@ -129,8 +136,10 @@ def _stray_tints(ink: np.ndarray, boxes: tuple[tuple[int, int, int, int], ...], 
     sides = [(empty(row - 1, col), empty(row, col + 1), empty(row + 1, col), empty(row, col - 1))
              for row, col in (divmod(index, SIZE) for index in order)]
     keeping = _grid_keeping_all(ink, [boxes[index] for index in order], px_per_mm, sides, t)
-    return {index for index, (near, past) in zip(order, keeping, strict=True)
-            if near < t.fall_stain or past > t.spill_stain}
+    stray = {index for index, (near, past) in zip(order, keeping, strict=True)
+             if near < t.fall_stain or past > t.spill_stain}
+    soft = {index for index, (near, past) in zip(order, keeping, strict=True) if 1.0 - near + past >= t.soft_edge}
+    return stray, soft
 
 
 def touching_groups(cells: set[int], joins: Callable[[int, int], bool]) -> list[set[int]]:

@@ -365,6 +365,10 @@ class ReaderTuning:
     # 0.21-0.57 near their faintest side, or spilled 0.07-0.5.
     fall_stain: float = 0.65
     spill_stain: float = 0.3
+    # ... and a tint whose loss by its lines (1 - kept) and spill past them add up to soft_edge may be a stain (in
+    # doubt): pencil tints came to 0.39 at most (harsh 36 c2: kept 0.70, spilled 0.09; levels 0-39 and smudge, hand
+    # smear and coffee ring 0-23, 614 cells), an eraser smudge missed by both bounds to 0.64 (smudge 170015).
+    soft_edge: float = 0.5
     # Such a blot is read as paper (in doubt) when fainter than this: eraser smudges measured 0.05-0.1, the lightest
     # pencil fills 0.114 (harsh seeds 4-10); on 40 harsh photos (seeds 600-639) light and pale yellow fills on the
     # grid's edge faded or spilled so (a blur over its thick border) at 0.09-0.24.
