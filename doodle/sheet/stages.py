@@ -273,15 +273,19 @@ def shadow_doubts(read: SheetRead) -> None:
     # the paper the shadow taken out did not lift at all, and those 7 fills were lifted.)
     read.steep = read.shadows.depth > 0.0 and _steep_near_grid(read)
     read.shadowed = _shadowed_cells(read.shadows, t)
+    read.depth_confirmed = _depth_confirmed(read, in_shadow)
     if read.steep:
         # A shadow misjudged, or a part of it missed, only darkens the paper; it can lighten a cell only where it was
         # taken out. So a cell the shadow taken out left as it was, read as paper in that light and in the photo's
         # own, is paper however steep the light is elsewhere (harsh 26: a title's blur beside the shadow's edge read
-        # as steep light, and 73 cells were in doubt, 50 of them clear paper far from the shadow).
+        # as steep light, and 73 cells were in doubt, 50 of them clear paper far from the shadow). So is a cell it
+        # lifted into paper, when it is a hard shadow whose depth the cells confirm (`_depth_confirmed`: not taken
+        # out too deep; harsh 3027: one over all but 6 cells, 62 in doubt). A soft shadow's depth changes across
+        # it, and one judged hard was taken out too deep (light 200014, 100009: not confirmed).
+        lifted_right = read.depth_confirmed and not read.shadows.soft
         read.shadowed = {index for index in range(SIZE * SIZE)
-                         if index in in_shadow or read.values[index] > read.threshold
-                         or region_ink(read.plain.ink, boxes[index]) > read.threshold}
-    read.depth_confirmed = _depth_confirmed(read, in_shadow)
+                         if (index in in_shadow and not lifted_right) or read.values[index] > read.threshold
+                         or (index not in in_shadow and region_ink(read.plain.ink, boxes[index]) > read.threshold)}
     read.brightened = set() if read.depth_confirmed else _brightened_cells(read, in_shadow)
     read.show("light-variation", _variation_picture)
 
@@ -315,7 +319,10 @@ def find_strokes(read: SheetRead) -> None:
                           ) - shut_out(drawn)
         # An outlined cell marked by its strokes alone, not its own nor a scribble's, may hold a pass from next
         # door (see `passes`).
-        lone = (read.outlined & stroked) - read.confined - read.scribbled - {i for i in marked if shaded[i]}
+        # Its strokes may add up past the threshold (where it is low: a sheet of scribbles, no fills), as a pass
+        # or two does in a cell between outlined patches (scribble-outlined 170011: b8, 0.053 of ink, over 0.026).
+        lone = (read.outlined & stroked) - read.confined - read.scribbled - {
+            i for i in marked if shaded[i] and read.values[i] >= t.stray_ink}
         read.passed = passed_cells(lone, pieces, clean, origin, boxes, drawn, PX_PER_MM, t)
     read.show("strokes", _strokes_picture)
 
@@ -488,6 +495,8 @@ def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tup
             return True, True
         shaded = True
         doubtful.add(index)
+    if index in read.passed:
+        doubtful.add(index)  # a pass from next door may be all that marks it, whatever its ink adds up to
     if index in read.stains:
         # A tint whose edge may not keep to the grid: a stain, a smudge? A faint grey one that fades before its
         # lines or spills over them is a blot of graphite, no mark (unless outlined).
