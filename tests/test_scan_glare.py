@@ -89,14 +89,17 @@ def test_a_broad_glare_on_paper_clipped_all_over_is_found_where_it_washes_pencil
     assert wrong_items(narrow, photo.truth) - flagged(narrow)
 
 
-def test_a_box_at_the_glares_edge_is_in_doubt_when_its_print_is_washed_out():
+@pytest.mark.parametrize(("seed", "box"), [(800021, "single"), (1000005, "cut")])
+def test_a_box_the_glare_reaches_is_in_doubt_when_read_unused(seed, box):
     """Light 800021: the glare's edge reaches the 'single' box, crossed, whose print keeps 0.41 of the boxes'
-    contrast; its cross washed out, it read as unused with no doubt."""
-    photo = family_photo(800021, "light")
+    contrast; its cross washed out, it read as unused with no doubt. Light 1000005: the glare reaches all four
+    boxes, so their usual contrast is lowered too, and the crossed 'cut' box kept 0.52 of it: read unused, no
+    doubt."""
+    photo = family_photo(seed, "light")
     result = read_photo(photo.jpeg)
-    assert "single" not in result.specials_used
-    assert "single" in flagged(result)
-    assert "'single'" in next(note for note in result.notes if note.startswith("glare"))
+    assert box not in result.specials_used
+    assert box in flagged(result)
+    assert f"'{box}'" in next(note for note in result.notes if note.startswith("glare"))
     assert wrong_items(result, photo.truth) <= flagged(result)
 
 

@@ -150,9 +150,14 @@ def find_glare(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) ->
         cells = _spread(cells, kept_across, kept_down, t.glare_spread_contrast)
     # A box or a bubble is a short stretch of print: one the clipped blob reaches is under the glare as soon as its
     # print keeps less than the share that spreads the cells' doubt (light 800021: the 'single' box, crossed, kept
-    # 0.41 of the boxes' contrast under the glare's edge, its cross washed out, and read unused, unflagged).
+    # 0.41 of the boxes' contrast under the glare's edge, its cross washed out, and read unused, unflagged). When
+    # the blob reaches all four boxes, none shows their print's usual contrast, and each is under the glare (light
+    # 1000005: the crossed 'cut' box kept 0.52 of a usual the glare had lowered, and read unused, unflagged).
     boxes = [special.check.inset(-w) for special in layout.SPECIALS]
-    glared_boxes = lifted([boxes], contrasts(boxes), t.glare_spread_contrast)[0]
+    if all(touched(box) for box in boxes):
+        glared_boxes = [True] * len(boxes)
+    else:
+        glared_boxes = lifted([boxes], contrasts(boxes), t.glare_spread_contrast)[0]
     specials = tuple(special.name for special, glared in zip(layout.SPECIALS, glared_boxes, strict=True) if glared)
     keys = [(block.number, place, digit) for block in layout.ROUNDS for place in layout.PLACES for digit in range(10)]
     bubbles = [layout.bubble_rect(*key) for key in keys]
