@@ -78,13 +78,14 @@ def test_passes_into_outlined_empty_cells_are_never_read_without_a_doubt(seed):
     assert wrong_items(result, photo.truth) <= flagged(result)
 
 
-def _on_doubted_lines(sheet, cells: set[int], doubted: set[int]) -> set[int]:
+def _judged(judge, sheet, cells: set[int], others: set[int]) -> set[int]:
+    """`judge` (`on_doubted_lines` or `ending_in_paper`) of `cells` against `others`, on the sheet's strokes."""
     boxes = cell_boxes()
     strokes = StrokeMap(sheet, boxes, PX_PER_MM, margin_px=crossing_margin_px(PX_PER_MM))
     clean = without_grid_lines(strokes, PX_PER_MM)
     origin = (strokes.x0, strokes.y0)
     pieces = sparse_pieces(clean, origin, strokes.shares, PX_PER_MM)
-    return on_doubted_lines(cells, doubted, pieces, clean, origin, boxes, PX_PER_MM)
+    return judge(cells, others, pieces, clean, origin, boxes, PX_PER_MM)
 
 
 def test_a_line_is_judged_as_one_through_every_cell_it_crosses():
@@ -95,17 +96,8 @@ def test_a_line_is_judged_as_one_through_every_cell_it_crosses():
     cv2.line(sheet, _at(4.45, 3.2), _at(4.6, 5.8), PENCIL, 3, cv2.LINE_AA)
     cv2.line(sheet, _at(3.15, 4.15), _at(3.85, 4.85), PENCIL, 3, cv2.LINE_AA)  # e4's slash
     D5, E4 = 4 * SIZE + 3, 3 * SIZE + 4
-    assert _on_doubted_lines(sheet, {E5, F5, E4}, {D5}) == {E5, F5}
-    assert _on_doubted_lines(sheet, {E5, F5, E4}, set()) == set()
-
-
-def _ending_in_paper(sheet, cells: set[int], paper: set[int]) -> set[int]:
-    boxes = cell_boxes()
-    strokes = StrokeMap(sheet, boxes, PX_PER_MM, margin_px=crossing_margin_px(PX_PER_MM))
-    clean = without_grid_lines(strokes, PX_PER_MM)
-    origin = (strokes.x0, strokes.y0)
-    pieces = sparse_pieces(clean, origin, strokes.shares, PX_PER_MM)
-    return ending_in_paper(cells, paper, pieces, clean, origin, boxes, PX_PER_MM)
+    assert _judged(on_doubted_lines, sheet, {E5, F5, E4}, {D5}) == {E5, F5}
+    assert _judged(on_doubted_lines, sheet, {E5, F5, E4}, set()) == set()
 
 
 def test_a_line_from_deep_in_an_empty_cell_is_no_mark_where_it_runs():
@@ -115,8 +107,8 @@ def test_a_line_from_deep_in_an_empty_cell_is_no_mark_where_it_runs():
     D5 = 4 * SIZE + 3
     sheet = _printed_sheet()
     cv2.line(sheet, _at(4.5, 3.5), _at(4.7, 5.95), PENCIL, 3, cv2.LINE_AA)
-    assert _ending_in_paper(sheet, {E5, F5}, {D5}) == {E5, F5}
-    assert _ending_in_paper(sheet, {E5, F5}, set()) == set()  # d5 not known to be empty
+    assert _judged(ending_in_paper, sheet, {E5, F5}, {D5}) == {E5, F5}
+    assert _judged(ending_in_paper, sheet, {E5, F5}, set()) == set()  # d5 not known to be empty
     sheet = _printed_sheet()
     cv2.line(sheet, _at(4.5, 4.03), _at(4.7, 5.95), PENCIL, 3, cv2.LINE_AA)
-    assert _ending_in_paper(sheet, {E5, F5}, {D5}) == set()
+    assert _judged(ending_in_paper, sheet, {E5, F5}, {D5}) == set()
