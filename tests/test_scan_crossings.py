@@ -45,7 +45,7 @@ def _slash(sheet: np.ndarray, row: int, col: int, inset: float = 0.08) -> None:
 def _own_marks(sheet: np.ndarray, marked: set[int]) -> set[int]:
     boxes = cell_boxes()
     strokes = StrokeMap(sheet, boxes, PX_PER_MM, margin_px=crossing_margin_px(PX_PER_MM))
-    return confined_cells(strokes, boxes, marked, marked, PX_PER_MM)
+    return confined_cells(strokes, boxes, marked, PX_PER_MM)
 
 
 def test_a_slash_within_its_cell_is_its_own_mark_and_a_line_through_cells_is_not():

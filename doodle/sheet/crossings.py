@@ -34,8 +34,7 @@ def crossing_margin_px(px_per_mm: float, t: ReaderTuning = TUNING) -> int:
 
 
 def confined_cells(strokes: StrokeMap, boxes: tuple[tuple[int, int, int, int], ...], cells: set[int],
-                   marked: set[int], px_per_mm: float, t: ReaderTuning = TUNING,
-                   clean: np.ndarray | None = None) -> set[int]:
+                   px_per_mm: float, t: ReaderTuning = TUNING, clean: np.ndarray | None = None) -> set[int]:
     """The `cells` (index row * 9 + col) whose strokes run across them from side to side and top to bottom and
     cross none of their sides: a mark of the cell's own. `strokes` must reach `crossing_margin_px` past the cells'
     interiors (`boxes`); `clean` is its `without_grid_lines`, when already made.
@@ -45,8 +44,8 @@ def confined_cells(strokes: StrokeMap, boxes: tuple[tuple[int, int, int, int], .
     shallow slant whose crossing was not seen (stray-line 10002: where it crossed by a corner, square to the
     line, as an outline would, and where it ran into a scribble's strokes). A stroke through a corner may be the
     slashes of two cells that touch there corner to corner, or a line that runs on through it: such a cell holds
-    its own mark only when it touches another of the `marked` cells side to side, as a patch's cells do, its
-    strokes lie along that diagonal all the way across it, and the cell across that corner holds its own mark too
+    its own mark only when it touches a slashed cell side to side, as a patch of slashes does, its strokes lie
+    along that diagonal all the way across it, and the cell across that corner holds its own mark too
     (a line along the cells' diagonals ends somewhere: in a cell it does not run across, beside a slash of the
     other slant, or off the grid: slash-stray-line 9, 10 and 14)."""
     if not cells:
@@ -55,17 +54,22 @@ def confined_cells(strokes: StrokeMap, boxes: tuple[tuple[int, int, int, int], .
         clean = without_grid_lines(strokes, px_per_mm, t)
     crossed, corners = _crossed_sides(strokes, clean, px_per_mm, t)
     slants = _Slants(clean, px_per_mm, t)
-    own = set()
-    for index in cells:
-        if crossed & _sides(index):
-            continue
-        if not _runs_across(strokes.at(boxes[index]), t):
-            continue
+    candidates = [index for index in cells
+                  if not crossed & _sides(index) and _runs_across(strokes.at(boxes[index]), t)]
+    for index in candidates:
         corners |= _run_on_past_corners(slants, strokes, index, px_per_mm, t)
+    # The cells that hold a slash: a few strokes (not shading, where ink lies along every line) along a diagonal.
+    # A slash through a corner is one of a patch of slashes (stray-line 180006: a line along f4's and g3's
+    # diagonals, from corner to corner, beside the scribbled cells of other patches, read as two slashes).
+    slashed = {index for index in candidates if strokes.shares[index] < t.stroke_dense
+               and any(_along_diagonal(_in_cell(clean, strokes, index, px_per_mm, t), falling, t)
+                       for falling in (True, False))}
+    own = set()
+    for index in candidates:
         beside = {r * SIZE + c for r, c in side_neighbours(index)}
         through = [falling for pair, falling in corners if index in pair]
-        if through and not (beside & marked and all(_along_diagonal(_in_cell(clean, strokes, index, px_per_mm, t),
-                                                                    falling, t) for falling in through)):
+        if through and not (beside & slashed and all(_along_diagonal(
+                _in_cell(clean, strokes, index, px_per_mm, t), falling, t) for falling in through)):
             continue
         own.add(index)
     # The cells across a corner from one another hold their own marks together, or neither does. A cell as full of

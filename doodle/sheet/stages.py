@@ -310,7 +310,7 @@ def find_strokes(read: SheetRead) -> None:
     read.outlined = outlined_cells(lines, marked, t)
     stroked = {i for i in marked if read.strokes.shares[i] >= t.stroke_mark}
     clean = without_grid_lines(read.strokes, PX_PER_MM, t)
-    read.confined = confined_cells(read.strokes, boxes, stroked, marked, PX_PER_MM, t, clean)
+    read.confined = confined_cells(read.strokes, boxes, stroked, PX_PER_MM, t, clean)
     origin = (read.strokes.x0, read.strokes.y0)
     read.scribbled, read.passed = set(), set()
     read.clean, read.pieces = clean, np.zeros((0, 4))
