@@ -113,6 +113,19 @@ def test_white_paper_clipped_by_a_gentle_reflection_is_not_glare():
     assert not any(note.startswith("glare") for note in result.notes)
 
 
+def test_paper_clipped_all_over_puts_no_box_in_doubt():
+    """A bright exposure clips the whole sheet's paper, so a glare blob reaches all four special boxes, but the
+    print stays as dark as ever: no glare, and no box in doubt (plain 100012 had its three unused boxes in doubt
+    when any blob over all four put them under the glare)."""
+    photo = make_photo(4, "mild", megapixels=3.0)  # 'single' crossed, the other three boxes unused
+    image = cv2.imdecode(np.frombuffer(photo.jpeg, np.uint8), cv2.IMREAD_COLOR).astype(np.int16)
+    image = np.clip(image + 45, 0, 255).astype(np.uint8)
+    assert (image.min(axis=2) >= 250).mean() > 0.3  # paper clipped
+    result = read_photo(recode(image))
+    assert not [doubt.name for doubt in result.uncertain if doubt.kind == "special"]
+    assert not wrong_items(result, photo.truth) - flagged(result)
+
+
 def test_a_glare_over_the_margin_does_not_bend_the_light_over_the_grid():
     """Clipped paper says nothing of the light's shape: fitted to it, the shape rose across the whole grid and 37
     empty cells read as shaded (families light 14: tungsten light, a glare over the bottom margin)."""

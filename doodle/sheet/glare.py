@@ -152,9 +152,11 @@ def find_glare(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) ->
     # print keeps less than the share that spreads the cells' doubt (light 800021: the 'single' box, crossed, kept
     # 0.41 of the boxes' contrast under the glare's edge, its cross washed out, and read unused, unflagged). When
     # the blob reaches all four boxes, none shows their print's usual contrast, and each is under the glare (light
-    # 1000005: the crossed 'cut' box kept 0.52 of a usual the glare had lowered, and read unused, unflagged).
+    # 1000005: the crossed 'cut' box kept 0.52 of a usual the glare had lowered, and read unused, unflagged) if
+    # the glare lifts printed lines elsewhere too (paper clipped all over by a bright exposure, the print as dark
+    # as ever, is no glare: plain 100012).
     boxes = [special.check.inset(-w) for special in layout.SPECIALS]
-    if all(touched(box) for box in boxes):
+    if cells and all(touched(box) for box in boxes):
         glared_boxes = [True] * len(boxes)
     else:
         glared_boxes = lifted([boxes], contrasts(boxes), t.glare_spread_contrast)[0]
