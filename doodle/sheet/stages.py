@@ -278,19 +278,14 @@ def shadow_doubts(read: SheetRead) -> None:
         # A shadow misjudged, or a part of it missed, only darkens the paper; it can lighten a cell only where it was
         # taken out. So a cell the shadow taken out left as it was, read as paper in that light and in the photo's
         # own, is paper however steep the light is elsewhere (harsh 26: a title's blur beside the shadow's edge read
-        # as steep light, and 73 cells were in doubt, 50 of them clear paper far from the shadow). And a hard
-        # shadow whose depth the cells confirm (`_depth_confirmed`) was taken out right where it was taken out: the
-        # cells it lifted read as they are (harsh 3027: one over all but 6 cells, 62 in doubt). A soft shadow's
-        # depth changes across it, and one judged hard was taken out too deep (light 200014, 100009: not
-        # confirmed). Beside its edge, a cell is in doubt as ever.
-        for index in range(SIZE * SIZE):
-            if index in in_shadow:
-                doubted = not _depth_trusted(read)
-            else:
-                doubted = (read.values[index] > read.threshold
-                           or region_ink(read.plain.ink, boxes[index]) > read.threshold)
-            if doubted:
-                read.shadowed.add(index)
+        # as steep light, and 73 cells were in doubt, 50 of them clear paper far from the shadow). So is a cell it
+        # lifted into paper, when it is a hard shadow whose depth the cells confirm (`_depth_confirmed`: not taken
+        # out too deep; harsh 3027: one over all but 6 cells, 62 in doubt). A soft shadow's depth changes across
+        # it, and one judged hard was taken out too deep (light 200014, 100009: not confirmed).
+        lifted_right = read.depth_confirmed and not read.shadows.soft
+        read.shadowed = {index for index in range(SIZE * SIZE)
+                         if (index in in_shadow and not lifted_right) or read.values[index] > read.threshold
+                         or (index not in in_shadow and region_ink(read.plain.ink, boxes[index]) > read.threshold)}
     read.brightened = set() if read.depth_confirmed else _brightened_cells(read, in_shadow)
     read.show("light-variation", _variation_picture)
 
@@ -391,19 +386,15 @@ def decide_cells(read: SheetRead) -> None:
     # paper by no more than that depth and a threshold's ink (moderate 628: solid fills twice as dark were in doubt).
     # Where the light is steep, the shadow's depth is not known either: a deep soft shadow in a vignetted corner left
     # empty cells at 0.61-0.65 ink (mixed 100042: unflagged, as darker than any shadow).
-    # A hard shadow whose depth the cells confirm was taken out right, steep light elsewhere or not: a part of it
-    # missed darkens paper by that depth, no more, and beside its edge a cell is judged as beside any shadow
-    # measured right (harsh 3027: fills of 0.53 under a shadow over all but 6 cells were in doubt).
-    steep = read.steep and not _depth_trusted(read)
-    darkest = t.steep_max_ink if steep else t.shadow_max_ink
-    if read.depth_confirmed and not steep:
+    darkest = t.steep_max_ink if read.steep else t.shadow_max_ink
+    if read.depth_confirmed and not read.steep:
         darkest = min(darkest, read.shadows.depth + threshold)
     # A shadow's edge placed a little off leaves a strip of the cell lit wrongly, as dark or as light as the depth
     # against the rest: a cell even over its blocks away from the edge has none (unless the light is steep: a soft
     # shadow misjudged is smooth over a cell, and even).
-    even = set() if steep else {index for index in shadowed if _even_beside_shadow(read, boxes[index])}
+    even = set() if read.steep else {index for index in shadowed if _even_beside_shadow(read, boxes[index])}
     for index, box in enumerate(boxes):
-        known_paper = index in joined and not steep
+        known_paper = index in joined and not read.steep
         if (index in shadowed and not known_paper and values[index] < darkest and index not in even
                 and read.strokes.shares[index] < t.stroke_mark and _neutral(field_, box, t)):
             doubtful.add(index)
@@ -840,12 +831,6 @@ def _even_beside_shadow(read: SheetRead, box: Box) -> bool:
             if np.count_nonzero(clear) >= t.uneven_min_share * clear.size:
                 means.append(float(ink[block][clear].mean()))
     return len(means) > 1 and max(means) - min(means) < t.shadow_even_share * read.shadows.depth
-
-
-def _depth_trusted(read: SheetRead) -> bool:
-    """Whether the shadow taken out was taken out right where it was: a hard one whose depth the cells confirm (a
-    soft one's depth changes across it)."""
-    return read.depth_confirmed and not read.shadows.soft
 
 
 def _depth_confirmed(read: SheetRead, in_shadow: set[int]) -> bool:
