@@ -93,7 +93,7 @@ def _reads_with_few_doubts(photo, before: str) -> None:
 @pytest.mark.parametrize(("seed", "family"), [(26, "light"), (35, "light"), (36, "light"), (40, "light"),
                                               (100009, "light"), (100035, "light"), (100042, "mixed"),
                                               (200036, "mixed"), (300006, "light"), (200014, "light"),
-                                              (800001, "mixed"), (1200012, "light")])
+                                              (800001, "mixed"), (1200012, "light"), (1400001, "light")])
 def test_a_shadow_misjudged_keeps_its_cells_in_doubt(seed, family):
     """A soft hand shadow misjudged as a hard one read empty cells as shaded (1 to 20 of them), a part of a
     shadow missed left empty cells as dark as it (light 100009, 100035: 10 and 4 unflagged when the light was
@@ -110,7 +110,9 @@ def test_a_shadow_misjudged_keeps_its_cells_in_doubt(seed, family):
     them had been lifted; flagged, as the paper there shows the photo's own light. A hand's shadow over the right
     half (light 1200012) was lifted in the top and bottom margins only: e6, five rows from the top border and
     four from the bottom, read 0.27 of ink, shaded and sure; flagged, as the shadow stops along both borders of
-    the same columns and so lies across the grid between them."""
+    the same columns and so lies across the grid between them. A hand's shadow (light 1400001, 0.52 deep) judged
+    hard at 0.26, the light steep, and its depth confirmed by the cells all the same: c4, empty, lifted but still
+    0.36 of ink, read shaded and sure when a confirmed hard shadow was trusted under steep light."""
     photo = family_photo(seed, family)
     result = read_photo(photo.jpeg)
     assert wrong_items(result, photo.truth) <= flagged(result)
