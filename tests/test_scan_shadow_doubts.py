@@ -131,16 +131,6 @@ def test_paper_the_shadow_left_alone_is_sure_however_steep_the_light(seed, befor
     assert len(empty_in_doubt) <= MANY, f"{len(empty_in_doubt)} empty cells in doubt, {before} before"
 
 
-def test_paper_a_confirmed_hard_shadow_lifted_is_sure_however_steep_the_light():
-    """Harsh 33: the light judged steep beside the title; the hard shadow over the top-left rows lifted a1, b1, c1
-    and a2 into paper, and they were in doubt. The cells confirm its depth (those it lifted are as bright as those
-    it did not), so it was not taken out too deep: paper it lifted is paper."""
-    photo = make_photo(33, level_conditions("harsh"))
-    result = read_photo(photo.jpeg)
-    assert wrong_items(result, photo.truth) <= flagged(result)
-    assert not [doubt.name for doubt in result.uncertain if doubt.kind == "cell" and not doubt.read]
-
-
 def test_the_note_says_which_shadow_to_avoid():
     """A soft shadow is the player's own hand or phone: the note says so, and how to take the photo again."""
     soft = read_photo(family_photo(0, "light").jpeg)

@@ -273,19 +273,17 @@ def shadow_doubts(read: SheetRead) -> None:
     # the paper the shadow taken out did not lift at all, and those 7 fills were lifted.)
     read.steep = read.shadows.depth > 0.0 and _steep_near_grid(read)
     read.shadowed = _shadowed_cells(read.shadows, t)
-    read.depth_confirmed = _depth_confirmed(read, in_shadow)
     if read.steep:
         # A shadow misjudged, or a part of it missed, only darkens the paper; it can lighten a cell only where it was
         # taken out. So a cell the shadow taken out left as it was, read as paper in that light and in the photo's
         # own, is paper however steep the light is elsewhere (harsh 26: a title's blur beside the shadow's edge read
-        # as steep light, and 73 cells were in doubt, 50 of them clear paper far from the shadow). So is a cell it
-        # lifted into paper, when it is a hard shadow whose depth the cells confirm (`_depth_confirmed`: not taken
-        # out too deep; harsh 3027: one over all but 6 cells, 62 in doubt). A soft shadow's depth changes across
-        # it, and one judged hard was taken out too deep (light 200014, 100009: not confirmed).
-        lifted_right = read.depth_confirmed and not read.shadows.soft
+        # as steep light, and 73 cells were in doubt, 50 of them clear paper far from the shadow). Not so a cell
+        # it lifted, even when the cells confirm its depth: a hand's shadow judged hard can be confirmed all the
+        # same (light 1400001: 0.52 deep, taken out at 0.26), and its depth changes across it.
         read.shadowed = {index for index in range(SIZE * SIZE)
-                         if (index in in_shadow and not lifted_right) or read.values[index] > read.threshold
-                         or (index not in in_shadow and region_ink(read.plain.ink, boxes[index]) > read.threshold)}
+                         if index in in_shadow or read.values[index] > read.threshold
+                         or region_ink(read.plain.ink, boxes[index]) > read.threshold}
+    read.depth_confirmed = _depth_confirmed(read, in_shadow)
     read.brightened = set() if read.depth_confirmed else _brightened_cells(read, in_shadow)
     read.show("light-variation", _variation_picture)
 
