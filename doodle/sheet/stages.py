@@ -537,24 +537,17 @@ def read_specials(read: SheetRead) -> None:
     specials = []
     reach = round(t.check_reach_mm * PX_PER_MM)
     seen: list[tuple[Box, np.ndarray, pictures.Colour]] = []  # each box's strokes, for the trace
-    boxes = [special.check.inset(t.check_inset_mm).to_px(PX_PER_MM) for special in layout.SPECIALS]
-    inks = [local_ink(sheet, box, reach, t) for box in boxes]
-    # An unused box in this photo: its inside is no darker than the lightest of the four boxes' insides (a cross
-    # leaves most of a box bare, so each one's median is its paper). Where the light around the boxes is misjudged
-    # over their panel, all four read a little ink, and noise spreads it past a stroke's (mixed 1500007: tungsten
-    # light, a dim noisy sensor; every box 0.09-0.15 of ink all over, and two unused ones read crossed, unflagged).
-    # Up to half a stroke's ink: more is pencil, all four boxes shaded solid (print 4: 0.31-0.55 each).
-    bare = min(max(min(float(np.median(ink)) for ink in inks), 0.0), t.check_stroke_ink / 2)
-    for special, box, ink in zip(layout.SPECIALS, boxes, inks, strict=True):
-        strokes = ink - bare > t.check_stroke_ink
-        value = float(strokes.mean())
+    for special in layout.SPECIALS:
+        box = special.check.inset(t.check_inset_mm).to_px(PX_PER_MM)
+        ink = local_ink(sheet, box, reach, t)
+        value = float((ink > t.check_stroke_ink).mean())
         crossed = value > t.check_threshold
         conf = min(1.0, log_distance(value, t.check_threshold, t) / t.check_log_margin)
         if t.check_faint < value < t.check_sure and uneven_around(sheet, special.check, t):
             conf = min(conf, t.shadow_doubt)
         if crossed and level_only(ink, t.check_stroke_ink, read.print_lift, t):
             conf = min(conf, t.shadow_doubt)  # grey all over on a processed photo: a halo or a light solid fill
-        if crossed and stain_coloured(read.plain.normalised, box, strokes, t):
+        if crossed and stain_coloured(read.plain.normalised, box, ink > t.check_stroke_ink, t):
             conf = min(conf, t.shadow_doubt)  # brown strokes: a tea or coffee ring's rim across the box?
         read.confidences.append(conf)
         if crossed:
@@ -562,7 +555,7 @@ def read_specials(read: SheetRead) -> None:
         if conf < t.uncertain_below:
             read.uncertain.append(Uncertain.of_special(special.name, crossed, conf))
         if read.trace is not None:
-            seen.append((box, strokes, _verdict(conf, crossed, t)))
+            seen.append((box, ink > t.check_stroke_ink, _verdict(conf, crossed, t)))
     read.specials = tuple(specials)
     read.show("specials", lambda read: pictures.framed(
         pictures.pasted(read.sheet.shape, [(box, pictures.ink(strokes)) for box, strokes, _ in seen]),
