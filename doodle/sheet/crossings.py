@@ -53,23 +53,24 @@ def confined_cells(strokes: StrokeMap, boxes: tuple[tuple[int, int, int, int], .
     if clean is None:
         clean = without_grid_lines(strokes, px_per_mm, t)
     crossed, corners = _crossed_sides(strokes, clean, px_per_mm, t)
-    slants = _Slants(clean, px_per_mm, t)
     candidates = [index for index in cells
                   if not crossed & _sides(index) and _runs_across(strokes.at(boxes[index]), t)]
+    # Which of its diagonals ("\\" True, "/" False) each candidate's strokes lie along, end to end.
+    diagonals = {index: {falling for falling in (True, False)
+                         if _along_diagonal(_in_cell(clean, strokes, index, px_per_mm, t), falling, t)}
+                 for index in candidates}
+    slants = _Slants(clean, px_per_mm, t)
     for index in candidates:
-        corners |= _run_on_past_corners(slants, strokes, index, px_per_mm, t)
+        corners |= _run_on_past_corners(slants, strokes, index, diagonals[index], px_per_mm, t)
     # The cells that hold a slash: a few strokes (not shading, where ink lies along every line) along a diagonal.
     # A slash through a corner is one of a patch of slashes (stray-line 180006: a line along f4's and g3's
     # diagonals, from corner to corner, beside the scribbled cells of other patches, read as two slashes).
-    slashed = {index for index in candidates if strokes.shares[index] < t.stroke_dense
-               and any(_along_diagonal(_in_cell(clean, strokes, index, px_per_mm, t), falling, t)
-                       for falling in (True, False))}
+    slashed = {index for index in candidates if strokes.shares[index] < t.stroke_dense and diagonals[index]}
     own = set()
     for index in candidates:
         beside = {r * SIZE + c for r, c in side_neighbours(index)}
-        through = [falling for pair, falling in corners if index in pair]
-        if through and not (beside & slashed and all(_along_diagonal(
-                _in_cell(clean, strokes, index, px_per_mm, t), falling, t) for falling in through)):
+        through = {falling for pair, falling in corners if index in pair}
+        if through and not (beside & slashed and through <= diagonals[index]):
             continue
         own.add(index)
     # The cells across a corner from one another hold their own marks together, or neither does. A cell as full of
@@ -106,7 +107,7 @@ class _Slants:
         return self.made[falling]
 
 
-def _run_on_past_corners(slants: _Slants, strokes: StrokeMap, index: int, px_per_mm: float,
+def _run_on_past_corners(slants: _Slants, strokes: StrokeMap, index: int, diagonals: set[bool], px_per_mm: float,
                          t: ReaderTuning) -> set[tuple[frozenset[int], bool]]:
     """The corners through which a cell's strokes run on along one of its diagonals into a cell as full of strokes
     as shading (never a slash's partner), as `_crossed_sides` gives them: the two cells the line runs through there
@@ -114,17 +115,15 @@ def _run_on_past_corners(slants: _Slants, strokes: StrokeMap, index: int, px_per
     across (its strokes, an outline crowding the corner); so the line's own slant is followed past the corner
     instead, in the strokes that run along that slant (a scribble's, at other slants, drop out: stray-line 150022,
     a line from f8's corner on along its diagonal 10 mm into g7's scribble, read as f8's slash). Beside a sparse
-    cell, the slashes of a patch often nearly meet at a corner, and only a stroke seen crossing there counts."""
-    mask = _in_cell(slants.clean, strokes, index, px_per_mm, t)
+    cell, the slashes of a patch often nearly meet at a corner, and only a stroke seen crossing there counts.
+    `diagonals`: those the cell's strokes lie along ("\\" True, "/" False)."""
     row, col = divmod(index, SIZE)
     x0, y0, x1, y1 = layout.cell_rect(row, col).to_px(px_per_mm)
     # Each diagonal's two corners (in the stroke map's pixels) and the way out of the cell past each.
     ends = {True: (((x0, y0), (-1, -1)), ((x1, y1), (1, 1))), False: (((x0, y1), (-1, 1)), ((x1, y0), (1, -1)))}
     found = set()
-    for falling, corners in ends.items():
-        if not _along_diagonal(mask, falling, t):
-            continue
-        for (x, y), (dx, dy) in corners:
+    for falling in diagonals:
+        for (x, y), (dx, dy) in ends[falling]:
             r, c = row + dy, col + dx
             if (0 <= r < SIZE and 0 <= c < SIZE and strokes.shares[r * SIZE + c] >= t.crossing_full_share
                     and _runs_on_slant(slants.near(falling), (x - strokes.x0, y - strokes.y0), (dx, dy), px_per_mm,

@@ -19,7 +19,7 @@ from doodle.quilt import SIZE
 from doodle.sheet import layout
 from doodle.sheet.outline import joined, sides_drawn
 from doodle.sheet.pictures import Box
-from doodle.sheet.scribbles import along_pieces, mostly_along
+from doodle.sheet.scribbles import along_pieces, cells_at, mostly_along
 from doodle.sheet.strokes import touching_groups
 from doodle.sheet.tuning import TUNING, ReaderTuning
 
@@ -101,19 +101,18 @@ def ending_in_paper(cells: set[int], paper: set[int], pieces: np.ndarray, clean:
     deep in a cell of `paper` (empty and sure): a line from nowhere, not a mark drawn in a patch."""
     if not len(pieces) or not cells or not paper:
         return set()
-    cell, grid, depth = layout.CELL_MM * px_per_mm, layout.GRID_RECT, t.line_end_depth_mm * px_per_mm
+    cell, grid = layout.CELL_MM * px_per_mm, layout.GRID_RECT
     found = set()
     for index in cells:
         carrying = _carrying(index, pieces, clean, origin, boxes, px_per_mm, t)
         if not len(carrying):
             continue
-        ends = np.concatenate([carrying[:, :2], carrying[:, 2:]]) + np.array(origin)
-        x = ends[:, 0] - grid.x * px_per_mm
-        y = ends[:, 1] - grid.y * px_per_mm
-        col, row = np.floor(x / cell).astype(int), np.floor(y / cell).astype(int)
-        inside = np.minimum.reduce([x - col * cell, (col + 1) * cell - x, y - row * cell, (row + 1) * cell - y])
-        on_grid = (row >= 0) & (row < SIZE) & (col >= 0) & (col < SIZE)
-        if any(on_grid[k] and inside[k] >= depth and int(row[k] * SIZE + col[k]) in paper for k in range(len(ends))):
+        ends = np.concatenate([carrying[:, :2], carrying[:, 2:]])
+        # How deep inside its cell each end lies: its distance to the nearest of the cell's lines.
+        x = (ends[:, 0] + origin[0] - grid.x * px_per_mm) % cell
+        y = (ends[:, 1] + origin[1] - grid.y * px_per_mm) % cell
+        depth = np.minimum.reduce([x, cell - x, y, cell - y])
+        if (np.isin(cells_at(ends, origin, px_per_mm), list(paper)) & (depth >= t.line_end_depth_mm * px_per_mm)).any():
             found.add(index)
     return found
 

@@ -56,7 +56,7 @@ def scribbled_cells(clean: np.ndarray, origin: tuple[int, int], boxes: tuple[Box
     if not len(turns):
         return set()
     along = along_pieces(clean.shape, pieces[sorted(legs)], px_per_mm, t)  # within reach of a piece that turns back
-    return {index for index in set(_cells_at(turns, origin, px_per_mm).tolist()) - {-1}
+    return {index for index in set(cells_at(turns, origin, px_per_mm).tolist()) - {-1}
             if mostly_along(clean, along, boxes[index], origin, px_per_mm, t)}
 
 
@@ -115,7 +115,7 @@ def _turns(pieces: np.ndarray, clean: np.ndarray, origin: tuple[int, int], share
     heading = far - ends  # from each end along its piece
     heading /= np.maximum(np.linalg.norm(heading, axis=1, keepdims=True), 1e-9)
     owner = np.concatenate([np.arange(count), np.arange(count)])
-    cells = _cells_at(ends, origin, px_per_mm)
+    cells = cells_at(ends, origin, px_per_mm)
     # Only where strokes are sparse: in shading, lines meet all over.
     keep = np.flatnonzero((cells >= 0) & (shares[np.maximum(cells, 0)] < t.crossing_full_share))
     ends, far, heading, owner = ends[keep], far[keep], heading[keep], owner[keep]
@@ -205,7 +205,7 @@ def _turn_ahead(tips: np.ndarray, heading: np.ndarray, px_per_mm: float, t: Read
     return ahead_of
 
 
-def _cells_at(points: np.ndarray, origin: tuple[int, int], px_per_mm: float) -> np.ndarray:
+def cells_at(points: np.ndarray, origin: tuple[int, int], px_per_mm: float) -> np.ndarray:
     """The cell (row * 9 + col) each point of `clean` lies in, or -1 off the grid."""
     cell, grid = layout.CELL_MM * px_per_mm, layout.GRID_RECT
     col = np.floor((points[:, 0] + origin[0] - grid.x * px_per_mm) / cell).astype(int)
