@@ -223,8 +223,16 @@ def local_ink(
     being read: closing fills in whatever dark is narrower than the square (a cross, a filled box or bubble) and
     keeps what is wider, which is the light itself, a shadow's edge included (a step or a ramp survives a
     closing where it is). So a mark reads the same in light and in shadow, and a shadow's edge across an empty
-    box reads as paper, without any estimate of where the shadow is.
+    box reads as paper, without any estimate of where the shadow is. A pixel's ink is its darkest channel's (a
+    yellow pencil shows in blue alone).
     """
+    return local_channel_ink(bgr, box, reach_px, t).max(axis=0)
+
+
+def local_channel_ink(
+    bgr: np.ndarray, box: tuple[int, int, int, int], reach_px: int, t: ReaderTuning = TUNING
+) -> np.ndarray:
+    """`local_ink` of each channel, (3, height, width) in the image's channel order."""
     x0, y0, x1, y1 = box
     height, width = bgr.shape[:2]
     cx0, cy0 = max(x0 - reach_px, 0), max(y0 - reach_px, 0)
@@ -238,11 +246,10 @@ def local_ink(
     lit = cv2.morphologyEx(around, cv2.MORPH_OPEN, np.ones((t.halo_px, t.halo_px), np.uint8),
                            borderType=cv2.BORDER_REPLICATE)
     light = cv2.morphologyEx(lit, cv2.MORPH_CLOSE, square, borderType=cv2.BORDER_REPLICATE)
-    shares = [channel.astype(np.float32) / np.maximum(lit_channel.astype(np.float32), 1.0)
+    inner = (slice(max(y0, 0) - cy0, max(y1, 0) - cy0), slice(max(x0, 0) - cx0, max(x1, 0) - cx0))
+    shares = [channel[inner].astype(np.float32) / np.maximum(lit_channel[inner].astype(np.float32), 1.0)
               for channel, lit_channel in zip(cv2.split(around), cv2.split(light), strict=True)]
-    share = cv2.min(cv2.min(shares[0], shares[1]), shares[2])
-    inner = share[max(y0, 0) - cy0 : max(y1, 0) - cy0, max(x0, 0) - cx0 : max(x1, 0) - cx0]
-    return 1.0 - np.clip(inner, 0.0, 1.0)
+    return 1.0 - np.clip(np.stack(shares), 0.0, 1.0)
 
 
 def region_ink(ink: np.ndarray, box: tuple[int, int, int, int]) -> float:

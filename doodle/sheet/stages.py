@@ -31,6 +31,7 @@ from doodle.sheet.measure import (
     flat_field,
     largest_gap_threshold,
     light_variation,
+    local_channel_ink,
     local_ink,
     log_distance,
     medians_of,
@@ -535,11 +536,10 @@ def read_specials(read: SheetRead) -> None:
         return
     t, sheet = read.tuning, read.sheet
     specials = []
-    reach = round(t.check_reach_mm * PX_PER_MM)
     seen: list[tuple[Box, np.ndarray, pictures.Colour]] = []  # each box's strokes, for the trace
-    for special in layout.SPECIALS:
-        box = special.check.inset(t.check_inset_mm).to_px(PX_PER_MM)
-        ink = local_ink(sheet, box, reach, t)
+    boxes = [special.check.inset(t.check_inset_mm).to_px(PX_PER_MM) for special in layout.SPECIALS]
+    inks, noisy = _box_inks(sheet, boxes, t)
+    for special, box, ink in zip(layout.SPECIALS, boxes, inks, strict=True):
         value = float((ink > t.check_stroke_ink).mean())
         crossed = value > t.check_threshold
         conf = min(1.0, log_distance(value, t.check_threshold, t) / t.check_log_margin)
@@ -547,6 +547,8 @@ def read_specials(read: SheetRead) -> None:
             conf = min(conf, t.shadow_doubt)
         if crossed and level_only(ink, t.check_stroke_ink, read.print_lift, t):
             conf = min(conf, t.shadow_doubt)  # grey all over on a processed photo: a halo or a light solid fill
+        if crossed and noisy and value < t.check_sure:
+            conf = min(conf, t.shadow_doubt)  # a little ink over a noisy channel: the noise may vary from box to box
         if crossed and stain_coloured(read.plain.normalised, box, ink > t.check_stroke_ink, t):
             conf = min(conf, t.shadow_doubt)  # brown strokes: a tea or coffee ring's rim across the box?
         read.confidences.append(conf)
@@ -560,6 +562,23 @@ def read_specials(read: SheetRead) -> None:
     read.show("specials", lambda read: pictures.framed(
         pictures.pasted(read.sheet.shape, [(box, pictures.ink(strokes)) for box, strokes, _ in seen]),
         [(box, colour, "") for box, _, colour in seen]))
+
+
+def _box_inks(sheet: np.ndarray, boxes: list[Box], t: ReaderTuning) -> tuple[list[np.ndarray], bool]:
+    """The ink inside each special box, over what its paper shows in this photo. A channel in which even the
+    barest of the four boxes reads as ink (its median over t.check_paper_floor) is noise there, and that much is
+    taken off it in every box: a dim tungsten photo's blue channel, amplified and then recompressed by a messaging
+    app, read 0.09 of ink over a bare box's paper and spilled the frames' colour inside (mixed 1500007: two unused
+    boxes read crossed at 0.18 and 0.20, unflagged; red and green read 0.01-0.02 there). Over the seen sets (levels
+    0-39, families 0-23 and 100000-100023) no channel's floor reached 0.03. Also whether any channel was so noisy
+    (its noise varies from box to box: a third of the light in blue, noise in 1 mm grains, left one unused box at
+    0.16 over the barest box's floor)."""
+    reach = round(t.check_reach_mm * PX_PER_MM)
+    channels = [local_channel_ink(sheet, box, reach, t) for box in boxes]
+    medians = [np.median(ink.reshape(3, -1), axis=1) for ink in channels if ink.size]
+    floor = np.min(medians, axis=0) if medians else np.zeros(3)
+    noise = np.maximum(floor - t.check_paper_floor, 0.0).astype(np.float32)[:, None, None]
+    return [(ink - noise).max(axis=0) for ink in channels], bool(noise.any())
 
 
 def read_rounds(read: SheetRead) -> None:

@@ -412,6 +412,9 @@ class ReaderTuning:
     check_ring_percentiles: tuple[float, float] = (5, 95)
     check_ring_uneven: float = 0.2
     check_sure: float = 0.3
+    # A channel's ink in the barest of the four boxes, over which it is noise (see stages._box_inks); a clean
+    # photo's paper reads up to 0.03 in every channel (seen sets; a dim tungsten photo's blue 0.09).
+    check_paper_floor: float = 0.03
 
     # --- filled bubbles ---
     # The same local ink (a closing wider than a filled bubble, narrower than the gap to the next filled one), over
