@@ -11,7 +11,7 @@ import pytest
 from doodle.quilt import SIZE
 from doodle.sheet.crossings import crossing_margin_px, without_grid_lines
 from doodle.sheet.outline import drawn_sides
-from doodle.sheet.passes import ending_in_paper, on_doubted_lines, passed_cells
+from doodle.sheet.passes import chained, ending_in_paper, on_doubted_lines, passed_cells
 from doodle.sheet.scan import read_photo
 from doodle.sheet.scribbles import sparse_pieces
 from doodle.sheet.stages import PX_PER_MM, cell_boxes
@@ -112,3 +112,29 @@ def test_a_line_from_deep_in_an_empty_cell_is_no_mark_where_it_runs():
     sheet = _printed_sheet()
     cv2.line(sheet, _at(4.5, 4.03), _at(4.7, 5.95), PENCIL, 3, cv2.LINE_AA)
     assert _judged(ending_in_paper, sheet, {E5, F5}, {D5}) == set()
+
+
+def test_a_pass_cut_by_the_grid_lines_it_crosses_is_one_line():
+    """Scribble-outlined 200021: one pass from g2's turn across h2 to i2's corner, g2 and i2 outlined on their own
+    and h2 left empty between them. The grid's printed lines are taken out of the strokes, so the pass was found as
+    pieces cut at each side, none reaching far past h2's; h2 read shaded and sure."""
+    photo = styled_photo(200021, "mild", style="loose scribble", outlines="always")
+    result = read_photo(photo.jpeg)
+    assert not photo.truth.quilt.is_covered(1, 7)
+    assert wrong_items(result, photo.truth) <= flagged(result)
+
+
+def test_pieces_of_one_line_are_chained_across_gaps_and_no_further():
+    """Three pieces of one line with 1.6 mm gaps between them are one line from the first's start to the last's
+    end; a piece slanted 20 degrees off it, one parallel to it 3 mm aside and one in line 8 mm past its end are not
+    part of it."""
+    mm = PX_PER_MM
+    pieces = np.array([
+        [0, 0, 10 * mm, 0], [11.6 * mm, 0, 20 * mm, 0], [21.6 * mm, 0, 30 * mm, 0],  # one line, cut twice
+        [12 * mm, 1 * mm, 20 * mm, 1 * mm + 8 * mm * np.tan(np.radians(20))],  # slanted off it
+        [5 * mm, 3 * mm, 25 * mm, 3 * mm],  # beside it
+        [38 * mm, 0, 45 * mm, 0],  # in line, past a gap of 8 mm
+    ], np.float64)
+    lines = chained(pieces, PX_PER_MM)
+    assert np.allclose(lines[:3], [0, 0, 30 * mm, 0], atol=1e-6)
+    assert np.allclose(lines[3:], pieces[3:])

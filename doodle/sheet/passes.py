@@ -32,17 +32,62 @@ def passed_cells(cells: set[int], pieces: np.ndarray, clean: np.ndarray, origin:
     beyond it (a pass from d7 that turned at e7's side, then crossed e7 and f7 and ran on deep into g7). `pieces`:
     the strokes' straight pieces in `clean`'s pixels (`scribbles.sparse_pieces`); `clean`: the strokes without the
     grid's lines, its pixel (0, 0) at `origin` in the sheet image; `drawn`: `outline.drawn_sides`'s."""
-    if not len(pieces):
+    if not len(pieces) or not cells:
         return set()
     found = set()
+    lines = chained(pieces, px_per_mm, t)
     for group in touching_groups(cells, lambda index, other: joined(drawn, index, other)):
         crossing = np.zeros(len(pieces), bool)
         for index in group:
-            crossing |= _crossing_in(index, pieces, drawn, origin, px_per_mm, t)
+            crossing |= _crossing_in(index, lines, drawn, origin, px_per_mm, t)
         if crossing.any():
             along = along_pieces(clean.shape, pieces[crossing], px_per_mm, t)
             found |= {index for index in group if mostly_along(clean, along, boxes[index], origin, px_per_mm, t)}
     return found
+
+
+def chained(pieces: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) -> np.ndarray:
+    """Each piece as the whole straight line it lies on, (n, 4) like `pieces`: pieces on one line (their slants
+    within `t.pass_chain_deg`, the shorter's ends within a line's reach of the longer's line) with at most
+    `t.pass_chain_gap_mm` between them are one line. The grid's printed lines are taken out of the strokes, so a pass
+    is cut at every side it crosses (scribble-outlined 200021: one pass from g2's turn across h2 to i2's corner was
+    six pieces, none reaching 8 mm past h2's sides; h2, empty and enclosed by its neighbours' outlines, read sure)."""
+    x0, y0, x1, y1 = pieces.T
+    length = np.maximum(np.hypot(x1 - x0, y1 - y0), 1e-9)
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    # along[i, j]: where piece j's ends lie along piece i's line; off[i, j]: how far from it
+    along0 = (x0[None, :] - x0[:, None]) * ux[:, None] + (y0[None, :] - y0[:, None]) * uy[:, None]
+    along1 = (x1[None, :] - x0[:, None]) * ux[:, None] + (y1[None, :] - y0[:, None]) * uy[:, None]
+    off = np.maximum(np.abs((x0[None, :] - x0[:, None]) * uy[:, None] - (y0[None, :] - y0[:, None]) * ux[:, None]),
+                     np.abs((x1[None, :] - x0[:, None]) * uy[:, None] - (y1[None, :] - y0[:, None]) * ux[:, None]))
+    gap = np.maximum(np.minimum(along0, along1) - length[:, None], -np.maximum(along0, along1))
+    slant = np.abs(ux[:, None] * ux[None, :] + uy[:, None] * uy[None, :])
+    longer = length[:, None] >= length[None, :]
+    joins = (longer & (off <= t.scribble_along_mm * px_per_mm) & (gap <= t.pass_chain_gap_mm * px_per_mm)
+             & (slant >= np.cos(np.radians(t.pass_chain_deg))))
+    labels = _components(joins | joins.T)
+    lines = pieces.astype(np.float64).copy()
+    for label in np.unique(labels):
+        members = np.flatnonzero(labels == label)
+        if len(members) < 2:
+            continue
+        main = members[np.argmax(length[members])]
+        ends = np.concatenate([pieces[members, :2], pieces[members, 2:]]) - pieces[main, :2]
+        reach = ends @ np.array([ux[main], uy[main]])
+        start, direction = pieces[main, :2], np.array([ux[main], uy[main]])
+        lines[members] = np.concatenate([start + reach.min() * direction, start + reach.max() * direction])
+    return lines
+
+
+def _components(joins: np.ndarray) -> np.ndarray:
+    """A label per node of the graph `joins` (symmetric, bool): the least node it is connected to."""
+    labels = np.arange(len(joins))
+    linked = joins | np.eye(len(joins), dtype=bool)
+    while True:
+        spread = np.where(linked, labels[None, :], len(joins)).min(axis=1)
+        if np.array_equal(spread, labels):
+            return labels
+        labels = spread
 
 
 def _crossing_in(index: int, pieces: np.ndarray, drawn: dict[str, np.ndarray], origin: tuple[int, int],

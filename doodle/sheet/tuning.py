@@ -339,6 +339,12 @@ class ReaderTuning:
     # far: of the 263 candidate cells of scribble-outlined and loose-scribble 0-23, 3 are crossed from 8 mm or
     # more (in doubt now), 6 from 5 mm.
     pass_reach_mm: float = 8.0
+    # A pass is cut into pieces where it crosses the grid's printed lines (taken out of the strokes, 1 mm on either
+    # side): pieces within a line's reach of one line, slanted alike, with gaps up to pass_chain_gap_mm are one line
+    # (scribble-outlined 200021: gaps of 1.6 mm at each side crossed; the pieces of one thick line lie within 3
+    # degrees, a scribble's next pass 15 or more away).
+    pass_chain_gap_mm: float = 3.0
+    pass_chain_deg: float = 6.0
     # With more tints with no strokes than this that their own split puts with the paper (decide_cells), the
     # reading says the light is uneven and asks for another photo: more than 5 cells in doubt make a photo close to
     # useless (light 600006: 53; on levels 0-39 and light and mixed 0-23, at most 3 but for mixed 5: 8).
