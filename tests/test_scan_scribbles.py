@@ -104,6 +104,7 @@ def test_loose_scribbles_without_outlines_are_read_with_half_the_doubts(seed, be
     (None, "stray line", "some", 150022),  # a line from f8's corner along its diagonal on into g7's scribble
     (None, "stray line", "some", 150023),  # three stray lines across f6, two from deep in empty e6
     (None, "stray line", "some", 180006),  # a line along f4's and g3's diagonals, beside other patches' scribbles
+    ("slash", "stray line", "some", 190005),  # a stray line's end on another that runs on past it, in empty e3
 ])
 def test_lines_that_look_like_marks_are_never_read_without_a_doubt(style, distractor, outlines, seed):
     photo = styled_photo(seed, "mild", style=style, distractor=distractor, outlines=outlines)

@@ -52,7 +52,7 @@ def scribbled_cells(clean: np.ndarray, origin: tuple[int, int], boxes: tuple[Box
     rows = near_lines(clean.shape[0], grid.y * px_per_mm - origin[1], cell, band)
     cols = near_lines(clean.shape[1], grid.x * px_per_mm - origin[0], cell, band)
     unprinted = clean & ~(rows[:, None] | cols[None, :]).astype(bool)
-    turns, legs = _turns(pieces, unprinted, origin, shares, px_per_mm, t)
+    turns, legs = _turns(pieces, unprinted, clean, origin, shares, px_per_mm, t)
     if not len(turns):
         return set()
     along = along_pieces(clean.shape, pieces[sorted(legs)], px_per_mm, t)  # within reach of a piece that turns back
@@ -105,10 +105,11 @@ def _pieces(clean: np.ndarray, origin: tuple[int, int], px_per_mm: float, t: Rea
     return pieces[~(along_rows | along_cols)]
 
 
-def _turns(pieces: np.ndarray, clean: np.ndarray, origin: tuple[int, int], shares: np.ndarray, px_per_mm: float,
-           t: ReaderTuning) -> tuple[np.ndarray, set[int]]:
+def _turns(pieces: np.ndarray, clean: np.ndarray, lines: np.ndarray, origin: tuple[int, int], shares: np.ndarray,
+           px_per_mm: float, t: ReaderTuning) -> tuple[np.ndarray, set[int]]:
     """Where two pieces turn back (a point just inside each turn's tip, (k, 2) in `clean`'s pixels), and the pieces
-    that do. `clean`: the strokes past a tip can be seen in (the print left out)."""
+    that do. `clean`: the strokes past a tip can be seen in (the print left out); `lines`: the strokes a line is
+    followed in past its end (only what runs along the print taken out, so a line is seen across a side)."""
     count = len(pieces)
     ends = np.concatenate([pieces[:, :2], pieces[:, 2:]])  # each piece's two ends: i and i + count
     far = np.concatenate([pieces[:, 2:], pieces[:, :2]])  # each end's piece's other end
@@ -140,6 +141,14 @@ def _turns(pieces: np.ndarray, clean: np.ndarray, origin: tuple[int, int], share
     # turn along their way (slash-stray-line 20).
     chained = _turn_ahead(tips, heading[first], px_per_mm, t) | _turn_ahead(tips, heading[second], px_per_mm, t)
     legs = {int(owner[end]) for end in np.concatenate([first[chained], second[chained]])}
+    # Both passes end at a turn: where a line runs on straight past the meeting point, the other meets it there, it
+    # does not turn (slash-stray-line 190005: a stray line's end on a long one that ran on 10 mm past it read as a
+    # turn in e3, an empty cell, shaded and sure). Such a meeting still tells that a turn lies ahead: the pieces
+    # found along a scribble's passes end where they cross one another, and a turn counted for the one ahead
+    # (loose-scribble 4: h2's turn, left alone, lost its partner in i2).
+    inked = cv2.dilate(lines.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)  # within a pixel of it
+    chained &= ~(_runs_on(inked, ends[first], -heading[first], px_per_mm, t)
+                 | _runs_on(inked, ends[second], -heading[second], px_per_mm, t))
     # A turn on or just past a cell's line belongs to the cell its pieces run into (stray-line 110010: the turns of
     # h5's scribble, on the line at its left, 0.25 mm inside g5, made g5 scribbled where two stray lines crossed it):
     # a point scribble_meet_mm in along them stands for it.
@@ -174,6 +183,22 @@ def _clear_past(clean: np.ndarray, tips: np.ndarray, inward: np.ndarray, px_per_
         inked[inside] = clean[y[inside], x[inside]]
         clear &= ~inked.any(axis=1)
     return clear
+
+
+def _runs_on(inked: np.ndarray, ends: np.ndarray, onward: np.ndarray, px_per_mm: float, t: ReaderTuning
+             ) -> np.ndarray:
+    """Per end, whether its line runs on `onward` past it: `inked` at `t.scribble_runs_on_share` of the points from
+    `t.scribble_runs_on_mm`'s near to its far distance past it (the near one past where a turn's stroke ends: the
+    pieces found along it stop short of its tip)."""
+    near, far = t.scribble_runs_on_mm
+    distances = np.arange(near, far + 1e-9, 0.25) * px_per_mm
+    points = np.round(ends[:, None, :] + onward[:, None, :] * distances[None, :, None]).astype(int)
+    x, y = points[..., 0], points[..., 1]
+    height, width = inked.shape
+    inside = (x >= 0) & (x < width) & (y >= 0) & (y < height)
+    hits = np.zeros(x.shape, bool)
+    hits[inside] = inked[y[inside], x[inside]]
+    return hits.mean(axis=1) >= t.scribble_runs_on_share
 
 
 def _close_pairs(points: np.ndarray, reach: float) -> np.ndarray:

@@ -323,6 +323,10 @@ class ReaderTuning:
     line_end_depth_mm: float = 2.5
     scribble_clear_mm: tuple[float, float] = (1.5, 3.0)
     scribble_clear_deg: float = 25.0
+    # ... and neither piece's line runs on past the tip: ink along it at this share of the points this far past
+    # (a line met there, not a turn; slash-stray-line 190005: a line ran on 10 mm past another's end).
+    scribble_runs_on_mm: tuple[float, float] = (2.0, 4.5)
+    scribble_runs_on_share: float = 0.75
     # ... and another turn lies ahead along one of its pieces, within scribble_pass_mm (a pass across a patch:
     # patches are at most 5 cells long) and scribble_aside_mm of its line.
     scribble_pass_mm: float = 45.0
