@@ -138,3 +138,13 @@ def test_pieces_of_one_line_are_chained_across_gaps_and_no_further():
     lines = chained(pieces, PX_PER_MM)
     assert np.allclose(lines[:3], [0, 0, 30 * mm, 0], atol=1e-6)
     assert np.allclose(lines[3:], pieces[3:])
+
+
+def test_slashes_along_a_diagonal_are_no_pass_through_its_corners():
+    """Slash-outlined 12: g5's slash and h4's, each corner to corner, make one straight line through their corners,
+    and g5 read as crossed by a pass from 8 mm and more beyond its side. A line through a corner crosses no side."""
+    photo = styled_photo(12, "mild", style="slash", outlines="always")
+    result = read_photo(photo.jpeg)
+    assert photo.truth.quilt.is_covered(4, 6)
+    assert result.quilt.is_covered(4, 6)
+    assert (4, 6) not in {doubt.cell for doubt in result.uncertain if doubt.kind == "cell"}

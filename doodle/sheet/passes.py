@@ -92,8 +92,12 @@ def _components(joins: np.ndarray) -> np.ndarray:
 
 def _crossing_in(index: int, pieces: np.ndarray, drawn: dict[str, np.ndarray], origin: tuple[int, int],
                  px_per_mm: float, t: ReaderTuning) -> np.ndarray:
-    """Per piece, whether it crosses a drawn side of the cell from at least `t.pass_reach_mm` beyond it."""
+    """Per piece, whether it crosses a drawn side of the cell, `t.pass_corner_mm` or more from its ends, from at
+    least `t.pass_reach_mm` beyond it."""
     cell, grid, reach = layout.CELL_MM * px_per_mm, layout.GRID_RECT, t.pass_reach_mm * px_per_mm
+    # Not through a corner: slashes drawn corner to corner in cells along a diagonal are one straight line
+    # (slash-outlined 12: g5's slash and h4's, read as a pass into g5 from 8 mm and more beyond its corner).
+    corner = t.pass_corner_mm * px_per_mm
     row, col = divmod(index, SIZE)
     left, top = grid.x * px_per_mm + col * cell - origin[0], grid.y * px_per_mm + row * cell - origin[1]
     x0, y0, x1, y1 = pieces.T
@@ -104,7 +108,7 @@ def _crossing_in(index: int, pieces: np.ndarray, drawn: dict[str, np.ndarray], o
         if drawn_here:
             ends = (y0, x0, y1, x1) if vertical else (x0, y0, x1, y1)
             start = top if vertical else left
-            crossing |= _crosses(*ends, line, (start, start + cell), outward, reach)
+            crossing |= _crosses(*ends, line, (start + corner, start + cell - corner), outward, reach)
     return crossing
 
 

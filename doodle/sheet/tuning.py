@@ -349,6 +349,7 @@ class ReaderTuning:
     # degrees, a scribble's next pass 15 or more away).
     pass_chain_gap_mm: float = 3.0
     pass_chain_deg: float = 6.0
+    pass_corner_mm: float = 2.0  # a pass crosses a side this far or more from its ends (a slash ends within 1 mm)
     # With more tints with no strokes than this that their own split puts with the paper (decide_cells), the
     # reading says the light is uneven and asks for another photo: more than 5 cells in doubt make a photo close to
     # useless (light 600006: 53; on levels 0-39 and light and mixed 0-23, at most 3 but for mixed 5: 8).
