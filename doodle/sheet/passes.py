@@ -35,7 +35,11 @@ def passed_cells(cells: set[int], pieces: np.ndarray, clean: np.ndarray, origin:
     if not len(pieces) or not cells:
         return set()
     found = set()
-    lines = chained(pieces, px_per_mm, t)
+    # Only a piece across one of the cells can cross its sides, and only pieces near them can carry it on so far.
+    near = _near_cells(pieces, cells, origin, (t.pass_reach_mm + t.pass_chain_gap_mm) * px_per_mm, px_per_mm)
+    across = _near_cells(pieces[near], cells, origin, 0.0, px_per_mm)
+    lines = pieces.astype(np.float64)
+    lines[near] = chained(pieces[near], px_per_mm, t, seeds=np.flatnonzero(across))
     for group in touching_groups(cells, lambda index, other: joined(drawn, index, other)):
         crossing = np.zeros(len(pieces), bool)
         for index in group:
@@ -46,48 +50,55 @@ def passed_cells(cells: set[int], pieces: np.ndarray, clean: np.ndarray, origin:
     return found
 
 
-def chained(pieces: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) -> np.ndarray:
-    """Each piece as the whole straight line it lies on, (n, 4) like `pieces`: pieces on one line (their slants
-    within `t.pass_chain_deg`, the shorter's ends within a line's reach of the longer's line) with at most
-    `t.pass_chain_gap_mm` between them are one line. The grid's printed lines are taken out of the strokes, so a pass
-    is cut at every side it crosses (scribble-outlined 200021: one pass from g2's turn across h2 to i2's corner was
-    six pieces, none reaching 8 mm past h2's sides; h2, empty and enclosed by its neighbours' outlines, read sure)."""
-    x0, y0, x1, y1 = pieces.T
+def _near_cells(pieces: np.ndarray, cells: set[int], origin: tuple[int, int], reach: float, px_per_mm: float
+                ) -> np.ndarray:
+    """Per piece (in `clean`'s pixels, its (0, 0) at `origin` in the sheet image), whether it lies within `reach`
+    (pixels) of one of `cells`."""
+    cell, grid = layout.CELL_MM * px_per_mm, layout.GRID_RECT
+    xs, ys = pieces[:, [0, 2]] + origin[0], pieces[:, [1, 3]] + origin[1]
+    near = np.zeros(len(pieces), bool)
+    for index in cells:
+        row, col = divmod(index, SIZE)
+        left, top = grid.x * px_per_mm + col * cell, grid.y * px_per_mm + row * cell
+        near |= ((xs.max(axis=1) >= left - reach) & (xs.min(axis=1) <= left + cell + reach)
+                 & (ys.max(axis=1) >= top - reach) & (ys.min(axis=1) <= top + cell + reach))
+    return near
+
+
+def chained(pieces: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING, seeds: np.ndarray | None = None
+            ) -> np.ndarray:
+    """The pieces, (n, 4) like `pieces`, each of `seeds` (indices; all by default) as the whole straight line it lies
+    on: pieces slanted alike (within `t.pass_chain_deg`), both ends within a line's reach of its line, each at most
+    `t.pass_chain_gap_mm` past what it reaches so far, taken in one after another. The grid's printed lines are
+    taken out of the strokes, so a pass is cut at every side it crosses (scribble-outlined 200021: one pass from
+    g2's turn across h2 to i2's corner was six pieces, none reaching 8 mm past h2's sides; h2, empty and enclosed
+    by its neighbours' outlines, read sure)."""
+    lines = pieces.astype(np.float64)
+    seeds = np.arange(len(pieces)) if seeds is None else np.asarray(seeds, int)
+    if len(pieces) < 2 or not len(seeds):
+        return lines
+    x0, y0, x1, y1 = lines.T
     length = np.maximum(np.hypot(x1 - x0, y1 - y0), 1e-9)
-    ux, uy = (x1 - x0) / length, (y1 - y0) / length
-    # along[i, j]: where piece j's ends lie along piece i's line; off[i, j]: how far from it
-    along0 = (x0[None, :] - x0[:, None]) * ux[:, None] + (y0[None, :] - y0[:, None]) * uy[:, None]
-    along1 = (x1[None, :] - x0[:, None]) * ux[:, None] + (y1[None, :] - y0[:, None]) * uy[:, None]
-    off = np.maximum(np.abs((x0[None, :] - x0[:, None]) * uy[:, None] - (y0[None, :] - y0[:, None]) * ux[:, None]),
-                     np.abs((x1[None, :] - x0[:, None]) * uy[:, None] - (y1[None, :] - y0[:, None]) * ux[:, None]))
-    gap = np.maximum(np.minimum(along0, along1) - length[:, None], -np.maximum(along0, along1))
-    slant = np.abs(ux[:, None] * ux[None, :] + uy[:, None] * uy[None, :])
-    longer = length[:, None] >= length[None, :]
-    joins = (longer & (off <= t.scribble_along_mm * px_per_mm) & (gap <= t.pass_chain_gap_mm * px_per_mm)
-             & (slant >= np.cos(np.radians(t.pass_chain_deg))))
-    labels = _components(joins | joins.T)
-    lines = pieces.astype(np.float64).copy()
-    for label in np.unique(labels):
-        members = np.flatnonzero(labels == label)
-        if len(members) < 2:
-            continue
-        main = members[np.argmax(length[members])]
-        ends = np.concatenate([pieces[members, :2], pieces[members, 2:]]) - pieces[main, :2]
-        reach = ends @ np.array([ux[main], uy[main]])
-        start, direction = pieces[main, :2], np.array([ux[main], uy[main]])
-        lines[members] = np.concatenate([start + reach.min() * direction, start + reach.max() * direction])
-    return lines
-
-
-def _components(joins: np.ndarray) -> np.ndarray:
-    """A label per node of the graph `joins` (symmetric, bool): the least node it is connected to."""
-    labels = np.arange(len(joins))
-    linked = joins | np.eye(len(joins), dtype=bool)
+    ux, uy = ((x1 - x0) / length)[seeds, None], ((y1 - y0) / length)[seeds, None]
+    sx, sy = x0[seeds, None], y0[seeds, None]
+    # [seed, piece]: where the piece's ends lie along the seed's line, from its start, and how far off it
+    along = np.stack([(x - sx) * ux + (y - sy) * uy for x, y in ((x0, y0), (x1, y1))])
+    off = np.maximum(*[np.abs((x - sx) * uy - (y - sy) * ux) for x, y in ((x0, y0), (x1, y1))])
+    alike = np.abs(ux * ((x1 - x0) / length) + uy * ((y1 - y0) / length)) >= np.cos(np.radians(t.pass_chain_deg))
+    seed, piece = np.nonzero(alike & (off <= t.scribble_along_mm * px_per_mm))  # the pairs on one line
+    first, last = along.min(axis=0)[seed, piece], along.max(axis=0)[seed, piece]
+    low, high, gap = np.zeros(len(seeds)), length[seeds], t.pass_chain_gap_mm * px_per_mm
     while True:
-        spread = np.where(linked, labels[None, :], len(joins)).min(axis=1)
-        if np.array_equal(spread, labels):
-            return labels
-        labels = spread
+        reached = (first <= high[seed] + gap) & (last >= low[seed] - gap)
+        wider_low, wider_high = low.copy(), high.copy()
+        np.minimum.at(wider_low, seed[reached], first[reached])
+        np.maximum.at(wider_high, seed[reached], last[reached])
+        if np.array_equal(wider_low, low) and np.array_equal(wider_high, high):
+            break
+        low, high = wider_low, wider_high
+    start, direction = lines[seeds, :2], np.hstack([ux, uy])
+    lines[seeds] = np.hstack([start + low[:, None] * direction, start + high[:, None] * direction])
+    return lines
 
 
 def _crossing_in(index: int, pieces: np.ndarray, drawn: dict[str, np.ndarray], origin: tuple[int, int],
