@@ -148,3 +148,13 @@ def test_slashes_along_a_diagonal_are_no_pass_through_its_corners():
     assert photo.truth.quilt.is_covered(4, 6)
     assert result.quilt.is_covered(4, 6)
     assert (4, 6) not in {doubt.cell for doubt in result.uncertain if doubt.kind == "cell"}
+
+
+def test_a_slash_on_a_line_through_doubted_cells_is_in_doubt_too():
+    """Slash with stray lines 220023 (a blind set): a stray line from g2 through h3, corner to corner, and on along
+    i4's diagonal to the grid's edge. h3 and g3 were in doubt as stray lines; i4, beside h4's slash, read as a slash
+    of its own, shaded and sure. A slash is judged with the line it lies on, as any stroke is."""
+    photo = styled_photo(220023, "mild", style="slash", distractor="stray line")
+    result = read_photo(photo.jpeg)
+    assert not photo.truth.quilt.is_covered(3, 8)
+    assert wrong_items(result, photo.truth) <= flagged(result)

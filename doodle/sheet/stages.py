@@ -435,10 +435,15 @@ def decide_cells(read: SheetRead) -> None:
     lone = stroked - read.confined - read.scribbled - read.outlined
     sure = {index for index in lone if decided[index][0] and decided[index][1] >= t.uncertain_below
             and values[index] < t.tint_sure}
+    # So is a slash (strokes kept within the cell) outside an outline: a stray line corner to corner lies on it
+    # (slash with stray lines 220023: a line through h3, in doubt as a stray line, and on along i4's diagonal).
+    slashed = {index for index in read.confined - read.outlined if decided[index][0]
+               and decided[index][1] >= t.uncertain_below and values[index] < t.tint_sure}
     origin = (read.strokes.x0, read.strokes.y0)
     paper = {index for index, (shaded, conf) in enumerate(decided)
              if not shaded and conf >= t.uncertain_below and read.strokes.shares[index] < t.stroke_mark}
-    for index in (on_doubted_lines(sure, lone & doubtful, read.pieces, read.clean, origin, boxes, PX_PER_MM, t)
+    doubted_lines = on_doubted_lines(sure | slashed, lone & doubtful, read.pieces, read.clean, origin, boxes, PX_PER_MM, t)
+    for index in (doubted_lines
                   | ending_in_paper(sure, paper, read.pieces, read.clean, origin, boxes, PX_PER_MM, t)):
         decided[index] = (True, min(decided[index][1], t.shadow_doubt))
     shaded_cells = []
