@@ -442,7 +442,8 @@ def decide_cells(read: SheetRead) -> None:
     origin = (read.strokes.x0, read.strokes.y0)
     paper = {index for index, (shaded, conf) in enumerate(decided)
              if not shaded and conf >= t.uncertain_below and read.strokes.shares[index] < t.stroke_mark}
-    doubted_lines = on_doubted_lines(sure | slashed, lone & doubtful, read.pieces, read.clean, origin, boxes, PX_PER_MM, t)
+    doubted_lines = on_doubted_lines(sure | slashed, lone & doubtful, read.pieces, read.clean, origin, boxes,
+                                     PX_PER_MM, t)
     for index in (doubted_lines
                   | ending_in_paper(sure, paper, read.pieces, read.clean, origin, boxes, PX_PER_MM, t)):
         decided[index] = (True, min(decided[index][1], t.shadow_doubt))
