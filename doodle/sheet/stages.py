@@ -433,12 +433,12 @@ def decide_cells(read: SheetRead) -> None:
     # a stray line is in doubt too.
     stroked = {index for index in range(SIZE * SIZE) if read.strokes.shares[index] >= t.stroke_mark}
     lone = stroked - read.confined - read.scribbled - read.outlined
-    sure = {index for index in lone if decided[index][0] and decided[index][1] >= t.uncertain_below
-            and values[index] < t.tint_sure}
+    faint_and_sure = {index for index, (shaded, conf) in enumerate(decided)
+                      if shaded and conf >= t.uncertain_below and values[index] < t.tint_sure}
+    sure = lone & faint_and_sure
     # So is a slash (strokes kept within the cell) outside an outline: a stray line corner to corner lies on it
     # (slash with stray lines 220023: a line through h3, in doubt as a stray line, and on along i4's diagonal).
-    slashed = {index for index in read.confined - read.outlined if decided[index][0]
-               and decided[index][1] >= t.uncertain_below and values[index] < t.tint_sure}
+    slashed = (read.confined - read.outlined) & faint_and_sure
     origin = (read.strokes.x0, read.strokes.y0)
     paper = {index for index, (shaded, conf) in enumerate(decided)
              if not shaded and conf >= t.uncertain_below and read.strokes.shares[index] < t.stroke_mark}
@@ -571,14 +571,14 @@ def read_specials(read: SheetRead) -> None:
 
 
 def _box_inks(sheet: np.ndarray, boxes: list[Box], t: ReaderTuning) -> tuple[list[np.ndarray], bool]:
-    """The ink inside each special box, over what its paper shows in this photo. A channel in which even the
-    barest of the four boxes reads as ink (its median over t.check_paper_floor) is noise there, and that much is
-    taken off it in every box: a dim tungsten photo's blue channel, amplified and then recompressed by a messaging
-    app, read 0.09 of ink over a bare box's paper and spilled the frames' colour inside (mixed 1500007: two unused
-    boxes read crossed at 0.18 and 0.20, unflagged; red and green read 0.01-0.02 there). Over the seen sets (levels
-    0-39, families 0-23 and 100000-100023) no channel's floor reached 0.03. Also whether any channel was so noisy
-    (its noise varies from box to box: a third of the light in blue, noise in 1 mm grains, left one unused box at
-    0.16 over the barest box's floor)."""
+    """The ink inside each special box, over what its paper shows in this photo, and whether any channel was
+    noisy. A channel in which even the barest of the four boxes reads as ink (its median over t.check_paper_floor)
+    is noise there, and that much is taken off it in every box: a dim tungsten photo's blue channel, amplified and
+    recompressed by a messaging app, read 0.09 of ink over a bare box's paper and spilled the frames' colour inside
+    (mixed 1500007: two unused boxes read crossed at 0.18 and 0.20, unflagged; red and green read 0.01-0.02 there).
+    Over the seen sets (levels 0-39, families 0-23 and 100000-100023) no channel's floor reached 0.03. Such noise
+    also varies from box to box (a sixth of the light in blue, noise in 1 mm grains, left an unused box at 0.16
+    over the barest box's floor), which the caller doubts."""
     reach = round(t.check_reach_mm * PX_PER_MM)
     channels = [local_channel_ink(sheet, box, reach, t) for box in boxes]
     medians = [np.median(ink.reshape(3, -1), axis=1) for ink in channels if ink.size]
