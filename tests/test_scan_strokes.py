@@ -195,8 +195,33 @@ def test_a_smudge_fades_before_its_lines_and_pencil_reaches_them():
     closed = (True, True, True, True)
     assert grid_keeping(fill, box, PX_PER_MM, closed)[0] > TUNING.fall_stain
     assert grid_keeping(fill, box, PX_PER_MM, closed)[1] < TUNING.spill_stain
-    near, past = grid_keeping(smudge, box, PX_PER_MM, closed)
+    near, past, _ = grid_keeping(smudge, box, PX_PER_MM, closed)
     assert near < TUNING.fall_stain or past > TUNING.spill_stain
+
+
+def test_a_blob_fades_all_round_and_pencil_keeps_to_every_line():
+    """An eraser smudge round in the middle of a cell fades a little towards each of its lines; each side alone
+    keeps as much as a light fill's worst side may (smudge 230014: g8 kept 0.73-0.84, read shaded and sure)."""
+    box = cell_boxes()[40]
+    x, y = _cell_origin(40)
+    fill = np.zeros((262 * 4, 190 * 4), np.float32)
+    fill[y - 2 : y + int(SIDE) + 2, x - 2 : x + int(SIDE) + 2] = 0.15
+    blob = np.zeros_like(fill)
+    cv2.circle(blob, (x + int(SIDE) // 2, y + int(SIDE) // 2), int(SIDE * 0.47), 0.15, -1)
+    blob = cv2.GaussianBlur(blob, (0, 0), SIDE * 0.12)
+    closed = (True, True, True, True)
+    assert grid_keeping(fill, box, PX_PER_MM, closed).mean_near > TUNING.blob_keep
+    kept = grid_keeping(blob, box, PX_PER_MM, closed)
+    assert kept.near > TUNING.fall_stain and 1 - kept.near + kept.past < TUNING.soft_edge  # no side tells alone
+    assert kept.mean_near < TUNING.blob_keep
+
+
+def test_an_eraser_smudge_in_the_middle_of_a_cell_is_in_doubt():
+    """Smudge 230014 (a blind set): g8 is empty but for a round smudge of 0.15 ink in its middle, fading a little
+    towards every line and spilling 0.22 into f8. It read shaded and sure."""
+    photo = styled_photo(230014, "mild", distractor="smudge")
+    result = read_photo(photo.jpeg)
+    assert wrong_items(result, photo.truth) <= flagged(result)
 
 
 def test_a_line_run_on_across_an_empty_cell_is_in_doubt():

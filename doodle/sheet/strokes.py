@@ -16,6 +16,7 @@ The values it decides with are in `tuning.ReaderTuning` (strokes against tints),
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 
@@ -136,9 +137,12 @@ def _stray_tints(ink: np.ndarray, boxes: tuple[tuple[int, int, int, int], ...], 
     sides = [(empty(row - 1, col), empty(row, col + 1), empty(row + 1, col), empty(row, col - 1))
              for row, col in (divmod(index, SIZE) for index in order)]
     keeping = _grid_keeping_all(ink, [boxes[index] for index in order], px_per_mm, sides, t)
-    stray = {index for index, (near, past) in zip(order, keeping, strict=True)
-             if near < t.fall_stain or past > t.spill_stain}
-    soft = {index for index, (near, past) in zip(order, keeping, strict=True) if 1.0 - near + past >= t.soft_edge}
+    stray = {index for index, kept in zip(order, keeping, strict=True)
+             if kept.near < t.fall_stain or kept.past > t.spill_stain}
+    # A blob (an eraser smudge round in the middle of a cell) fades all round, each side a little: pencil shading
+    # keeps to every line of its cell.
+    soft = {index for index, kept in zip(order, keeping, strict=True)
+            if 1.0 - kept.near + kept.past >= t.soft_edge or kept.mean_near < t.blob_keep}
     return stray, soft
 
 
@@ -223,17 +227,24 @@ def _band(ink: np.ndarray, box: tuple[int, int, int, int], side: int, reach: tup
     return ink[y0:y1, x1 + a : x1 + b]
 
 
+class Keeping(NamedTuple):
+    """How a cell's tint keeps to its printed lines, as shares of its interior's (median) ink."""
+
+    near: float  # the least left near one of its lines (pencil shading reaches its lines; a blot fades before them)
+    past: float  # the most spilled past a line into a neighbour left empty
+    mean_near: float  # left near its lines, on average over the four
+
+
 def grid_keeping(ink: np.ndarray, box: tuple[int, int, int, int], px_per_mm: float,
-                 open_sides: tuple[bool, bool, bool, bool], t: ReaderTuning = TUNING) -> tuple[float, float]:
-    """Whether a cell's tint keeps to its printed lines: the least share of its interior's (median) ink left near
-    a line (pencil shading reaches its lines; a smudge or a blot fades before them), and the most spilled past a
-    line into a neighbour left empty (`open_sides`: top, right, bottom, left)."""
+                 open_sides: tuple[bool, bool, bool, bool], t: ReaderTuning = TUNING) -> Keeping:
+    """Whether a cell's tint keeps to its printed lines (`open_sides`, top, right, bottom, left: the neighbours left
+    empty, into which a tint may spill)."""
     return _grid_keeping_all(ink, [box], px_per_mm, [open_sides], t)[0]
 
 
 def _grid_keeping_all(ink: np.ndarray, boxes: list[tuple[int, int, int, int]], px_per_mm: float,
                      open_sides: list[tuple[bool, bool, bool, bool]], t: ReaderTuning = TUNING
-                     ) -> list[tuple[float, float]]:
+                     ) -> list[Keeping]:
     """`grid_keeping` of each box with its open sides, the medians of all of them taken together."""
     margin = (1.0, (t.fall_margin_mm[1] - t.fall_margin_mm[0]) * px_per_mm)  # the interior's own edge pixel left out
     spill = (t.spill_band_mm[0] * px_per_mm, t.spill_band_mm[1] * px_per_mm)
@@ -246,10 +257,11 @@ def _grid_keeping_all(ink: np.ndarray, boxes: list[tuple[int, int, int, int]], p
         inner = next(medians) if inner_region.size else float("nan")
         ink_at = [next(medians) if band.size else None for band in bands]  # near and past, side by side
         if inner <= 0:
-            keeping.append((1.0, 0.0))
+            keeping.append(Keeping(1.0, 0.0, 1.0))
             continue
         near = [value / inner for value in ink_at[0::2] if value is not None]
         past = [value / inner for value, open_ in zip(ink_at[1::2], sides, strict=True) if open_ and value is not None]
-        keeping.append((min(near, default=1.0), max(past, default=0.0)))
+        keeping.append(Keeping(min(near, default=1.0), max(past, default=0.0),
+                               sum(near) / len(near) if near else 1.0))
     return keeping
 

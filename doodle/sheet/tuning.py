@@ -77,6 +77,10 @@ class ReaderTuning:
     shadow_width_reach: float = 25.0  # past the widest penumbra's half (a narrower reach took some of it for light)
     shadow_outline_shifts: tuple[float, ...] = tuple(float(mm) for mm in range(-8, 9))  # a soft edge's outline moved
     shadow_parts_tried: int = 5  # a soft shadow's parts (the largest first) whose combinations are tried on the paper
+    # The paper this close to a shadow's outline (map pixels, about mm), inside and out, must differ by a shadow's
+    # least depth (`shadows.darker_inside`). Light 0-47 and 100000-100047: a real shadow's paper 0.16 to 0.6 darker
+    # at 20 mm; light 100017's outline turned inside out, 0.02.
+    shadow_confirm_reach: float = 20.0
     shadow_soft_width: float = 3.0  # an edge this wide or wider is soft: the shadow is taken out with that blur
     shadow_edge: float = 0.01  # log gain changing this much between neighbouring map pixels: a shadow's edge
     shadow_edge_widen: int = 2  # map pixels (mm) either side of an edge where the light taken out may be off
@@ -380,6 +384,11 @@ class ReaderTuning:
     # doubt): pencil tints came to 0.39 at most (harsh 36 c2: kept 0.70, spilled 0.09; levels 0-39 and smudge, hand
     # smear and coffee ring 0-23, 614 cells), an eraser smudge missed by both bounds to 0.64 (smudge 170015).
     soft_edge: float = 0.5
+    # ... as does one that keeps less than this share near its lines on average over the four (a blob fading all
+    # round: smudge 230014 g8, an eraser smudge round in the middle, kept 0.73-0.84 by each side and spilled 0.22;
+    # read shaded and sure). Pencil tints kept 0.87 or more (levels harsh 0-39, moderate and mild 0-19, families
+    # 0-11, smudge 0-23: 504 cells; a faint scribble of 0.036 ink 0.77); smudges, smears and rings' insides 0.28-0.83.
+    blob_keep: float = 0.8
     # Such a blot is read as paper (in doubt) when fainter than this: eraser smudges measured 0.05-0.1, the lightest
     # pencil fills 0.114 (harsh seeds 4-10); on 40 harsh photos (seeds 600-639) light and pale yellow fills on the
     # grid's edge faded or spilled so (a blur over its thick border) at 0.09-0.24.
