@@ -100,9 +100,7 @@ def find_shadows(
         if log_gain.min() < 0:
             edge = fit_edge(log, bare, log_gain < 0, t)
             soft = edge.width >= t.shadow_soft_width
-            if not darker_inside(log, bare, edge.shaded, t):
-                log_gain, soft = np.zeros_like(log_gain), False
-            elif soft:  # taken out with its penumbra, where and as deep as the paper shows it
+            if soft:  # taken out with its penumbra, where and as deep as the paper shows it
                 log_gain = -edge.depth * cv2.GaussianBlur(edge.shaded.astype(np.float32), (0, 0), edge.width)
     if not soft:
         log_gain = cv2.GaussianBlur(log_gain, (0, 0), t.shadow_gain_blur)
@@ -236,20 +234,6 @@ def fit_edge(log: np.ndarray, bare: np.ndarray, shaded: np.ndarray, t: ReaderTun
     _, depth, sigma, _ = min((fit(blur(outline, sigma), sigma) for sigma in t.shadow_edge_widths),
                              key=lambda found: found[0])
     return EdgeFit(sigma, depth, outline)
-
-
-def darker_inside(log: np.ndarray, bare: np.ndarray, shaded: np.ndarray, t: ReaderTuning = TUNING) -> bool:
-    """Whether the bare paper just inside the outline `shaded` is darker than the paper just outside it, by a
-    shadow's least depth: what a shadow does, whatever the light around it. (A smooth light fitted with the step
-    can explain paper as well with the step's sign turned round, the lit part taken for the shadow: light 100017,
-    a hand's soft shadow below the grid, read as a shadow over the rest of the sheet.) Too little paper on either
-    side does not tell: the outline stands."""
-    mask = shaded.astype(np.uint8)
-    inside = bare & (mask > 0) & (cv2.distanceTransform(mask, cv2.DIST_L2, 5) <= t.shadow_confirm_reach)
-    outside = bare & (mask == 0) & (cv2.distanceTransform(1 - mask, cv2.DIST_L2, 5) <= t.shadow_confirm_reach)
-    if min(np.count_nonzero(inside), np.count_nonzero(outside)) < t.shadow_min_region:
-        return True
-    return float(np.median(log[outside]) - np.median(log[inside])) >= t.shadow_min_depth
 
 
 def corrected_by_paper(

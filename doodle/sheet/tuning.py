@@ -77,10 +77,6 @@ class ReaderTuning:
     shadow_width_reach: float = 25.0  # past the widest penumbra's half (a narrower reach took some of it for light)
     shadow_outline_shifts: tuple[float, ...] = tuple(float(mm) for mm in range(-8, 9))  # a soft edge's outline moved
     shadow_parts_tried: int = 5  # a soft shadow's parts (the largest first) whose combinations are tried on the paper
-    # The paper this close to a shadow's outline (map pixels, about mm), inside and out, must differ by a shadow's
-    # least depth (`shadows.darker_inside`). Light 0-47 and 100000-100047: a real shadow's paper 0.16 to 0.6 darker
-    # at 20 mm; light 100017's outline turned inside out, 0.02.
-    shadow_confirm_reach: float = 20.0
     shadow_soft_width: float = 3.0  # an edge this wide or wider is soft: the shadow is taken out with that blur
     shadow_edge: float = 0.01  # log gain changing this much between neighbouring map pixels: a shadow's edge
     shadow_edge_widen: int = 2  # map pixels (mm) either side of an edge where the light taken out may be off
