@@ -31,6 +31,8 @@ def _cells_in_doubt(result) -> int:
     (4023, "empty cells and fills even beside the edge, too few lit cells to confirm the depth: 13"),
     (4000, "a hard shadow's edge a millimetre off beside the boxes made the light look steep: 51"),
     (613, "the same, with every grey cell in doubt: 37"),
+    (145, "13 mm² of paper between the grid's border and a column's letter, blurred, looked steep: 32"),
+    (146, "the title's bold letters and the name, blurred, darkened the light around them: steep, 34"),
 ])
 def test_a_shadow_measured_right_leaves_few_cells_in_doubt(seed, before):
     _reads_with_few_doubts(make_photo(seed, level_conditions("harsh")), before)
