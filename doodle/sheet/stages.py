@@ -137,12 +137,9 @@ Stage = Callable[[SheetRead], None]
 
 def find_paper(read: SheetRead) -> None:
     """The paper known before anything is read: with our layout, everywhere except where the player draws (cells,
-    boxes, bubbles, written scores, the name) and the large printed areas (markers, QR code, tinted boxes, the
-    title). Printed text and thin lines are taken out later by a small max filter, so the paper between them
-    counts, close around the grid too. The title's bold letters are wider than that filter, and a name may be
-    written in any pen: blurred, either darkened the light estimated around them, which looked like a shadow's
-    edge left in (harsh 146: 1272 mm² of steep light there, every grey cell in doubt; harsh 26). Without our
-    layout, only a narrow ring just outside the grid's border."""
+    boxes, bubbles, written scores) and the large printed areas (markers, QR code, tinted boxes). Printed text and
+    thin lines are taken out later by a small max filter, so the paper between them counts, close around the grid
+    too. Without our layout, only a narrow ring just outside the grid's border."""
     t = read.tuning
     if not read.marks:
         ring = np.zeros_like(read.inside)
@@ -156,8 +153,6 @@ def find_paper(read: SheetRead) -> None:
     for marker in layout.MARKERS:
         _set(trusted, marker.rect.inset(margin), False)
     _set(trusted, layout.QR_RECT.inset(margin), False)
-    _set(trusted, layout.TITLE_RECT.inset(margin), False)
-    _set(trusted, layout.NAME_RECT.inset(margin), False)
     _set(trusted, layout.GRID_RECT.inset(-t.paper_grid_margin_mm), False)
     for special in layout.SPECIALS:
         _set(trusted, special.box.inset(margin), False)
@@ -715,7 +710,11 @@ def _steep_near_grid(read: SheetRead) -> bool:
     and more (light 36, 40, 100009, 100035, 200014, 1400001, mixed 100042); a speck as small as a printed letter is
     the print's blur (harsh 145: 13 mm² of paper between the grid's border and a column's letter put 32 cells in
     doubt; harsh 98, 114, 119 and light 3, 5 had 1-76 mm², and read the same without the rule, with 0-6 cells in
-    doubt and none wrong unflagged)."""
+    doubt and none wrong unflagged). The paper around the title and the name is left out: the title's bold letters
+    are wider than the filter that takes print out of the paper, and a name may be written in any pen; blurred,
+    they darken the light estimated around them (harsh 146: 1272 mm² of steep light there, 34 cells in doubt).
+    Only this test leaves it out: the light estimated without that paper moved elsewhere too (light 100014: 4 empty
+    cells read shaded, unflagged)."""
     t = read.tuning
     if read.shadows.soft:
         steep = read.variation > t.shadow_variation
@@ -726,7 +725,10 @@ def _steep_near_grid(read: SheetRead) -> bool:
         steep = ~beside_edge & (beyond > t.shadow_variation)
     x0, y0, x1, y1 = layout.GRID_RECT.inset(-t.shadow_steep_reach_mm).to_px(PX_PER_MM)
     near = (slice(max(y0, 0), y1), slice(max(x0, 0), x1))
-    steep_paper = (read.trusted[near] & steep[near]).astype(np.uint8)
+    paper = read.trusted.copy()
+    for rect in (layout.TITLE_RECT, layout.NAME_RECT):
+        _set(paper, rect.inset(-t.paper_margin_mm), False)
+    steep_paper = (paper[near] & steep[near]).astype(np.uint8)
     count, _, stats, _ = cv2.connectedComponentsWithStats(steep_paper, connectivity=8)
     return count > 1 and int(stats[1:, cv2.CC_STAT_AREA].max()) >= t.shadow_min_region * PX_PER_MM**2
 
