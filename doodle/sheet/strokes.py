@@ -88,8 +88,9 @@ def stain_cells(ink: np.ndarray, normalised: np.ndarray, values: np.ndarray, sha
     of it, or beside it, is tinted unevenly (a tint's edge runs through it: in doubt, since a light pencil fill
     beside a misjudged light reads so too), and is a blot when its cells fade before their lines or spill over
     them into a cell left empty (a smudge, a smear; in a wide group, only its cells that do). A cell whose tint
-    fades and spills a little, both, may be a stain too (a soft edge: see `_stray_tints`). Cells with strokes
-    are not judged so: the paper between hatching strokes is not even enough to tell. (`normalised`: the sheet's
+    fades and spills a little, both, or fades a little all round, may be a stain too (a soft edge, a blob: see
+    `_stray_tints`). Cells with strokes are not judged so: the paper between hatching strokes is not even enough
+    to tell. (`normalised`: the sheet's
     BGR over the paper's own, for the tints' colour; `light_steps`, bool, sheet image size: where the light itself
     steps, a shadow's edge taken out, which is no tint's edge.)"""
     plain = {i for i in range(SIZE * SIZE) if strokes.shares[i] < t.stroke_mark and values[i] < t.tint_sure

@@ -382,8 +382,9 @@ class ReaderTuning:
     soft_edge: float = 0.5
     # ... as does one that keeps less than this share near its lines on average over the four (a blob fading all
     # round: smudge 230014 g8, an eraser smudge round in the middle, kept 0.73-0.84 by each side and spilled 0.22;
-    # read shaded and sure). Pencil tints kept 0.87 or more (levels harsh 0-39, moderate and mild 0-19, families
-    # 0-11, smudge 0-23: 504 cells; a faint scribble of 0.036 ink 0.77); smudges, smears and rings' insides 0.28-0.83.
+    # read shaded and sure). Pencil tints kept 0.87 or more (levels harsh 0-39, moderate and mild 0-19, seven
+    # families 0-11, smudge 0-23: 504 cells; a faint scribble of 0.036 ink 0.77); smudges, smears and rings' insides
+    # 0.28-0.83.
     blob_keep: float = 0.8
     # Such a blot is read as paper (in doubt) when fainter than this: eraser smudges measured 0.05-0.1, the lightest
     # pencil fills 0.114 (harsh seeds 4-10); on 40 harsh photos (seeds 600-639) light and pale yellow fills on the
