@@ -209,8 +209,13 @@ def test_a_blob_fades_all_round_and_pencil_keeps_to_every_line():
     blob = np.zeros_like(fill)
     cv2.circle(blob, (x + int(SIDE) // 2, y + int(SIDE) // 2), int(SIDE * 0.47), 0.15, -1)
     blob = cv2.GaussianBlur(blob, (0, 0), SIDE * 0.12)
+    one_side = fill.copy()  # a light fill that thins towards one line only, as a hand's stroke may
+    ramp = round(6 * PX_PER_MM)
+    one_side[:, x - 2 : x - 2 + ramp] *= np.linspace(0.4, 1.0, ramp)[None, :]
     closed = (True, True, True, True)
     assert grid_keeping(fill, box, PX_PER_MM, closed).mean_near > TUNING.blob_keep
+    thinned = grid_keeping(one_side, box, PX_PER_MM, closed)
+    assert thinned.near < TUNING.blob_keep < thinned.mean_near  # the average tells it from a blob, not the least
     kept = grid_keeping(blob, box, PX_PER_MM, closed)
     assert kept.near > TUNING.fall_stain and 1 - kept.near + kept.past < TUNING.soft_edge  # no side tells alone
     assert kept.mean_near < TUNING.blob_keep
@@ -221,7 +226,9 @@ def test_an_eraser_smudge_in_the_middle_of_a_cell_is_in_doubt():
     towards every line and spilling 0.22 into f8. It read shaded and sure."""
     photo = styled_photo(230014, "mild", distractor="smudge")
     result = read_photo(photo.jpeg)
+    assert "g8" in flagged(result)
     assert wrong_items(result, photo.truth) <= flagged(result)
+    assert sum(doubt.kind == "cell" for doubt in result.uncertain) <= 5
 
 
 def test_a_line_run_on_across_an_empty_cell_is_in_doubt():

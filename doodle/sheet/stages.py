@@ -706,15 +706,15 @@ def _cell_interiors(height: int, width: int, clearance_mm: float) -> np.ndarray:
 def _steep_near_grid(read: SheetRead) -> bool:
     """Whether the light over the bare paper within t.shadow_steep_reach_mm of the grid changes steeply (see
     `shadow_doubts`), leaving out the strip along a hard shadow's edge, over a patch of paper as large as a shadow
-    at least (t.shadow_min_region mm²). The photos this rule was made for had 291 mm² of steep paper in one piece
-    and more (light 36, 40, 100009, 100035, 200014, 1400001, mixed 100042); a speck as small as a printed letter is
-    the print's blur (harsh 145: 13 mm² of paper between the grid's border and a column's letter put 32 cells in
-    doubt; harsh 98, 114, 119 and light 3, 5 had 1-76 mm², and read the same without the rule, with 0-6 cells in
-    doubt and none wrong unflagged). The paper around the title and the name is left out: the title's bold letters
-    are wider than the filter that takes print out of the paper, and a name may be written in any pen; blurred,
-    they darken the light estimated around them (harsh 146: 1272 mm² of steep light there, 34 cells in doubt).
-    Only this test leaves it out: the light estimated without that paper moved elsewhere too (light 100014: 4 empty
-    cells read shaded, unflagged)."""
+    at least (t.shadow_min_region mm²; without our layout, any). The photos this rule was made for had 291 mm² of
+    steep paper in one piece and more (light 36, 40, 100009, 100035, 200014, 1400001, mixed 100042); a speck as
+    small as a printed letter is the print's blur (harsh 145: 13 mm² of paper between the grid's border and a
+    column's letter put 32 cells in doubt; harsh 98, 114, 119 and light 3, 5 had 1-76 mm², and read the same
+    without the rule, with 0-6 cells in doubt and none wrong unflagged). The paper around the title and the name is
+    left out: the title's bold letters are wider than the filter that takes print out of the paper, and a name may
+    be written in any pen; blurred, they darken the light estimated around them (harsh 146: 1272 mm² of steep light
+    there, 34 cells in doubt). Only this test leaves it out: the light estimated without that paper moved elsewhere
+    too (light 100014: 4 empty cells read shaded, unflagged)."""
     t = read.tuning
     if read.shadows.soft:
         steep = read.variation > t.shadow_variation
@@ -729,6 +729,8 @@ def _steep_near_grid(read: SheetRead) -> bool:
     for rect in (layout.TITLE_RECT, layout.NAME_RECT):
         _set(paper, rect.inset(-t.paper_margin_mm), False)
     steep_paper = (paper[near] & steep[near]).astype(np.uint8)
+    if not read.marks:  # without our layout the paper is a ring around the grid 3.5 mm wide: no patch is large
+        return bool(steep_paper.any())
     count, _, stats, _ = cv2.connectedComponentsWithStats(steep_paper, connectivity=8)
     return count > 1 and int(stats[1:, cv2.CC_STAT_AREA].max()) >= t.shadow_min_region * PX_PER_MM**2
 

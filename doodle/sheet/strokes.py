@@ -129,7 +129,7 @@ def _stray_tints(ink: np.ndarray, boxes: tuple[tuple[int, int, int, int], ...], 
                  px_per_mm: float, t: ReaderTuning) -> tuple[set[int], set[int]]:
     """The `cells` whose tint fades before their lines or spills over them into a cell left empty; and those
     whose tint's edge is soft on the whole: the share it loses by its lines and the share it spills past them add
-    up to `t.soft_edge` or more."""
+    up to `t.soft_edge` or more, or it keeps less than `t.blob_keep` near its lines on average (a blob)."""
 
     def empty(r: int, c: int) -> bool:
         return 0 <= r < SIZE and 0 <= c < SIZE and not shaded[r * SIZE + c]
@@ -233,7 +233,7 @@ class Keeping(NamedTuple):
 
     near: float  # the least left near one of its lines (pencil shading reaches its lines; a blot fades before them)
     past: float  # the most spilled past a line into a neighbour left empty
-    mean_near: float  # left near its lines, on average over the four
+    mean_near: float  # left near its lines, on average over its sides
 
 
 def grid_keeping(ink: np.ndarray, box: tuple[int, int, int, int], px_per_mm: float,
