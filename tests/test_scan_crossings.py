@@ -102,6 +102,31 @@ def test_a_line_along_the_cells_diagonals_is_no_ones_mark():
     assert _own_marks(sheet, marked) == {19, 29}
 
 
+def test_a_slash_beside_a_patch_outlined_apart_does_not_vouch_for_a_line_through_a_corner():
+    """A line "/" corner to corner through d5 and e4, which touch there; d5 beside c5's slash and e4 beside f4's,
+    each of them outlined on its own (slash-stray-line 230016: g3 and h2, read as two slashes, unflagged). With no
+    outline between them, c5 and f4 could be of one patch with d5 and e4, and the line two slashes meeting; with
+    the outlines, the line is no one's mark."""
+    from doodle.sheet.outline import drawn_sides, joined
+    from tests.test_scan_outline import _lines, _outline
+
+    C5, D5, E4, F4 = 4 * SIZE + 2, 4 * SIZE + 3, 3 * SIZE + 4, 3 * SIZE + 5
+    sheet = _printed_sheet()
+    cv2.line(sheet, _at(5.0, 3.0), _at(3.0, 5.0), PENCIL, 3, cv2.LINE_AA)
+    _slash(sheet, 4, 2)
+    _slash(sheet, 3, 5)
+    marked = {C5, D5, E4, F4}
+    assert {D5, E4} <= _own_marks(sheet, marked)
+    _outline(sheet, {(4, 2)})
+    _outline(sheet, {(3, 5)})
+    drawn = drawn_sides(_lines(sheet))
+    boxes = cell_boxes()
+    strokes = StrokeMap(sheet, boxes, PX_PER_MM, margin_px=crossing_margin_px(PX_PER_MM))
+    own = confined_cells(strokes, boxes, marked, PX_PER_MM, joins=lambda index, other: joined(drawn, index, other))
+    assert own & {D5, E4} == set()
+    assert {C5, F4} <= own
+
+
 def test_a_line_ending_in_a_slashed_cell_is_not_its_slash():
     """A stray line ("/") across b4 corner to corner, on through the corner into c3 and ending 65% of the way
     along c3's diagonal, where c3 holds its own slash of the other slant and an outline's corner at the top
@@ -126,11 +151,12 @@ def test_slashes_without_outlines_are_read_as_marks_without_doubt(seed):
 
 
 @pytest.mark.parametrize(("style", "seed"), [(None, 2), ("slash", 0), ("slash", 6), ("slash", 9), ("slash", 10),
-                                           ("slash", 90019)])
+                                           ("slash", 90019), ("slash", 230016), (None, 200010)])
 def test_a_stray_line_is_never_read_as_shading_without_a_doubt(style, seed):
     """Stray pencil lines over empty cells: two through e9-g9 read as three shaded cells, unflagged (as dense as
     hatching, with the ink of a line); lines coming in through a corner, or along the cells' diagonals beside a
-    patch of slashes, read as slashes."""
+    patch of slashes, read as slashes (230016: beside patches outlined apart); a line at 45 degrees through
+    hatched cells and an empty one between them, off their corners (200010: f7, 0.106 of ink)."""
     photo = styled_photo(seed, "mild", style=style, distractor="stray line")
     result = read_photo(photo.jpeg)
     assert wrong_items(result, photo.truth) <= flagged(result)

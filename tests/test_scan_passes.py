@@ -10,8 +10,9 @@ import pytest
 
 from doodle.quilt import SIZE
 from doodle.sheet.crossings import crossing_margin_px, without_grid_lines
+from doodle.sheet.measure import flat_field
 from doodle.sheet.outline import drawn_sides
-from doodle.sheet.passes import chained, ending_in_paper, on_doubted_lines, passed_cells
+from doodle.sheet.passes import chained, ending_in_paper, lines_through, on_doubted_lines, passed_cells
 from doodle.sheet.scan import read_photo
 from doodle.sheet.scribbles import sparse_pieces
 from doodle.sheet.stages import PX_PER_MM, cell_boxes
@@ -158,3 +159,48 @@ def test_a_slash_on_a_line_through_doubted_cells_is_in_doubt_too():
     result = read_photo(photo.jpeg)
     assert not photo.truth.quilt.is_covered(3, 8)
     assert wrong_items(result, photo.truth) <= flagged(result)
+
+
+def _graphite(sheet: np.ndarray, points: list[tuple[float, float]], darken: float = 0.45) -> None:
+    """A pencil stroke through points given in cells (row, col), darkening what it is drawn over (graphite over
+    graphite is darker still)."""
+    mask = np.zeros(sheet.shape[:2], np.uint8)
+    cv2.polylines(mask, [np.array([_at(row, col) for row, col in points], np.int32)], False, 255, 3, cv2.LINE_AA)
+    sheet[:] = (sheet * (1.0 - darken * mask[..., None] / 255.0)).astype(np.uint8)
+
+
+def _hatched(sheet: np.ndarray, row: int, col: int) -> None:
+    """A cell hatched full: steep strokes ("/", about 70 degrees) 2 mm apart, as dense as shading."""
+    for k in range(-3, 11):
+        x = col + 0.05 + k * 0.125
+        _graphite(sheet, [(row + 0.97, x), (row + 0.03, x + 0.34)])
+
+
+def _through(sheet: np.ndarray, cells: set[int]) -> set[int]:
+    boxes = cell_boxes()
+    strokes = StrokeMap(sheet, boxes, PX_PER_MM, margin_px=crossing_margin_px(PX_PER_MM))
+    clean = without_grid_lines(strokes, PX_PER_MM)
+    origin = (strokes.x0, strokes.y0)
+    pieces = sparse_pieces(clean, origin, strokes.shares, PX_PER_MM)
+    ink = flat_field(sheet, np.ones(sheet.shape[:2], bool)).ink
+    return lines_through(cells, pieces, clean, origin, boxes, ink, PX_PER_MM)
+
+
+def test_a_line_through_hatched_cells_is_no_mark_of_the_empty_cell_between():
+    """A line at 45 degrees from deep in d6's hatching across e5, just off its corners, and on into f4's hatching
+    (stray-line 200010: f7, empty between hatched cells, read shaded and sure at 0.106 of ink). The line is cut
+    into pieces where it runs through hatching; it is followed there along its own slant. A line that stops
+    3 mm past e5, or a scribble's two passes across it, is no line through."""
+    D6, F4 = 5 * SIZE + 3, 3 * SIZE + 5
+    sheet = _printed_sheet()
+    _hatched(sheet, 5, 3)
+    _hatched(sheet, 3, 5)
+    _graphite(sheet, [(5.9, 3.1), (3.12, 5.88)])
+    assert _through(sheet, {E5, D6, F4}) == {E5}
+    sheet = _printed_sheet()
+    _hatched(sheet, 5, 3)
+    _graphite(sheet, [(5.9, 3.1), (3.83, 5.17)])
+    assert _through(sheet, {E5}) == set()
+    sheet = _printed_sheet()
+    _graphite(sheet, [(4.25, 2.5), (4.3, 6.5), (4.7, 6.6), (4.75, 2.5)])  # two passes 6 mm apart, turning in g5
+    assert _through(sheet, {E5}) == set()

@@ -19,6 +19,8 @@ across or off the grid, and so none of its cells holds a mark of its own. The va
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 
@@ -34,10 +36,12 @@ def crossing_margin_px(px_per_mm: float, t: ReaderTuning = TUNING) -> int:
 
 
 def confined_cells(strokes: StrokeMap, boxes: tuple[tuple[int, int, int, int], ...], cells: set[int],
-                   px_per_mm: float, t: ReaderTuning = TUNING, clean: np.ndarray | None = None) -> set[int]:
+                   px_per_mm: float, t: ReaderTuning = TUNING, clean: np.ndarray | None = None,
+                   joins: Callable[[int, int], bool] | None = None) -> set[int]:
     """The `cells` (index row * 9 + col) whose strokes run across them from side to side and top to bottom and
     cross none of their sides: a mark of the cell's own. `strokes` must reach `crossing_margin_px` past the cells'
-    interiors (`boxes`); `clean` is its `without_grid_lines`, when already made.
+    interiors (`boxes`); `clean` is its `without_grid_lines`, when already made; `joins(a, b)` says whether two
+    cells side by side may be one patch (no outline drawn between them: `outline.joined`), always by default.
 
     Running across the cell, as a slash or an X does: the end of a line coming in through a corner need not
     (slash-stray-line 0, 6 and 10 read such a cell as shaded, unflagged), nor a line crossing the cell at a
@@ -47,7 +51,9 @@ def confined_cells(strokes: StrokeMap, boxes: tuple[tuple[int, int, int, int], .
     its own mark only when it touches a slashed cell side to side, as a patch of slashes does, its strokes lie
     along that diagonal all the way across it, and the cell across that corner holds its own mark too
     (a line along the cells' diagonals ends somewhere: in a cell it does not run across, beside a slash of the
-    other slant, or off the grid: slash-stray-line 9, 10 and 14)."""
+    other slant, or off the grid: slash-stray-line 9, 10 and 14). A slashed cell beyond a drawn outline is of
+    another patch and does not vouch for it (slash-stray-line 230016: a line corner to corner through g3 and h2,
+    each beside a slashed cell of a patch outlined apart, read as two slashes, unflagged)."""
     if not cells:
         return set()
     if clean is None:
@@ -68,7 +74,7 @@ def confined_cells(strokes: StrokeMap, boxes: tuple[tuple[int, int, int, int], .
     slashed = {index for index in candidates if strokes.shares[index] < t.stroke_dense and diagonals[index]}
     own = set()
     for index in candidates:
-        beside = {r * SIZE + c for r, c in side_neighbours(index)}
+        beside = {r * SIZE + c for r, c in side_neighbours(index) if joins is None or joins(index, r * SIZE + c)}
         through = {falling for pair, falling in corners if index in pair}
         if through and not (beside & slashed and through <= diagonals[index]):
             continue

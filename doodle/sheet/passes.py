@@ -13,6 +13,7 @@ anywhere).
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from doodle.quilt import SIZE
@@ -194,3 +195,98 @@ def on_doubted_lines(cells: set[int], doubted: set[int], pieces: np.ndarray, cle
             if any(mostly_along(clean, along, boxes[other], origin, px_per_mm, t) for other in doubted - {index}):
                 found.add(index)
     return found
+
+
+
+def lines_through(cells: set[int], pieces: np.ndarray, clean: np.ndarray, origin: tuple[int, int],
+                  boxes: tuple[Box, ...], ink: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) -> set[int]:
+    """Of `cells`, those whose strokes mostly (`t.scribble_along_share`) lie along one straight piece that enters
+    the cell and leaves it, and runs on along its own slant at least `t.pass_reach_mm` past it both ways: a line
+    across the page, not a mark of the cell (a scribble's passes are two or more, and turn in its cells).
+    The pieces are sparse ones (`scribbles.sparse_pieces`), and shading hides a line from the stroke map: the line
+    is followed on in the sheet's `ink` (`FlatField.ink`), darker along its slant than beside it. `pieces`, `clean`,
+    `origin` and `boxes` as for `passed_cells`."""
+    if not len(pieces) or not cells:
+        return set()
+    near = _near_cells(pieces, cells, origin, (t.pass_reach_mm + t.pass_chain_gap_mm) * px_per_mm, px_per_mm)
+    across = _near_cells(pieces[near], cells, origin, 0.0, px_per_mm)
+    lines = chained(pieces[near], px_per_mm, t, seeds=np.flatnonzero(across))[across]
+    found = set()
+    for index in cells:
+        box = tuple(float(v) for v in layout.cell_rect(*divmod(index, SIZE)).to_px(px_per_mm))  # its printed lines
+        for line in lines:
+            along = along_pieces(clean.shape, line[None], px_per_mm, t)
+            if not mostly_along(clean, along, boxes[index], origin, px_per_mm, t):
+                continue
+            inside = _inside_box(_fitted(clean & along, boxes[index], origin, line) + np.array([*origin, *origin]),
+                                 box)
+            if inside is not None and all(_runs_on(ink, end, heading, px_per_mm, t) for end, heading in inside):
+                found.add(index)
+                break
+    return found
+
+
+def _fitted(strokes: np.ndarray, box: Box, origin: tuple[int, int], line: np.ndarray) -> np.ndarray:
+    """The straight line (as two points in `strokes`' pixels) fitted to the strokes in the box: a piece's slant
+    and place, found with a degree's steps and a pencil line's width, would miss the line's own 8 mm on."""
+    x0, y0, x1, y1 = box
+    ys, xs = np.nonzero(strokes[y0 - origin[1] : y1 - origin[1], x0 - origin[0] : x1 - origin[0]])
+    if len(xs) < 2:
+        return line
+    points = np.column_stack([xs + x0 - origin[0], ys + y0 - origin[1]]).astype(np.float32)
+    vx, vy, cx, cy = cv2.fitLine(points, cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+    return np.array([cx - vx, cy - vy, cx + vx, cy + vy], np.float64)
+
+
+def _inside_box(line: np.ndarray, box: tuple[float, ...]) -> tuple[tuple[np.ndarray, np.ndarray], ...] | None:
+    """Where a straight piece's line enters a box and leaves it, each with the way out of the box there (unit
+    vectors); None when it misses the box or does not cross it."""
+    (ax, ay, bx, by), (x0, y0, x1, y1) = line, box
+    length = float(np.hypot(bx - ax, by - ay))
+    if length == 0.0:
+        return None
+    start, unit = np.array([ax, ay]), np.array([bx - ax, by - ay]) / length
+    low, high = -np.inf, np.inf  # along the line (pixels from `start`), the part inside the box
+    for step, at, lo, hi in ((unit[0], ax, x0, x1), (unit[1], ay, y0, y1)):
+        if abs(step) < 1e-9:
+            if not lo <= at <= hi:
+                return None
+            continue
+        enter, leave = sorted(((lo - at) / step, (hi - at) / step))
+        low, high = max(low, enter), min(high, leave)
+    if low >= high or high < 0.0 or low > length:
+        return None
+    return (start + low * unit, -unit), (start + high * unit, unit)
+
+
+def _runs_on(ink: np.ndarray, end: np.ndarray, heading: np.ndarray, px_per_mm: float, t: ReaderTuning) -> bool:
+    """Whether a line runs on along `heading` from `end` (sheet-image pixels) for `t.pass_reach_mm`, in
+    `t.crossing_landed_share` of the far half of that: where the `ink` along `t.crossing_slant_mm` of the line
+    (widened by `t.crossing_meet_mm`: its wobble) is `t.stroke_ink` more than beside it, `t.crossing_reach_mm` away
+    on either side. Strokes at other slants (hatching the line runs through) darken both alike."""
+    reach, aside = t.pass_reach_mm * px_per_mm, t.crossing_reach_mm * px_per_mm
+    half = max(round(t.crossing_slant_mm * px_per_mm / 2), 1)
+    size = 2 * (half + round(aside) + 1) + 1
+    middle, normal = (size - 1) / 2, np.array([-heading[1], heading[0]])
+    kernel = np.zeros((size, size), np.float32)
+    for offset, weight in ((0.0, 1.0), (aside, -0.5), (-aside, -0.5)):
+        line = np.zeros_like(kernel)
+        a = np.array([middle, middle]) + normal * offset - heading * half
+        b = np.array([middle, middle]) + normal * offset + heading * half
+        cv2.line(line, tuple(int(v) for v in np.round(a)), tuple(int(v) for v in np.round(b)), 1.0, 1)
+        kernel += weight * line / max(float(line.sum()), 1.0)
+    far = end + heading * reach
+    pad = size + round(t.crossing_meet_mm * px_per_mm) + 1
+    height, width = ink.shape
+    x0, y0 = np.maximum((np.floor(np.minimum(end, far)) - pad).astype(int), 0)
+    x1, y1 = np.minimum((np.ceil(np.maximum(end, far)) + pad).astype(int), (width, height))
+    if x1 <= x0 or y1 <= y0:
+        return False
+    contrast = cv2.filter2D(ink[y0:y1, x0:x1].astype(np.float32), -1, kernel, borderType=cv2.BORDER_REPLICATE)
+    widen = 2 * max(round(t.crossing_meet_mm * px_per_mm), 1) + 1
+    contrast = cv2.dilate(contrast, np.ones((widen, widen), np.uint8))
+    steps = np.arange(reach / 2, reach + 1.0)  # its far half: the kernel and the widening blur a line's end
+    points = np.round(end + heading * steps[:, None]).astype(int) - np.array([x0, y0])
+    inside = (points[:, 0] >= 0) & (points[:, 0] < x1 - x0) & (points[:, 1] >= 0) & (points[:, 1] < y1 - y0)
+    hits = int((contrast[points[inside, 1], points[inside, 0]] >= t.stroke_ink).sum())
+    return hits >= t.crossing_landed_share * len(steps)

@@ -37,8 +37,8 @@ from doodle.sheet.measure import (
     medians_of,
     region_ink,
 )
-from doodle.sheet.outline import drawn_sides, edge_lines, outlined_cells, shut_out
-from doodle.sheet.passes import ending_in_paper, on_doubted_lines, passed_cells
+from doodle.sheet.outline import drawn_sides, edge_lines, joined, outlined_cells, shut_out
+from doodle.sheet.passes import ending_in_paper, lines_through, on_doubted_lines, passed_cells
 from doodle.sheet.processing import level_only, print_lift
 from doodle.sheet.scan_errors import TooDarkError
 from doodle.sheet.scribbles import scribbled_cells, sparse_pieces
@@ -302,9 +302,11 @@ def find_strokes(read: SheetRead) -> None:
     marked = {i for i in range(SIZE * SIZE) if shaded[i] or read.strokes.shares[i] >= t.stroke_mark}
     lines = edge_lines(read.light.ink, PX_PER_MM, t)
     read.outlined = outlined_cells(lines, marked, t)
+    drawn = drawn_sides(lines, t)
     stroked = {i for i in marked if read.strokes.shares[i] >= t.stroke_mark}
     clean = without_grid_lines(read.strokes, PX_PER_MM, t)
-    read.confined = confined_cells(read.strokes, boxes, stroked, PX_PER_MM, t, clean)
+    read.confined = confined_cells(read.strokes, boxes, stroked, PX_PER_MM, t, clean,
+                                  lambda index, other: joined(drawn, index, other))
     origin = (read.strokes.x0, read.strokes.y0)
     read.scribbled, read.passed = set(), set()
     read.clean, read.pieces = clean, np.zeros((0, 4))
@@ -313,7 +315,6 @@ def find_strokes(read: SheetRead) -> None:
         # A scribble that turns in a cell the outlines around it leave out is a patch's next door, run on past its
         # outline (scribble-outlined 130003: c3, a hole in a U of cells outlined on their own sides; d3's scribble
         # turned back 2 mm inside c3's far side, and c3 read shaded and sure).
-        drawn = drawn_sides(lines, t)
         read.scribbled = (scribbled_cells(clean, origin, boxes, read.strokes.shares, pieces, PX_PER_MM, t) & stroked
                           ) - shut_out(drawn)
         # An outlined cell marked by its strokes alone, not its own nor a scribble's, may hold a pass from next
@@ -444,7 +445,11 @@ def decide_cells(read: SheetRead) -> None:
              if not shaded and conf >= t.uncertain_below and read.strokes.shares[index] < t.stroke_mark}
     doubted_lines = on_doubted_lines(sure | slashed, lone & doubtful, read.pieces, read.clean, origin, boxes,
                                      PX_PER_MM, t)
-    for index in (doubted_lines
+    # A line that enters a cell and leaves it, running on well past it both ways, and holds most of its strokes is
+    # not the cell's mark (stray-line 200010: a line at 45 degrees through d9, e8, f7 and g6, just off their corners;
+    # f7, empty between hatched cells, read 0.106 of ink, shaded and sure).
+    through = lines_through(sure, read.pieces, read.clean, origin, boxes, field_.ink, PX_PER_MM, t)
+    for index in (doubted_lines | through
                   | ending_in_paper(sure, paper, read.pieces, read.clean, origin, boxes, PX_PER_MM, t)):
         decided[index] = (True, min(decided[index][1], t.shadow_doubt))
     shaded_cells = []
