@@ -200,8 +200,8 @@ def on_doubted_lines(cells: set[int], doubted: set[int], pieces: np.ndarray, cle
 
 def lines_through(cells: set[int], pieces: np.ndarray, clean: np.ndarray, origin: tuple[int, int],
                   boxes: tuple[Box, ...], ink: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) -> set[int]:
-    """Of `cells`, those whose strokes mostly (`t.scribble_along_share`) lie along one straight piece that enters
-    the cell and leaves it, and runs on along its own slant at least `t.pass_reach_mm` past it both ways: a line
+    """Of `cells`, those whose strokes and ink mostly (`t.scribble_along_share`) lie along one straight piece that
+    enters the cell and leaves it, and runs on along its own slant at least `t.pass_reach_mm` past it both ways: a line
     across the page, not a mark of the cell (a scribble's passes are two or more, and turn in its cells).
     The pieces are sparse ones (`scribbles.sparse_pieces`), and shading hides a line from the stroke map: the line
     is followed on in the sheet's `ink` (`FlatField.ink`), darker along its slant than beside it. `pieces`, `clean`,
@@ -213,28 +213,33 @@ def lines_through(cells: set[int], pieces: np.ndarray, clean: np.ndarray, origin
     lines = chained(pieces[near], px_per_mm, t, seeds=np.flatnonzero(across))[across]
     found = set()
     for index in cells:
-        box = tuple(float(v) for v in layout.cell_rect(*divmod(index, SIZE)).to_px(px_per_mm))  # its printed lines
-        for line in lines:
-            along = along_pieces(clean.shape, line[None], px_per_mm, t)
-            if not mostly_along(clean, along, boxes[index], origin, px_per_mm, t):
+        x0, y0, x1, y1 = boxes[index]
+        corner = np.array([x0, y0, x0, y0], np.float64)  # the box's top left, in sheet-image pixels
+        strokes = clean[y0 - origin[1] : y1 - origin[1], x0 - origin[0] : x1 - origin[0]]
+        inked = np.maximum(ink[y0:y1, x0:x1], 0.0)  # shading the stroke map misses (its light sinks into it)
+        whole = (0, 0, x1 - x0, y1 - y0)
+        sides = tuple(float(v) for v in layout.cell_rect(*divmod(index, SIZE)).to_px(px_per_mm))  # printed lines
+        for line in lines + np.array([*origin, *origin]):  # in sheet-image pixels
+            if _inside_box(line, sides) is None:
                 continue
-            inside = _inside_box(_fitted(clean & along, boxes[index], origin, line) + np.array([*origin, *origin]),
-                                 box)
+            along = along_pieces(strokes.shape, (line - corner)[None], px_per_mm, t)
+            if not (mostly_along(strokes, along, whole, (0, 0), px_per_mm, t)
+                    and float(inked[along].sum()) >= t.scribble_along_share * float(inked.sum())):
+                continue
+            inside = _inside_box(_fitted(strokes & along, line - corner) + corner, sides)
             if inside is not None and all(_runs_on(ink, end, heading, px_per_mm, t) for end, heading in inside):
                 found.add(index)
                 break
     return found
 
 
-def _fitted(strokes: np.ndarray, box: Box, origin: tuple[int, int], line: np.ndarray) -> np.ndarray:
-    """The straight line (as two points in `strokes`' pixels) fitted to the strokes in the box: a piece's slant
-    and place, found with a degree's steps and a pencil line's width, would miss the line's own 8 mm on."""
-    x0, y0, x1, y1 = box
-    ys, xs = np.nonzero(strokes[y0 - origin[1] : y1 - origin[1], x0 - origin[0] : x1 - origin[0]])
+def _fitted(strokes: np.ndarray, line: np.ndarray) -> np.ndarray:
+    """The straight line (two points, in `strokes`' pixels) fitted to `strokes` (`line` when they are too few): a
+    piece's slant and place, found in steps of a degree and a pencil line's width, would miss the line 8 mm on."""
+    ys, xs = np.nonzero(strokes)
     if len(xs) < 2:
         return line
-    points = np.column_stack([xs + x0 - origin[0], ys + y0 - origin[1]]).astype(np.float32)
-    vx, vy, cx, cy = cv2.fitLine(points, cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+    vx, vy, cx, cy = cv2.fitLine(np.column_stack([xs, ys]).astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).ravel()
     return np.array([cx - vx, cy - vy, cx + vx, cy + vy], np.float64)
 
 
