@@ -107,7 +107,7 @@ def test_a_slash_beside_a_patch_outlined_apart_does_not_vouch_for_a_line_through
     each of them outlined on its own (slash-stray-line 230016: g3 and h2, read as two slashes, unflagged). With no
     outline between them, c5 and f4 could be of one patch with d5 and e4, and the line two slashes meeting; with
     the outlines, the line is no one's mark."""
-    from doodle.sheet.outline import drawn_sides, joined
+    from doodle.sheet.outline import drawn_sides
     from tests.test_scan_outline import _lines, _outline
 
     C5, D5, E4, F4 = 4 * SIZE + 2, 4 * SIZE + 3, 3 * SIZE + 4, 3 * SIZE + 5
@@ -122,7 +122,7 @@ def test_a_slash_beside_a_patch_outlined_apart_does_not_vouch_for_a_line_through
     drawn = drawn_sides(_lines(sheet))
     boxes = cell_boxes()
     strokes = StrokeMap(sheet, boxes, PX_PER_MM, margin_px=crossing_margin_px(PX_PER_MM))
-    own = confined_cells(strokes, boxes, marked, PX_PER_MM, joins=lambda index, other: joined(drawn, index, other))
+    own = confined_cells(strokes, boxes, marked, PX_PER_MM, drawn=drawn)
     assert own & {D5, E4} == set()
     assert {C5, F4} <= own
 

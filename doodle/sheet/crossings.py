@@ -19,13 +19,12 @@ across or off the grid, and so none of its cells holds a mark of its own. The va
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import cv2
 import numpy as np
 
 from doodle.quilt import SIZE
 from doodle.sheet import layout
+from doodle.sheet.outline import drawn_on_own_side, joined
 from doodle.sheet.strokes import StrokeMap, side_neighbours
 from doodle.sheet.tuning import TUNING, ReaderTuning
 
@@ -37,11 +36,11 @@ def crossing_margin_px(px_per_mm: float, t: ReaderTuning = TUNING) -> int:
 
 def confined_cells(strokes: StrokeMap, boxes: tuple[tuple[int, int, int, int], ...], cells: set[int],
                    px_per_mm: float, t: ReaderTuning = TUNING, clean: np.ndarray | None = None,
-                   joins: Callable[[int, int], bool] | None = None) -> set[int]:
+                   drawn: dict[str, np.ndarray] | None = None) -> set[int]:
     """The `cells` (index row * 9 + col) whose strokes run across them from side to side and top to bottom and
     cross none of their sides: a mark of the cell's own. `strokes` must reach `crossing_margin_px` past the cells'
-    interiors (`boxes`); `clean` is its `without_grid_lines`, when already made; `joins(a, b)` says whether two
-    cells side by side may be one patch (no outline drawn between them: `outline.joined`), always by default.
+    interiors (`boxes`); `clean` is its `without_grid_lines`, when already made; `drawn` is where outlines are
+    drawn (`outline.drawn_sides`), when known.
 
     Running across the cell, as a slash or an X does: the end of a line coming in through a corner need not
     (slash-stray-line 0, 6 and 10 read such a cell as shaded, unflagged), nor a line crossing the cell at a
@@ -51,9 +50,10 @@ def confined_cells(strokes: StrokeMap, boxes: tuple[tuple[int, int, int, int], .
     its own mark only when it touches a slashed cell side to side, as a patch of slashes does, its strokes lie
     along that diagonal all the way across it, and the cell across that corner holds its own mark too
     (a line along the cells' diagonals ends somewhere: in a cell it does not run across, beside a slash of the
-    other slant, or off the grid: slash-stray-line 9, 10 and 14). A slashed cell beyond a drawn outline is of
-    another patch and does not vouch for it (slash-stray-line 230016: a line corner to corner through g3 and h2,
-    each beside a slashed cell of a patch outlined apart, read as two slashes, unflagged)."""
+    other slant, or off the grid: slash-stray-line 9, 10 and 14). A cell with no outline of its own whose every
+    marked neighbour lies beyond a drawn outline, of other patches, is vouched for by none, nor its partner
+    across the corner (slash-stray-line 230016: a line corner to corner through g3 and h2, read as two slashes,
+    unflagged: g3 between two patches outlined apart and two empty cells); the partner's others keep theirs."""
     if not cells:
         return set()
     if clean is None:
@@ -72,12 +72,15 @@ def confined_cells(strokes: StrokeMap, boxes: tuple[tuple[int, int, int, int], .
     # A slash through a corner is one of a patch of slashes (stray-line 180006: a line along f4's and g3's
     # diagonals, from corner to corner, beside the scribbled cells of other patches, read as two slashes).
     slashed = {index for index in candidates if strokes.shares[index] < t.stroke_dense and diagonals[index]}
-    own = set()
+    own, apart = set(), set()
     for index in candidates:
-        beside = {r * SIZE + c for r, c in side_neighbours(index) if joins is None or joins(index, r * SIZE + c)}
+        beside = {r * SIZE + c for r, c in side_neighbours(index)}
         through = {falling for pair, falling in corners if index in pair}
         if through and not (beside & slashed and through <= diagonals[index]):
             continue
+        if through and drawn is not None and not drawn_on_own_side(drawn, index) and not {
+                other for other in beside & cells if joined(drawn, index, other)}:
+            apart.add(index)  # vouched for only by slashes of patches outlined apart from it, no outline of its own
         own.add(index)
     # The cells across a corner from one another hold their own marks together, or neither does. A cell as full of
     # strokes as shading is never a slash's partner: a line running on into it may end anywhere in its strokes
@@ -85,7 +88,9 @@ def confined_cells(strokes: StrokeMap, boxes: tuple[tuple[int, int, int, int], .
     full = {index for index in cells if strokes.shares[index] >= t.crossing_full_share}
     while broken := {index for pair, _ in corners if not pair <= own - full for index in pair} & own:
         own -= broken
-    return own
+    # A cell vouched for only across a drawn outline, and its partner across the corner, hold no marks of their own;
+    # the partner's other partners keep theirs (a chain of slashes, each vouched for, is not undone from one end).
+    return own - apart - {index for pair, _ in corners if pair & apart for index in pair}
 
 
 def _in_cell(clean: np.ndarray, strokes: StrokeMap, index: int, px_per_mm: float, t: ReaderTuning) -> np.ndarray:

@@ -117,6 +117,12 @@ def sides_drawn(drawn: dict[str, np.ndarray], index: int) -> list[tuple[tuple[in
             for neighbour, name, at in _sides(*divmod(index, SIZE))]
 
 
+def drawn_on_own_side(drawn: dict[str, np.ndarray], index: int) -> bool:
+    """Whether a line is drawn along one of the cell's sides on its own side of the print (its own outline, not
+    a neighbour's; `drawn`: `drawn_sides`'s)."""
+    return any(bool(drawn[name][at]) for _, name, at in _sides(*divmod(index, SIZE)))
+
+
 def joined(drawn: dict[str, np.ndarray], index: int, other: int) -> bool:
     """Whether two cells share a side with no line drawn along it (`drawn`: `drawn_sides`'s)."""
     for (row, col), across in sides_drawn(drawn, index):

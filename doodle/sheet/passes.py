@@ -8,7 +8,8 @@ it decides with is `tuning.ReaderTuning.pass_reach_mm`, with its evidence.
 A line's strokes are judged together, wherever it runs: a cell marked only by a line that also runs through a cell
 in doubt as a stray line is in doubt too, and so is a cell marked by a line that ends deep inside an empty cell (a
 player's hatching and scribbles end at their patch's sides, or a little past them; a stray line starts and ends
-anywhere).
+anywhere), or by one line that enters it and leaves it, running on well past it both ways (a slash stays in its
+cell; a scribble's passes are several, and turn in its cells).
 """
 
 from __future__ import annotations

@@ -37,7 +37,7 @@ from doodle.sheet.measure import (
     medians_of,
     region_ink,
 )
-from doodle.sheet.outline import drawn_sides, edge_lines, joined, outlined_cells, shut_out
+from doodle.sheet.outline import drawn_sides, edge_lines, outlined_cells, shut_out
 from doodle.sheet.passes import ending_in_paper, lines_through, on_doubted_lines, passed_cells
 from doodle.sheet.processing import level_only, print_lift
 from doodle.sheet.scan_errors import TooDarkError
@@ -305,8 +305,7 @@ def find_strokes(read: SheetRead) -> None:
     drawn = drawn_sides(lines, t)
     stroked = {i for i in marked if read.strokes.shares[i] >= t.stroke_mark}
     clean = without_grid_lines(read.strokes, PX_PER_MM, t)
-    read.confined = confined_cells(read.strokes, boxes, stroked, PX_PER_MM, t, clean,
-                                  lambda index, other: joined(drawn, index, other))
+    read.confined = confined_cells(read.strokes, boxes, stroked, PX_PER_MM, t, clean, drawn)
     origin = (read.strokes.x0, read.strokes.y0)
     read.scribbled, read.passed = set(), set()
     read.clean, read.pieces = clean, np.zeros((0, 4))
