@@ -106,7 +106,7 @@ def test_a_slash_beside_a_patch_outlined_apart_does_not_vouch_for_a_line_through
     """A line "/" corner to corner through d5 and e4, which touch there; d5 beside c5's slash and e4 beside f4's,
     each of them outlined on its own (slash-stray-line 230016: g3 and h2, read as two slashes, unflagged). With no
     outline between them, c5 and f4 could be of one patch with d5 and e4, and the line two slashes meeting; with
-    the outlines, the line is no one's mark."""
+    the outlines, the line is no one's mark; with d5 outlined on its own too, they are d5's and e4's slashes."""
     from doodle.sheet.outline import drawn_sides
     from tests.test_scan_outline import _lines, _outline
 
@@ -125,6 +125,10 @@ def test_a_slash_beside_a_patch_outlined_apart_does_not_vouch_for_a_line_through
     own = confined_cells(strokes, boxes, marked, PX_PER_MM, drawn=drawn)
     assert own & {D5, E4} == set()
     assert {C5, F4} <= own
+    _outline(sheet, {(4, 3)})  # d5 outlined on its own: a patch of one cell, its slash the player's
+    drawn = drawn_sides(_lines(sheet))
+    strokes = StrokeMap(sheet, boxes, PX_PER_MM, margin_px=crossing_margin_px(PX_PER_MM))
+    assert {C5, D5, E4, F4} <= confined_cells(strokes, boxes, marked, PX_PER_MM, drawn=drawn)
 
 
 def test_a_line_ending_in_a_slashed_cell_is_not_its_slash():
