@@ -198,7 +198,6 @@ def on_doubted_lines(cells: set[int], doubted: set[int], pieces: np.ndarray, cle
     return found
 
 
-
 def lines_through(cells: set[int], pieces: np.ndarray, clean: np.ndarray, origin: tuple[int, int],
                   boxes: tuple[Box, ...], ink: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) -> set[int]:
     """Of `cells`, those whose strokes and ink mostly (`t.scribble_along_share`) lie along one straight piece that

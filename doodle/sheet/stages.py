@@ -444,9 +444,9 @@ def decide_cells(read: SheetRead) -> None:
              if not shaded and conf >= t.uncertain_below and read.strokes.shares[index] < t.stroke_mark}
     doubted_lines = on_doubted_lines(sure | slashed, lone & doubtful, read.pieces, read.clean, origin, boxes,
                                      PX_PER_MM, t)
-    # A line that enters a cell and leaves it, running on well past it both ways, and holds most of its strokes is
-    # not the cell's mark (stray-line 200010: a line at 45 degrees through d9, e8, f7 and g6, just off their corners;
-    # f7, empty between hatched cells, read 0.106 of ink, shaded and sure).
+    # A line that enters a cell and leaves it, running on well past it both ways, and holds most of its strokes and
+    # ink is not the cell's mark (stray-line 200010: a line at 45 degrees through d9, e8, f7 and g6, just off their
+    # corners; f7, empty between hatched cells, read 0.106 of ink, shaded and sure).
     through = lines_through(sure, read.pieces, read.clean, origin, boxes, field_.ink, PX_PER_MM, t)
     for index in (doubted_lines | through
                   | ending_in_paper(sure, paper, read.pieces, read.clean, origin, boxes, PX_PER_MM, t)):
