@@ -10,12 +10,13 @@ import pytest
 from doodle.quilt import SIZE
 from doodle.sheet import layout
 from doodle.sheet.crossings import confined_cells, crossing_margin_px
+from doodle.sheet.outline import drawn_sides
 from doodle.sheet.scan import read_photo
 from doodle.sheet.stages import PX_PER_MM, cell_boxes
 from doodle.sheet.strokes import StrokeMap
 from tests.photogen_styles import styled_photo
 from tests.test_scan import flagged, wrong_items
-from tests.test_scan_outline import _outline
+from tests.test_scan_outline import _lines, _outline
 
 PENCIL = (95, 95, 95)
 
@@ -42,10 +43,11 @@ def _slash(sheet: np.ndarray, row: int, col: int, inset: float = 0.08) -> None:
     cv2.line(sheet, _at(row + inset, col + inset), _at(row + 1 - inset, col + 1 - inset), PENCIL, 3, cv2.LINE_AA)
 
 
-def _own_marks(sheet: np.ndarray, marked: set[int]) -> set[int]:
+def _own_marks(sheet: np.ndarray, marked: set[int], outlines: bool = False) -> set[int]:
+    """`confined_cells` of the sheet's strokes; with `outlines`, knowing where outlines are drawn on it."""
     boxes = cell_boxes()
     strokes = StrokeMap(sheet, boxes, PX_PER_MM, margin_px=crossing_margin_px(PX_PER_MM))
-    return confined_cells(strokes, boxes, marked, PX_PER_MM)
+    return confined_cells(strokes, boxes, marked, PX_PER_MM, drawn=drawn_sides(_lines(sheet)) if outlines else None)
 
 
 def test_a_slash_within_its_cell_is_its_own_mark_and_a_line_through_cells_is_not():
@@ -107,9 +109,6 @@ def test_a_slash_beside_a_patch_outlined_apart_does_not_vouch_for_a_line_through
     each of them outlined on its own (slash-stray-line 230016: g3 and h2, read as two slashes, unflagged). With no
     outline between them, c5 and f4 could be of one patch with d5 and e4, and the line two slashes meeting; with
     the outlines, the line is no one's mark; with d5 outlined on its own too, they are d5's and e4's slashes."""
-    from doodle.sheet.outline import drawn_sides
-    from tests.test_scan_outline import _lines, _outline
-
     C5, D5, E4, F4 = 4 * SIZE + 2, 4 * SIZE + 3, 3 * SIZE + 4, 3 * SIZE + 5
     sheet = _printed_sheet()
     cv2.line(sheet, _at(5.0, 3.0), _at(3.0, 5.0), PENCIL, 3, cv2.LINE_AA)
@@ -119,16 +118,11 @@ def test_a_slash_beside_a_patch_outlined_apart_does_not_vouch_for_a_line_through
     assert {D5, E4} <= _own_marks(sheet, marked)
     _outline(sheet, {(4, 2)})
     _outline(sheet, {(3, 5)})
-    drawn = drawn_sides(_lines(sheet))
-    boxes = cell_boxes()
-    strokes = StrokeMap(sheet, boxes, PX_PER_MM, margin_px=crossing_margin_px(PX_PER_MM))
-    own = confined_cells(strokes, boxes, marked, PX_PER_MM, drawn=drawn)
+    own = _own_marks(sheet, marked, outlines=True)
     assert own & {D5, E4} == set()
     assert {C5, F4} <= own
     _outline(sheet, {(4, 3)})  # d5 outlined on its own: a patch of one cell, its slash the player's
-    drawn = drawn_sides(_lines(sheet))
-    strokes = StrokeMap(sheet, boxes, PX_PER_MM, margin_px=crossing_margin_px(PX_PER_MM))
-    assert {C5, D5, E4, F4} <= confined_cells(strokes, boxes, marked, PX_PER_MM, drawn=drawn)
+    assert {C5, D5, E4, F4} <= _own_marks(sheet, marked, outlines=True)
 
 
 def test_a_line_ending_in_a_slashed_cell_is_not_its_slash():

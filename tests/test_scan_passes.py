@@ -26,13 +26,18 @@ from tests.test_scan_outline import _lines, _outline, _printed_sheet
 E5, F5 = 4 * SIZE + 4, 4 * SIZE + 5
 
 
-def _passed(sheet, cells: set[int]) -> set[int]:
+def _strokes(sheet: np.ndarray) -> tuple[np.ndarray, np.ndarray, tuple[int, int], tuple]:
+    """The sheet's straight pieces, its strokes without the grid's lines, their origin, and the cells' boxes, as
+    the reader makes them."""
     boxes = cell_boxes()
     strokes = StrokeMap(sheet, boxes, PX_PER_MM, margin_px=crossing_margin_px(PX_PER_MM))
     clean = without_grid_lines(strokes, PX_PER_MM)
     origin = (strokes.x0, strokes.y0)
-    pieces = sparse_pieces(clean, origin, strokes.shares, PX_PER_MM)
-    return passed_cells(cells, pieces, clean, origin, boxes, drawn_sides(_lines(sheet)), PX_PER_MM)
+    return sparse_pieces(clean, origin, strokes.shares, PX_PER_MM), clean, origin, boxes
+
+
+def _passed(sheet, cells: set[int]) -> set[int]:
+    return passed_cells(cells, *_strokes(sheet), drawn_sides(_lines(sheet)), PX_PER_MM)
 
 
 def _polyline(sheet: np.ndarray, points: list[tuple[float, float]]) -> None:
@@ -82,12 +87,7 @@ def test_passes_into_outlined_empty_cells_are_never_read_without_a_doubt(seed):
 
 def _judged(judge, sheet, cells: set[int], others: set[int]) -> set[int]:
     """`judge` (`on_doubted_lines` or `ending_in_paper`) of `cells` against `others`, on the sheet's strokes."""
-    boxes = cell_boxes()
-    strokes = StrokeMap(sheet, boxes, PX_PER_MM, margin_px=crossing_margin_px(PX_PER_MM))
-    clean = without_grid_lines(strokes, PX_PER_MM)
-    origin = (strokes.x0, strokes.y0)
-    pieces = sparse_pieces(clean, origin, strokes.shares, PX_PER_MM)
-    return judge(cells, others, pieces, clean, origin, boxes, PX_PER_MM)
+    return judge(cells, others, *_strokes(sheet), PX_PER_MM)
 
 
 def test_a_line_is_judged_as_one_through_every_cell_it_crosses():
@@ -178,16 +178,11 @@ def _hatched(sheet: np.ndarray, row: int, col: int) -> None:
 
 
 def _through(sheet: np.ndarray, cells: set[int]) -> set[int]:
-    boxes = cell_boxes()
-    strokes = StrokeMap(sheet, boxes, PX_PER_MM, margin_px=crossing_margin_px(PX_PER_MM))
-    clean = without_grid_lines(strokes, PX_PER_MM)
-    origin = (strokes.x0, strokes.y0)
-    pieces = sparse_pieces(clean, origin, strokes.shares, PX_PER_MM)
     paper = np.ones(sheet.shape[:2], bool)  # the light known from the margins, as the reader knows it
     x0, y0, x1, y1 = layout.GRID_RECT.to_px(PX_PER_MM)
     paper[y0:y1, x0:x1] = False
     ink = flat_field(sheet, paper).ink
-    return lines_through(cells, pieces, clean, origin, boxes, ink, PX_PER_MM)
+    return lines_through(cells, *_strokes(sheet), ink, PX_PER_MM)
 
 
 def test_a_line_through_hatched_cells_is_no_mark_of_the_empty_cell_between():

@@ -218,16 +218,17 @@ def lines_through(cells: set[int], pieces: np.ndarray, clean: np.ndarray, origin
         strokes = clean[y0 - origin[1] : y1 - origin[1], x0 - origin[0] : x1 - origin[0]]
         inked = np.maximum(ink[y0:y1, x0:x1], 0.0)  # shading the stroke map misses (its light sinks into it)
         whole = (0, 0, x1 - x0, y1 - y0)
-        sides = tuple(float(v) for v in layout.cell_rect(*divmod(index, SIZE)).to_px(px_per_mm))  # printed lines
+        left, top, right, bottom = layout.cell_rect(*divmod(index, SIZE)).to_px(px_per_mm)
+        sides = (left, top, right - left + 1, bottom - top + 1)  # its printed lines, as cv2.clipLine takes a rect
         for line in lines + np.array([*origin, *origin]):  # in sheet-image pixels
-            if _inside_box(line, sides) is None:
-                continue
+            if not cv2.clipLine(sides, _pixel(line[:2]), _pixel(line[2:]))[0]:
+                continue  # the piece does not reach the cell
             along = along_pieces(strokes.shape, (line - corner)[None], px_per_mm, t)
             if not (mostly_along(strokes, along, whole, (0, 0), px_per_mm, t)
                     and float(inked[along].sum()) >= t.scribble_along_share * float(inked.sum())):
                 continue
-            inside = _inside_box(_fitted(strokes & along, line - corner) + corner, sides)
-            if inside is not None and all(_runs_on(ink, end, heading, px_per_mm, t) for end, heading in inside):
+            ends = _ends(_fitted(strokes & along, line - corner) + corner, sides)
+            if ends is not None and all(_runs_on(ink, end, heading, px_per_mm, t) for end, heading in ends):
                 found.add(index)
                 break
     return found
@@ -243,25 +244,20 @@ def _fitted(strokes: np.ndarray, line: np.ndarray) -> np.ndarray:
     return np.array([cx - vx, cy - vy, cx + vx, cy + vy], np.float64)
 
 
-def _inside_box(line: np.ndarray, box: tuple[float, ...]) -> tuple[tuple[np.ndarray, np.ndarray], ...] | None:
-    """Where a straight piece's line enters a box and leaves it, each with the way out of the box there (unit
-    vectors); None when it misses the box or does not cross it."""
-    (ax, ay, bx, by), (x0, y0, x1, y1) = line, box
-    length = float(np.hypot(bx - ax, by - ay))
+def _pixel(point: np.ndarray) -> tuple[int, int]:
+    return int(round(point[0])), int(round(point[1]))
+
+
+def _ends(line: np.ndarray, rect: tuple[int, int, int, int]) -> tuple[tuple[np.ndarray, np.ndarray], ...] | None:
+    """Where the straight line through a piece's two points enters a rect (x, y, width, height) and leaves it, each
+    with the way out there (unit vectors); None when it misses the rect."""
+    start, end = line[:2], line[2:]
+    length = float(np.hypot(*(end - start)))
     if length == 0.0:
         return None
-    start, unit = np.array([ax, ay]), np.array([bx - ax, by - ay]) / length
-    low, high = -np.inf, np.inf  # along the line (pixels from `start`), the part inside the box
-    for step, at, lo, hi in ((unit[0], ax, x0, x1), (unit[1], ay, y0, y1)):
-        if abs(step) < 1e-9:
-            if not lo <= at <= hi:
-                return None
-            continue
-        enter, leave = sorted(((lo - at) / step, (hi - at) / step))
-        low, high = max(low, enter), min(high, leave)
-    if low >= high or high < 0.0 or low > length:
-        return None
-    return (start + low * unit, -unit), (start + high * unit, unit)
+    unit, far = (end - start) / length, 2.0 * max(rect[2], rect[3])
+    crosses, enter, leave = cv2.clipLine(rect, _pixel(start - far * unit), _pixel(start + far * unit))
+    return ((np.array(enter, np.float64), -unit), (np.array(leave, np.float64), unit)) if crosses else None
 
 
 def _runs_on(ink: np.ndarray, end: np.ndarray, heading: np.ndarray, px_per_mm: float, t: ReaderTuning) -> bool:
