@@ -143,22 +143,29 @@ def shut_out(drawn: dict[str, np.ndarray], least: int = 3) -> set[int]:
 
 def drawn_sides(lines: EdgeLines, t: ReaderTuning = TUNING) -> dict[str, np.ndarray]:
     """Per reading (above, below, left, right), whether a line is drawn over the print on that side: more
-    line-like ink than the print alone gives, measured on the inner sides of this photo (most of them are not
-    outlined) and, apart, on the grid's thicker border."""
-    inner = np.concatenate([lines.above[1:SIZE].ravel(), lines.below[1:SIZE].ravel(),
-                            lines.left[:, 1:SIZE].ravel(), lines.right[:, 1:SIZE].ravel()])
-    border = np.concatenate([lines.above[[0, SIZE]].ravel(), lines.below[[0, SIZE]].ravel(),
-                             lines.left[:, [0, SIZE]].ravel(), lines.right[:, [0, SIZE]].ravel()])
+    line-like ink than the print alone gives, measured on the same reading of the inner sides of this photo and,
+    apart, of the grid's thicker border (the two sides of a printed line read a little apart: the line is not
+    exactly where the sheet's homography puts it)."""
     drawn = {}
     for name in ("above", "below", "left", "right"):
         reading = getattr(lines, name)
-        reference = np.full(reading.shape, float(np.median(inner)), np.float32)
-        if name in ("above", "below"):
-            reference[[0, SIZE]] = float(np.median(border))
-        else:
-            reference[:, [0, SIZE]] = float(np.median(border))
+        lines_first = reading if name in ("above", "below") else reading.T
+        reference = np.full(lines_first.shape, _print_level(lines_first[1:SIZE], t.outline_drawn), np.float32)
+        reference[[0, SIZE]] = _print_level(lines_first[[0, SIZE]], t.outline_drawn)
+        if name in ("left", "right"):
+            reference = reference.T
         drawn[name] = reading - reference > t.outline_drawn
     return drawn
+
+
+def _print_level(readings: np.ndarray, spread: float) -> float:
+    """What the printed line alone reads, from the readings of alike sides on one side of the print: the middle
+    of their densest cluster, `spread` wide. The print reads alike all over the sheet, while drawn lines add more
+    or less ink: on a sheet outlined all over, most sides are drawn, and the median reading is a drawn one."""
+    values = np.sort(readings.ravel())
+    ends = np.searchsorted(values, values + spread, side="right")
+    first = int(np.argmax(ends - np.arange(len(values))))
+    return float(np.median(values[first : ends[first]]))
 
 
 def outlined_cells(lines: EdgeLines, marked: set[int], t: ReaderTuning = TUNING) -> set[int]:
