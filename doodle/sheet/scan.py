@@ -232,14 +232,16 @@ def _read_image(
         if search.other_sheet:
             notes += (OTHER_SHEET_NOTE,)
         sheet, inside = _warp(image, search.fit.homography)
-        if not inside[_grid_box_px()].all():
+        if not inside[_box_px(layout.GRID_RECT)].all():
             also = OTHER_SHEET_TOO if search.other_sheet else ""
             raise SheetNotFoundError(f"part of the grid is outside the photo: photograph the whole sheet{also}")
         # A page that is not flat: where its print really is, near where the homography puts it (refine.py).
         refinement = refine(sheet, marker_residuals(markers, search.fit, tuning), tuning)
         if not refinement.flat:
             sheet, inside = _warp(image, search.fit.homography, refinement)
-        read = _read_sheet(sheet, inside, METHOD_MARKERS, search.found, tuning, trace)
+        covered = tuple(marker.corner for marker in layout.MARKERS
+                       if marker.corner not in search.fit.corners and inside[_box_px(marker.rect)].all())
+        read = _read_sheet(sheet, inside, METHOD_MARKERS, search.found, tuning, trace, covered)
         result = _identified(read, gray, search.fit, tuning)
         return _unflat(replace(result, notes=notes + result.notes), refinement, tuning).checked(checks)
     _check_light_and_focus(gray, tuning)
@@ -346,8 +348,8 @@ def _warp(image: np.ndarray, homography: np.ndarray, refinement: Refinement | No
     return sheet, inside
 
 
-def _grid_box_px() -> tuple[slice, slice]:
-    x0, y0, x1, y1 = layout.GRID_RECT.to_px(PX_PER_MM)
+def _box_px(rect: layout.Rect) -> tuple[slice, slice]:
+    x0, y0, x1, y1 = rect.to_px(PX_PER_MM)
     return slice(y0, y1), slice(x0, x1)
 
 
@@ -368,10 +370,11 @@ def _check_light_and_focus(gray: np.ndarray, t: ReaderTuning) -> None:
 
 def _read_sheet(
     sheet: np.ndarray, inside: np.ndarray, method: str, markers_found: int, tuning: ReaderTuning,
-    trace: dict[str, np.ndarray] | None,
+    trace: dict[str, np.ndarray] | None, covered: tuple[str, ...] = (),
 ) -> ScanResult:
-    """The flattened sheet read (see `stages`), as a result."""
-    read = read_sheet(sheet, inside, method == METHOD_MARKERS, tuning, trace)
+    """The flattened sheet read (see `stages`), as a result (`covered`: the corners whose markers were not seen,
+    though in the photo)."""
+    read = read_sheet(sheet, inside, method == METHOD_MARKERS, tuning, trace, covered)
     return _result(read, method, markers_found)
 
 

@@ -23,6 +23,7 @@ import numpy as np
 
 from doodle.quilt import MAX_ROUND_SCORE, SIZE, Quilt, mask_of
 from doodle.sheet import layout, pictures
+from doodle.sheet.cover import cover_over
 from doodle.sheet.crossings import confined_cells, crossing_margin_px, without_grid_lines
 from doodle.sheet.doubts import Uncertain
 from doodle.sheet.light import could_be_paper, darker_nearby, either_side, light_uncertainty
@@ -73,6 +74,7 @@ class SheetRead:
     marks: bool
     tuning: ReaderTuning = TUNING
     trace: dict[str, np.ndarray] | None = None  # BGR pictures of the sheet's size, by name: see `show`
+    covered_corners: tuple[str, ...] = ()  # the corners ("tl", ...) whose markers were not seen, though in the photo
     # find_paper
     trusted: np.ndarray = field(init=False)  # bool: the paper known before anything is read
     # take_out_shadows
@@ -152,6 +154,8 @@ def find_paper(read: SheetRead) -> None:
     margin = -t.paper_margin_mm
     for marker in layout.MARKERS:
         _set(trusted, marker.rect.inset(margin), False)
+        if marker.corner in read.covered_corners:  # a thumb holding the sheet down, say: no paper (cover.py)
+            trusted &= ~cover_over(read.sheet, marker.rect, PX_PER_MM, t)
     _set(trusted, layout.QR_RECT.inset(margin), False)
     _set(trusted, layout.GRID_RECT.inset(-t.paper_grid_margin_mm), False)
     for special in layout.SPECIALS:
@@ -673,11 +677,12 @@ STAGES: tuple[Stage, ...] = (
 
 def read_sheet(
     sheet: np.ndarray, inside: np.ndarray, marks: bool, tuning: ReaderTuning = TUNING,
-    trace: dict[str, np.ndarray] | None = None,
+    trace: dict[str, np.ndarray] | None = None, covered_corners: tuple[str, ...] = (),
 ) -> SheetRead:
-    """The flattened sheet read by each of `STAGES` in turn (into `trace`, when given, each stage's picture).
-    Raises `TooDarkError` when there was too little light to tell pencil from paper."""
-    read = SheetRead(sheet, inside, marks, tuning, trace)
+    """The flattened sheet read by each of `STAGES` in turn (into `trace`, when given, each stage's picture);
+    `covered_corners`: those whose markers were not seen although their place is in the photo. Raises `TooDarkError`
+    when there was too little light to tell pencil from paper."""
+    read = SheetRead(sheet, inside, marks, tuning, trace, covered_corners)
     read.show("sheet", lambda read: read.sheet.copy())
     for stage in STAGES:
         stage(read)

@@ -187,6 +187,17 @@ class ReaderTuning:
     glare_fringe_mm: float = 2.0  # around the clipped blob the paper is near white: pencil there is faint too
     glare_close_mm: int = 3  # printed lines and thin strokes across the blob are bridged (they are not clipped)
 
+    # --- a cover over a corner marker not seen (cover.py; lengths in sheet mm) ---
+    cover_reach_mm: float = 40.0  # a thumb holding the sheet down reaches this far past the marker's place, at most
+    cover_paper_percentile: float = 75  # the paper around the marker: the brighter part of what lies around it
+    cover_paper_share: float = 0.8  # the marker's middle, darkest channel against paper's: at least this is paper
+    cover_print_share: float = 0.35  # ... brightest channel: at most this is the marker's own black print
+    # A step between millimetres (grey levels, each channel) that ends the cover: a thumb against paper steps by 40
+    # and more in the blue (harsh 26, 32); the light over the thumb changes by a few a millimetre, the noise of a
+    # harsh photo averaged over a millimetre by 2.
+    cover_step: int = 12
+    cover_margin_mm: float = 2.0  # the cover's blurred edge
+
     # --- the cells: threshold and confidence ---
     # Cell threshold window (ink units): empty paper measures about 0, the lightest pencil fill well above 0.05.
     cell_lowest: float = 0.02
