@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from doodle.sheet import layout
 from doodle.sheet.cover import cover_over
@@ -52,13 +53,14 @@ def test_a_thumb_over_a_marker_is_found_and_the_paper_around_is_not():
     assert not cover_over(washed, marker, PX_PER_MM).any()
 
 
-def test_a_thumb_over_a_corner_marker_leaves_the_light_beside_it_alone():
-    """Harsh 26: a thumb over the top left marker, read as paper, darkened the light estimated beside it; the
-    light there looked steep, as a shadow's wrongly taken out would, and 20 cells were put in doubt (7 now, at a
-    hard shadow's edge). The thumb is left out of the paper."""
-    photo = make_photo(26, "harsh")
-    assert photo.details["occluded_marker"] == "tl"
+@pytest.mark.parametrize(("seed", "most"), [(26, 7), (69, 5), (78, 5), (139, 5)])
+def test_a_thumb_over_a_corner_marker_leaves_the_light_beside_it_alone(seed, most):
+    """Harsh 26, 69, 78 and 139: a thumb over a corner marker, read as paper, darkened the light estimated beside
+    it; the light there looked steep, as a shadow's wrongly taken out would, and 20, 22, 13 and 20 cells were put in
+    doubt (26 keeps 7, at a hard shadow's edge). The thumb is left out of the paper."""
+    photo = make_photo(seed, "harsh")
+    assert photo.details["occluded_marker"]
     result = read_photo(photo.jpeg)
     assert result.markers_found == 3
-    assert len([doubt for doubt in result.uncertain if doubt.kind == "cell"]) <= 7
+    assert len([doubt for doubt in result.uncertain if doubt.kind == "cell"]) <= most
     assert result.quilt == photo.truth.quilt

@@ -2,8 +2,8 @@
 
 A corner marker that was not seen, although its place is inside the photo, is covered. Whatever covers it covers
 the paper around it too, and is darker than paper: taken as paper, it darkens the light estimated around it, and
-the cells and print near it read in a light that is not there (harsh 26 and 32: a thumb over a corner made the
-light beside it look steep, and 12 to 20 cells were put in doubt). So the cover is found and left out of the
+the cells and print near it read in a light that is not there (harsh 26, 69, 78 and 139: a thumb over a corner
+made the light beside it look steep, and 13 to 22 cells were put in doubt; 0 to 7 now). So the cover is found and left out of the
 paper: from the middle of the marker's place, the area of the same colour, grown as long as the colour changes
 gradually (a thumb's edge against paper is a step; the light over the thumb changes smoothly). A marker lost to
 glare or blur is not covered: its middle looks like paper or print, and nothing is left out.
