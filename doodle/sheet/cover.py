@@ -3,10 +3,10 @@
 A corner marker that was not seen, although its place is inside the photo, is covered. Whatever covers it covers
 the paper around it too, and is darker than paper: taken as paper, it darkens the light estimated around it, and
 the cells and print near it read in a light that is not there (harsh 26, 69, 78 and 139: a thumb over a corner
-made the light beside it look steep, and 13 to 22 cells were put in doubt; 0 to 7 now). So the cover is found and left out of the
-paper: from the middle of the marker's place, the area of the same colour, grown as long as the colour changes
-gradually (a thumb's edge against paper is a step; the light over the thumb changes smoothly). A marker lost to
-glare or blur is not covered: its middle looks like paper or print, and nothing is left out.
+made the light beside it look steep, and 13 to 22 cells were put in doubt; 0 to 7 now). So the cover is found
+and left out of the paper: from the middle of the marker's place, the area of the same colour, grown as long as
+the colour changes gradually (a thumb's edge against paper is a step; the light over the thumb changes smoothly).
+A marker lost to glare or blur is not covered: its middle looks like paper or print, and nothing is left out.
 """
 
 from __future__ import annotations
@@ -30,8 +30,9 @@ def cover_over(sheet: np.ndarray, marker: layout.Rect, px_per_mm: float, t: Read
     window = sheet[y0:y1, x0:x1]
     size = (max(1, round((x1 - x0) / px_per_mm)), max(1, round((y1 - y0) / px_per_mm)))
     small = cv2.resize(window, size, interpolation=cv2.INTER_AREA)  # 1 px per mm: the sheet's grain averaged out
-    cx, cy = marker.center
-    seed = (min(max(round(cx - x0 / px_per_mm), 0), size[0] - 1), min(max(round(cy - y0 / px_per_mm), 0), size[1] - 1))
+    cx, cy = marker.center  # mm, and the window's own millimetres start at x0, y0 pixels
+    seed = (int(np.clip(round(cx - x0 / px_per_mm), 0, size[0] - 1)),
+            int(np.clip(round(cy - y0 / px_per_mm), 0, size[1] - 1)))
     paper = np.percentile(small.reshape(-1, 3), t.cover_paper_percentile, axis=0)
     middle = small[seed[1], seed[0]].astype(np.float64)
     darkest = float(np.min(middle / np.maximum(paper, 1.0)))
