@@ -354,6 +354,18 @@ def decide_cells(read: SheetRead) -> None:
                  and could_be_paper(float(values[index]), threshold, max(
                     read.darker[index] if index in read.outlined else max(read.darker[index], loose),
                     read.unseen[index]))}
+    # A soft shadow taken out is modelled from the paper that shows it. A tint with no strokes and no cell taken as
+    # paper near it (within t.light_holdout_reach) is read in a light nothing near it checks: it may be paper under
+    # the shadow as deep as the shadow is (mixed 2100005: g4 and h4, empty in a ring of scribbled cells under a
+    # phone's shadow, read 0.30 and 0.25 of ink, shaded and sure).
+    if read.shadows.soft and read.shadows.depth > 0.0:
+        deepest = -float(np.log(max(1.0 - read.shadows.depth, 1e-3)))
+        reach = t.light_holdout_reach
+        doubtful |= {index for index in range(SIZE * SIZE)
+                     if values[index] > threshold and read.strokes.shares[index] < t.stroke_mark
+                     and not any(abs(other // SIZE - index // SIZE) <= reach and abs(other % SIZE - index % SIZE)
+                                 <= reach for other in read.paper_cells)
+                     and could_be_paper(float(values[index]), threshold, deepest)}
     # The same split made from the cells with no strokes alone (paper, solid fills, tints): a tint with no strokes
     # that it puts with the paper may be paper under light the margins misjudge, in a part of the grid with no
     # empty cell to tell (light 600006: a glare beside the grid and mixed lamps; only 5 corner cells joined the
