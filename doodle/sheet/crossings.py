@@ -78,8 +78,8 @@ def confined_cells(strokes: StrokeMap, boxes: tuple[tuple[int, int, int, int], .
         through = {falling for pair, falling in corners if index in pair}
         if through and not (beside & slashed and through <= diagonals[index]):
             continue
-        if through and drawn is not None and not drawn_on_own_side(drawn, index) and not {
-                other for other in beside & cells if joined(drawn, index, other)}:
+        if through and drawn is not None and not drawn_on_own_side(drawn, index) and not any(
+                joined(drawn, index, other) for other in beside & cells):
             apart.add(index)  # vouched for only by slashes of patches outlined apart from it, no outline of its own
         own.add(index)
     # The cells across a corner from one another hold their own marks together, or neither does. A cell as full of

@@ -65,15 +65,18 @@ def light_uncertainty(
     for i in range(SIZE * SIZE):
         if i in paper_cells:
             continue
-        row, col = divmod(i, SIZE)
-        near = [error for j, error in errors.items()
-                if abs(j // SIZE - row) <= t.light_holdout_reach and abs(j % SIZE - col) <= t.light_holdout_reach]
+        near = [error for j, error in errors.items() if near_each_other(i, j, t.light_holdout_reach)]
         if near:
             uncertainty[i] = t.light_holdout_safety * max(near)
         else:
             x0, y0, x1, y1 = coarse[i]
             uncertainty[i] = max(float(fallback[i]), float(np.median(shapes[y0:y1, x0:x1])))
     return uncertainty
+
+
+def near_each_other(index: int, other: int, reach: int) -> bool:
+    """Whether two cells (row * 9 + col) are at most `reach` rows and `reach` columns apart."""
+    return abs(index // SIZE - other // SIZE) <= reach and abs(index % SIZE - other % SIZE) <= reach
 
 
 def _coarse_spans(boxes: Sequence[tuple[int, int, int, int]], t: ReaderTuning) -> list[tuple[int, int, int, int]]:

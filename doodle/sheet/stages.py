@@ -26,7 +26,7 @@ from doodle.sheet import layout, pictures
 from doodle.sheet.cover import cover_over
 from doodle.sheet.crossings import confined_cells, crossing_margin_px, without_grid_lines
 from doodle.sheet.doubts import Uncertain
-from doodle.sheet.light import could_be_paper, darker_nearby, either_side, light_uncertainty
+from doodle.sheet.light import could_be_paper, darker_nearby, either_side, light_uncertainty, near_each_other
 from doodle.sheet.measure import (
     FlatField,
     flat_field,
@@ -349,23 +349,22 @@ def decide_cells(read: SheetRead) -> None:
     # the paper shows it near each cell: a tint with no outline around it either may be paper under it anywhere
     # (light 300006: a phone's shadow, 45 mm soft, read 5 empty cells beside lit paper as shaded, unflagged).
     loose = float(np.quantile(read.darker, 1.0 - t.loose_shadow_share))
+    # A soft shadow taken out is modelled from the paper that shows it: a tint with no cell taken as paper near it
+    # (within t.light_holdout_reach) is read in a light nothing near it checks, and may be paper under the shadow as
+    # deep as the shadow is (mixed 2100005: g4 and h4, empty in a ring of scribbled cells under a phone's shadow,
+    # read 0.30 and 0.25 of ink, shaded and sure).
+    deepest = -float(np.log(max(1.0 - read.shadows.depth, 1e-3))) if read.shadows.soft else 0.0
+
+    def unchecked(index: int) -> float:
+        """How much darker the light may be at a cell no paper cell near it checks, under a soft shadow."""
+        near = any(near_each_other(index, other, t.light_holdout_reach) for other in read.paper_cells)
+        return 0.0 if near else deepest
+
     doubtful |= {index for index in range(SIZE * SIZE)
                  if values[index] > threshold and read.strokes.shares[index] < t.stroke_mark
                  and could_be_paper(float(values[index]), threshold, max(
                     read.darker[index] if index in read.outlined else max(read.darker[index], loose),
-                    read.unseen[index]))}
-    # A soft shadow taken out is modelled from the paper that shows it. A tint with no strokes and no cell taken as
-    # paper near it (within t.light_holdout_reach) is read in a light nothing near it checks: it may be paper under
-    # the shadow as deep as the shadow is (mixed 2100005: g4 and h4, empty in a ring of scribbled cells under a
-    # phone's shadow, read 0.30 and 0.25 of ink, shaded and sure).
-    if read.shadows.soft and read.shadows.depth > 0.0:
-        deepest = -float(np.log(max(1.0 - read.shadows.depth, 1e-3)))
-        reach = t.light_holdout_reach
-        doubtful |= {index for index in range(SIZE * SIZE)
-                     if values[index] > threshold and read.strokes.shares[index] < t.stroke_mark
-                     and not any(abs(other // SIZE - index // SIZE) <= reach and abs(other % SIZE - index % SIZE)
-                                 <= reach for other in read.paper_cells)
-                     and could_be_paper(float(values[index]), threshold, deepest)}
+                    read.unseen[index], unchecked(index)))}
     # The same split made from the cells with no strokes alone (paper, solid fills, tints): a tint with no strokes
     # that it puts with the paper may be paper under light the margins misjudge, in a part of the grid with no
     # empty cell to tell (light 600006: a glare beside the grid and mixed lamps; only 5 corner cells joined the
