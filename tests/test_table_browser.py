@@ -308,3 +308,46 @@ def test_a_whole_game_with_a_host_and_three_phones(table_server, tmp_path):
     saved = read_save(served.save_path).session
     assert saved.events == expected and list(saved.totals().values()) == list(totals.values())
     assert [saved.scores[seat][0].quilt for seat in (1, 2, 3)] == [GAME[name][0][0].rows() for name in NAMES]
+
+
+def test_a_tap_is_kept_when_the_table_changes_under_the_finger(table_server):
+    """Ann's finger is on Mirror when Bob's Done reaches her phone. The page shows Bob's Done once her finger
+    lifts, and her tap still mirrors the card (a page that re-rendered under the finger lost the tap: the finger
+    went down on one button and came up on its replacement)."""
+    served = table_server
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        host = browser.new_page(viewport={"width": 1280, "height": 720})
+        host.goto(f"{served.base}/host#key={HOST_KEY}")
+        room = host.locator(".code.big").inner_text()
+        phones = []
+        for name in NAMES[:2]:
+            phone = browser.new_context(**PHONE).new_page()
+            phone.add_init_script(  # count the table's messages as they arrive, whatever the page shows
+                "window.received = 0; const Socket = window.WebSocket;"
+                "window.WebSocket = function (url) { const s = new Socket(url);"
+                " s.addEventListener('message', () => { window.received += 1; }); return s; };"
+                "window.WebSocket.prototype = Socket.prototype;")
+            phone.goto(f"{served.base}/#room={room}")
+            phone.fill("#name", name)
+            phone.click("button[type=submit]")
+            expect(phone.locator(".me")).to_have_text(name)
+            phones.append(phone)
+        host.click("text=Deal the cards")
+        ann, bob = phones
+        expect(ann.locator(".others")).to_contain_text("Waiting for: Ann, Bob")
+        box = ann.locator(".mirror-btn").bounding_box()
+        before = ann.evaluate("window.received")
+        ann.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        ann.mouse.down()
+        bob.click("#done")
+        deadline = time.monotonic() + STEP_MS / 1000  # (wait_for_function would evaluate a string: the page's CSP)
+        while ann.evaluate("window.received") == before and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert ann.evaluate("window.received") > before, "Bob's Done never reached Ann's phone"
+        assert ann.locator(".others .done").count() == 0  # not shown under her finger
+        ann.mouse.up()
+        expect(ann.locator("img.hand")).to_have_attribute("style", "transform: rotate(0deg) scaleX(-1);")
+        expect(ann.locator(".others .done")).to_have_text("Done: Bob")
+        expect(ann.locator(".mirror-btn")).to_have_attribute("aria-pressed", "true")
+        browser.close()

@@ -80,6 +80,30 @@ const Doodle = (() => {
     }
   }
 
+  /* A tap must end on the button it began on. A state shown while a finger (or the mouse button) is down would
+     replace that button, and the tap would be lost: another player's Done often arrives mid-tap. So a state that
+     arrives mid-tap is shown as the tap ends, or after a second for a finger resting on the screen. */
+  const tap = {down: false, held: null, timer: null};
+  function tapEnded() {
+    tap.down = false;
+    clearTimeout(tap.timer);
+    const held = tap.held;
+    tap.held = null;
+    if (held) held();
+  }
+  document.addEventListener("pointerdown", () => {
+    tap.down = true;
+    clearTimeout(tap.timer);
+    tap.timer = setTimeout(tapEnded, 1000);
+  }, true);
+  for (const type of ["pointerup", "pointercancel"]) {
+    document.addEventListener(type, () => setTimeout(tapEnded, 0), true);  // after the click this tap makes
+  }
+  function afterTap(show) {
+    if (tap.down) tap.held = show;
+    else show();
+  }
+
   /* One WebSocket to the table, reopened after a lock, a reload of the server or a Wi-Fi gap. */
   function connect({hello, onState, onError, onBye, onStatus}) {
     let socket = null;
@@ -109,7 +133,7 @@ const Doodle = (() => {
           }
           if (message.state.version >= version) {
             version = message.state.version;
-            onState(message.state);
+            afterTap(() => onState(message.state));
           }
         } else if (message.type === "error") onError(message.message);
         else if (message.type === "bye") { closedForGood = true; onBye(message.message); }
