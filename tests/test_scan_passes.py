@@ -142,6 +142,38 @@ def test_pieces_of_one_line_are_chained_across_gaps_and_no_further():
     assert np.allclose(lines[3:], pieces[3:])
 
 
+ZIGZAG = [(4.6, 3.15), (4.03, 3.97), (4.97, 5.03), (4.3, 5.85)]  # d5 -> e5's top-left -> its bottom-right -> f5
+
+
+def test_a_pass_that_turns_at_both_corners_of_an_outlined_cell_runs_through_it():
+    """Loose-scribble 220018: b1, outlined on its own and left empty between scribbled cells, was crossed corner to
+    corner by one pass of the scribble next door, which turned just past both corners; b1 read shaded, 0.6 sure.
+    Here e5 is outlined alone and a zigzag from deep in d5 turns at its top-left corner, crosses it and turns at its
+    bottom-right into f5: a pass between two turns beyond its outline. A slash alone is e5's own, and so is the
+    pass when e5 is outlined with f5 (it turns inside e5's own patch)."""
+    sheet = _printed_sheet()
+    _outline(sheet, {(4, 4)})
+    _polyline(sheet, ZIGZAG)
+    assert _passed(sheet, {E5}) == {E5}
+
+    slashed = _printed_sheet()
+    _outline(slashed, {(4, 4)})
+    _polyline(slashed, ZIGZAG[1:3])
+    assert _passed(slashed, {E5}) == set()
+
+    one_patch = _printed_sheet()
+    _outline(one_patch, {(4, 4), (4, 5)})
+    _polyline(one_patch, ZIGZAG)
+    assert E5 not in _passed(one_patch, {E5})
+
+
+def test_an_outlined_cell_a_scribble_passes_through_is_in_doubt():
+    photo = styled_photo(220018, "mild", style="loose scribble")
+    result = read_photo(photo.jpeg)
+    assert not photo.truth.quilt.is_covered(0, 1)
+    assert wrong_items(result, photo.truth) <= flagged(result)
+
+
 def test_slashes_along_a_diagonal_are_no_pass_through_its_corners():
     """Slash-outlined 12: g5's slash and h4's, each corner to corner, make one straight line through their corners,
     and g5 read as crossed by a pass from 8 mm and more beyond its side. A line through a corner crosses no side."""

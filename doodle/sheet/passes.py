@@ -49,7 +49,63 @@ def passed_cells(cells: set[int], pieces: np.ndarray, clean: np.ndarray, origin:
         if crossing.any():
             along = along_pieces(clean.shape, pieces[crossing], px_per_mm, t)
             found |= {index for index in group if mostly_along(clean, along, boxes[index], origin, px_per_mm, t)}
+    # A pass between two turns next door crosses the cell from side to side, and turns back beyond its outline at
+    # both ends: a zigzag through it, not a slash (loose-scribble 220018: b1, outlined and left empty in a U of
+    # scribbled cells; one pass from a1's scribble turned at b1's top-left corner, crossed it corner to corner and
+    # turned at its bottom-right into c1's; b1 read shaded, 0.6 sure). The turns lie on the print, where the
+    # scribble's own turns are not looked for (scribbles.py).
+    for index in cells - found:
+        if _turned_through(index, lines, pieces, clean, origin, boxes, drawn, px_per_mm, t):
+            found.add(index)
     return found
+
+
+def _turned_through(index: int, lines: np.ndarray, pieces: np.ndarray, clean: np.ndarray, origin: tuple[int, int],
+                    boxes: tuple[Box, ...], drawn: dict[str, np.ndarray], px_per_mm: float, t: ReaderTuning) -> bool:
+    """Whether the cell's strokes mostly lie along one line (of `lines`, `pieces` chained) that ends at or past
+    its sides at both ends, each end met there by another piece, slanted apart, that runs on from it at least
+    `t.pass_reach_mm` beyond a drawn side of the cell."""
+    row, col = divmod(index, SIZE)
+    cell, grid = layout.CELL_MM * px_per_mm, layout.GRID_RECT
+    left, top = grid.x * px_per_mm + col * cell - origin[0], grid.y * px_per_mm + row * cell - origin[1]
+    right, bottom, reach = left + cell, top + cell, t.pass_reach_mm * px_per_mm
+    meet, edge = t.scribble_meet_mm * px_per_mm, t.pass_corner_mm * px_per_mm
+    outside = {side: drawn_here for side, (_, drawn_here) in zip(("above", "below", "left", "right"),
+                                                                  sides_drawn(drawn, index), strict=True)}
+
+    def beyond(point: np.ndarray) -> bool:
+        """Whether a point lies `reach` or more past a drawn side of the cell."""
+        x, y = point
+        return bool(outside["left"] and x <= left - reach or outside["right"] and x >= right + reach
+                    or outside["above"] and y <= top - reach or outside["below"] and y >= bottom + reach)
+
+    def at_side(point: np.ndarray) -> bool:
+        x, y = point
+        return min(x - left, right - x, y - top, bottom - y) <= edge
+
+    heads = pieces[:, 2:] - pieces[:, :2]
+    heads = heads / np.maximum(np.linalg.norm(heads, axis=1, keepdims=True), 1e-9)
+    low = np.cos(np.radians(t.scribble_turn_deg[0]))
+    for line in _carrying(index, lines, clean, origin, boxes, px_per_mm, t):
+        start, end = line[:2], line[2:]
+        length = float(np.hypot(*(end - start)))
+        if length == 0.0 or not (at_side(start) and at_side(end)):
+            continue
+        if not mostly_along(clean, along_pieces(clean.shape, line[None], px_per_mm, t), boxes[index], origin,
+                            px_per_mm, t):
+            continue
+        unit = (end - start) / length
+        apart = np.abs(heads @ unit) < low  # slanted apart from the line, as a turn's other pass is
+        met = []
+        for tip in (start, end):
+            joins = False
+            for near, far in ((pieces[:, :2], pieces[:, 2:]), (pieces[:, 2:], pieces[:, :2])):
+                close = apart & (np.linalg.norm(near - tip, axis=1) <= meet + edge)
+                joins = joins or any(beyond(point) for point in far[close])
+            met.append(joins)
+        if all(met):
+            return True
+    return False
 
 
 def _near_cells(pieces: np.ndarray, cells: set[int], origin: tuple[int, int], reach: float, px_per_mm: float
