@@ -63,13 +63,14 @@ def passed_cells(cells: set[int], pieces: np.ndarray, clean: np.ndarray, origin:
 def _turned_through(index: int, lines: np.ndarray, pieces: np.ndarray, clean: np.ndarray, origin: tuple[int, int],
                     boxes: tuple[Box, ...], drawn: dict[str, np.ndarray], px_per_mm: float, t: ReaderTuning) -> bool:
     """Whether the cell's strokes mostly lie along one line (of `lines`, `pieces` chained) that ends at or past
-    its sides at both ends, each end met there by another piece, slanted apart, that runs on from it at least
-    `t.pass_reach_mm` beyond a drawn side of the cell."""
+    its sides at both ends, each end met there, on the line's course, by another piece slanted apart that runs on
+    from it at least `t.pass_reach_mm` beyond a drawn side of the cell."""
     row, col = divmod(index, SIZE)
     cell, grid = layout.CELL_MM * px_per_mm, layout.GRID_RECT
     left, top = grid.x * px_per_mm + col * cell - origin[0], grid.y * px_per_mm + row * cell - origin[1]
     right, bottom, reach = left + cell, top + cell, t.pass_reach_mm * px_per_mm
     meet, edge = t.scribble_meet_mm * px_per_mm, t.pass_corner_mm * px_per_mm
+    line_width = t.scribble_along_mm * px_per_mm
     outside = {side: drawn_here for side, (_, drawn_here) in zip(("above", "below", "left", "right"),
                                                                   sides_drawn(drawn, index), strict=True)}
 
@@ -100,7 +101,11 @@ def _turned_through(index: int, lines: np.ndarray, pieces: np.ndarray, clean: np
         for tip in (start, end):
             joins = False
             for near, far in ((pieces[:, :2], pieces[:, 2:]), (pieces[:, 2:], pieces[:, :2])):
-                close = apart & (np.linalg.norm(near - tip, axis=1) <= meet + edge)
+                # One stroke turning: the other pass starts on this line's own course (its tip cut off with the
+                # print), not a pencil's width or more beside it, as the end of a slash next door does (slash with
+                # part outlines 10005: f7's slash between two of the other slant, 1.7 mm off its line).
+                off = np.abs((near[:, 0] - start[0]) * unit[1] - (near[:, 1] - start[1]) * unit[0])
+                close = apart & (np.linalg.norm(near - tip, axis=1) <= meet + edge) & (off <= line_width)
                 joins = joins or any(beyond(point) for point in far[close])
             met.append(joins)
         if all(met):
