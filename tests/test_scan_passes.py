@@ -36,8 +36,8 @@ def _strokes(sheet: np.ndarray) -> tuple[np.ndarray, np.ndarray, tuple[int, int]
     return sparse_pieces(clean, origin, strokes.shares, PX_PER_MM), clean, origin, boxes
 
 
-def _passed(sheet, cells: set[int]) -> set[int]:
-    return passed_cells(cells, *_strokes(sheet), drawn_sides(_lines(sheet)), PX_PER_MM)
+def _passed(sheet, cells: set[int], slashed: frozenset[int] = frozenset()) -> set[int]:
+    return passed_cells(cells, *_strokes(sheet), drawn_sides(_lines(sheet)), PX_PER_MM, slashed=slashed)
 
 
 def _polyline(sheet: np.ndarray, points: list[tuple[float, float]]) -> None:
@@ -150,11 +150,13 @@ def test_a_pass_that_turns_at_both_corners_of_an_outlined_cell_runs_through_it()
     corner by one pass of the scribble next door, which turned just past both corners; b1 read shaded, 0.6 sure.
     Here e5 is outlined alone and a zigzag from deep in d5 turns at its top-left corner, crosses it and turns at its
     bottom-right into f5: a pass between two turns beyond its outline. A slash alone is e5's own, and so is the
-    pass when e5 is outlined with f5 (it turns inside e5's own patch)."""
+    pass when e5 is outlined with f5 (it turns inside e5's own patch), or when d5 and f5 hold slashes of their own
+    (slashes of the two slants side by side make the same zigzag: slash with stray lines 10001, g8)."""
     sheet = _printed_sheet()
     _outline(sheet, {(4, 4)})
     _polyline(sheet, ZIGZAG)
     assert _passed(sheet, {E5}) == {E5}
+    assert _passed(sheet, {E5}, slashed=frozenset({E5 - 1, F5})) == set()
 
     slashed = _printed_sheet()
     _outline(slashed, {(4, 4)})

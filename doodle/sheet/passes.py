@@ -27,13 +27,14 @@ from doodle.sheet.tuning import TUNING, ReaderTuning
 
 
 def passed_cells(cells: set[int], pieces: np.ndarray, clean: np.ndarray, origin: tuple[int, int],
-                 boxes: tuple[Box, ...], drawn: dict[str, np.ndarray], px_per_mm: float, t: ReaderTuning = TUNING
-                 ) -> set[int]:
+                 boxes: tuple[Box, ...], drawn: dict[str, np.ndarray], px_per_mm: float, t: ReaderTuning = TUNING,
+                 slashed: frozenset[int] | set[int] = frozenset()) -> set[int]:
     """Of `cells` (index row * 9 + col), those whose strokes mostly lie along pieces that cross a drawn side of
     the cell, or of the cells of `cells` it joins with no drawn side between, from at least `t.pass_reach_mm`
     beyond it (a pass from d7 that turned at e7's side, then crossed e7 and f7 and ran on deep into g7). `pieces`:
     the strokes' straight pieces in `clean`'s pixels (`scribbles.sparse_pieces`); `clean`: the strokes without the
-    grid's lines, its pixel (0, 0) at `origin` in the sheet image; `drawn`: `outline.drawn_sides`'s."""
+    grid's lines, its pixel (0, 0) at `origin` in the sheet image; `drawn`: `outline.drawn_sides`'s; `slashed`: the
+    cells holding a slash of their own (see `_turned_through`)."""
     if not len(pieces) or not cells:
         return set()
     found = set()
@@ -55,16 +56,19 @@ def passed_cells(cells: set[int], pieces: np.ndarray, clean: np.ndarray, origin:
     # turned at its bottom-right into c1's; b1 read shaded, 0.6 sure). The turns lie on the print, where the
     # scribble's own turns are not looked for (scribbles.py).
     for index in cells - found:
-        if _turned_through(index, lines, pieces, clean, origin, boxes, drawn, px_per_mm, t):
+        if _turned_through(index, lines, pieces, clean, origin, boxes, drawn, slashed, px_per_mm, t):
             found.add(index)
     return found
 
 
 def _turned_through(index: int, lines: np.ndarray, pieces: np.ndarray, clean: np.ndarray, origin: tuple[int, int],
-                    boxes: tuple[Box, ...], drawn: dict[str, np.ndarray], px_per_mm: float, t: ReaderTuning) -> bool:
+                    boxes: tuple[Box, ...], drawn: dict[str, np.ndarray], slashed: frozenset[int] | set[int],
+                    px_per_mm: float, t: ReaderTuning) -> bool:
     """Whether the cell's strokes mostly lie along one line (of `lines`, `pieces` chained) that ends at or past
     its sides at both ends, each end met there, on the line's course, by another piece slanted apart that runs on
-    from it at least `t.pass_reach_mm` beyond a drawn side of the cell."""
+    from it at least `t.pass_reach_mm` beyond a drawn side of the cell, into a cell that holds no slash of its own
+    (`slashed`): slashes of the two slants in cells side by side make the same zigzag, each ending at its corners
+    (slash with stray lines 10001: g8's "/" between h8's and g9's "\\")."""
     row, col = divmod(index, SIZE)
     cell, grid = layout.CELL_MM * px_per_mm, layout.GRID_RECT
     left, top = grid.x * px_per_mm + col * cell - origin[0], grid.y * px_per_mm + row * cell - origin[1]
@@ -106,7 +110,8 @@ def _turned_through(index: int, lines: np.ndarray, pieces: np.ndarray, clean: np
                 # part outlines 10005: f7's slash between two of the other slant, 1.7 mm off its line).
                 off = np.abs((near[:, 0] - start[0]) * unit[1] - (near[:, 1] - start[1]) * unit[0])
                 close = apart & (np.linalg.norm(near - tip, axis=1) <= meet + edge) & (off <= line_width)
-                joins = joins or any(beyond(point) for point in far[close])
+                joins = joins or any(beyond(point) and int(cells_at(point[None], origin, px_per_mm)[0]) not in slashed
+                                     for point in far[close])
             met.append(joins)
         if all(met):
             return True

@@ -326,7 +326,8 @@ def find_strokes(read: SheetRead) -> None:
         # or two does in a cell between outlined patches (scribble-outlined 170011: b8, 0.053 of ink, over 0.026).
         lone = (read.outlined & stroked) - read.confined - read.scribbled - {
             i for i in marked if shaded[i] and read.values[i] >= t.stray_ink}
-        read.passed = passed_cells(lone, pieces, clean, origin, boxes, drawn, PX_PER_MM, t)
+        read.passed = passed_cells(lone, pieces, clean, origin, boxes, drawn, PX_PER_MM, t,
+                                   slashed=read.confined - read.scribbled)
     read.show("strokes", _strokes_picture)
 
 
