@@ -83,24 +83,27 @@ const Doodle = (() => {
   /* A tap must end on the button it began on. A state shown while a finger (or the mouse button) is down would
      replace that button, and the tap would be lost: another player's Done often arrives mid-tap. So a state that
      arrives mid-tap is shown as the tap ends, or after a second for a finger resting on the screen. */
-  const tap = {down: false, held: null, timer: null};
+  const tap = {fingers: new Set(), held: null, timer: null};
   function tapEnded() {
-    tap.down = false;
+    tap.fingers.clear();
     clearTimeout(tap.timer);
     const held = tap.held;
     tap.held = null;
     if (held) held();
   }
-  document.addEventListener("pointerdown", () => {
-    tap.down = true;
+  document.addEventListener("pointerdown", (event) => {
+    tap.fingers.add(event.pointerId);
     clearTimeout(tap.timer);
     tap.timer = setTimeout(tapEnded, 1000);
   }, true);
   for (const type of ["pointerup", "pointercancel"]) {
-    document.addEventListener(type, () => setTimeout(tapEnded, 0), true);  // after the click this tap makes
+    document.addEventListener(type, (event) => {
+      tap.fingers.delete(event.pointerId);
+      setTimeout(() => { if (!tap.fingers.size) tapEnded(); }, 0);  // after the click this tap makes
+    }, true);
   }
   function afterTap(show) {
-    if (tap.down) tap.held = show;
+    if (tap.fingers.size) tap.held = show;
     else show();
   }
 
