@@ -82,7 +82,7 @@ const Doodle = (() => {
 
   /* A tap must end on the button it began on. A state shown while a finger (or the mouse button) is down would
      replace that button, and the tap would be lost: another player's Done often arrives mid-tap. So a state that
-     arrives mid-tap is shown as the tap ends, or after a second for a finger resting on the screen. */
+     arrives mid-tap is shown as the tap ends, or after two seconds for a finger resting on the screen. */
   const tap = {fingers: new Set(), held: null, timer: null};
   function tapEnded() {
     tap.fingers.clear();
@@ -94,7 +94,7 @@ const Doodle = (() => {
   document.addEventListener("pointerdown", (event) => {
     tap.fingers.add(event.pointerId);
     clearTimeout(tap.timer);
-    tap.timer = setTimeout(tapEnded, 1000);
+    tap.timer = setTimeout(tapEnded, 2000);
   }, true);
   for (const type of ["pointerup", "pointercancel"]) {
     document.addEventListener(type, (event) => {
