@@ -14,6 +14,8 @@ cell; a scribble's passes are several, and turn in its cells).
 
 from __future__ import annotations
 
+from collections.abc import Set
+
 import cv2
 import numpy as np
 
@@ -28,7 +30,7 @@ from doodle.sheet.tuning import TUNING, ReaderTuning
 
 def passed_cells(cells: set[int], pieces: np.ndarray, clean: np.ndarray, origin: tuple[int, int],
                  boxes: tuple[Box, ...], drawn: dict[str, np.ndarray], px_per_mm: float, t: ReaderTuning = TUNING,
-                 slashed: frozenset[int] | set[int] = frozenset()) -> set[int]:
+                 slashed: Set[int] = frozenset()) -> set[int]:
     """Of `cells` (index row * 9 + col), those whose strokes mostly lie along pieces that cross a drawn side of
     the cell, or of the cells of `cells` it joins with no drawn side between, from at least `t.pass_reach_mm`
     beyond it (a pass from d7 that turned at e7's side, then crossed e7 and f7 and ran on deep into g7). `pieces`:
@@ -62,72 +64,63 @@ def passed_cells(cells: set[int], pieces: np.ndarray, clean: np.ndarray, origin:
 
 
 def _turned_through(index: int, lines: np.ndarray, pieces: np.ndarray, clean: np.ndarray, origin: tuple[int, int],
-                    boxes: tuple[Box, ...], drawn: dict[str, np.ndarray], slashed: frozenset[int] | set[int],
-                    px_per_mm: float, t: ReaderTuning) -> bool:
+                    boxes: tuple[Box, ...], drawn: dict[str, np.ndarray], slashed: Set[int], px_per_mm: float,
+                    t: ReaderTuning) -> bool:
     """Whether the cell's strokes mostly lie along one line (of `lines`, `pieces` chained) that ends at or past
     its sides at both ends, each end met there, on the line's course, by another piece slanted apart that runs on
     from it at least `t.pass_reach_mm` beyond a drawn side of the cell, into a cell that holds no slash of its own
     (`slashed`): slashes of the two slants in cells side by side make the same zigzag, each ending at its corners
     (slash with stray lines 10001: g8's "/" between h8's and g9's "\\")."""
-    row, col = divmod(index, SIZE)
-    cell, grid = layout.CELL_MM * px_per_mm, layout.GRID_RECT
-    left, top = grid.x * px_per_mm + col * cell - origin[0], grid.y * px_per_mm + row * cell - origin[1]
+    left, top, cell = _square(index, origin, px_per_mm)
     right, bottom, reach = left + cell, top + cell, t.pass_reach_mm * px_per_mm
     meet, edge = t.scribble_meet_mm * px_per_mm, t.pass_corner_mm * px_per_mm
-    line_width = t.scribble_along_mm * px_per_mm
-    outside = {side: drawn_here for side, (_, drawn_here) in zip(("above", "below", "left", "right"),
-                                                                  sides_drawn(drawn, index), strict=True)}
-
-    def beyond(point: np.ndarray) -> bool:
-        """Whether a point lies `reach` or more past a drawn side of the cell."""
-        x, y = point
-        return bool(outside["left"] and x <= left - reach or outside["right"] and x >= right + reach
-                    or outside["above"] and y <= top - reach or outside["below"] and y >= bottom + reach)
+    drawn_above, drawn_below, drawn_left, drawn_right = (here for _, here in sides_drawn(drawn, index))
+    near = np.concatenate([pieces[:, :2], pieces[:, 2:]])  # each piece's two ends, and the other end of each
+    far = np.concatenate([pieces[:, 2:], pieces[:, :2]])
+    heading = (far - near) / np.maximum(np.linalg.norm(far - near, axis=1, keepdims=True), 1e-9)
+    x, y = far.T
+    # The far ends `reach` or more past a drawn side of the cell, in a cell with no slash of its own.
+    beyond = (drawn_left & (x <= left - reach) | drawn_right & (x >= right + reach)
+              | drawn_above & (y <= top - reach) | drawn_below & (y >= bottom + reach)
+              ) & ~np.isin(cells_at(far, origin, px_per_mm), list(slashed))
 
     def at_side(point: np.ndarray) -> bool:
-        x, y = point
-        return min(x - left, right - x, y - top, bottom - y) <= edge
+        return min(point[0] - left, right - point[0], point[1] - top, bottom - point[1]) <= edge
 
-    heads = pieces[:, 2:] - pieces[:, :2]
-    heads = heads / np.maximum(np.linalg.norm(heads, axis=1, keepdims=True), 1e-9)
-    low = np.cos(np.radians(t.scribble_turn_deg[0]))
     for line in _carrying(index, lines, clean, origin, boxes, px_per_mm, t):
         start, end = line[:2], line[2:]
         length = float(np.hypot(*(end - start)))
-        if length == 0.0 or not (at_side(start) and at_side(end)):
-            continue
-        if not mostly_along(clean, along_pieces(clean.shape, line[None], px_per_mm, t), boxes[index], origin,
-                            px_per_mm, t):
+        if length == 0.0 or not (at_side(start) and at_side(end)) or not mostly_along(
+                clean, along_pieces(clean.shape, line[None], px_per_mm, t), boxes[index], origin, px_per_mm, t):
             continue
         unit = (end - start) / length
-        apart = np.abs(heads @ unit) < low  # slanted apart from the line, as a turn's other pass is
-        met = []
-        for tip in (start, end):
-            joins = False
-            for near, far in ((pieces[:, :2], pieces[:, 2:]), (pieces[:, 2:], pieces[:, :2])):
-                # One stroke turning: the other pass starts on this line's own course (its tip cut off with the
-                # print), not a pencil's width or more beside it, as the end of a slash next door does (slash with
-                # part outlines 10005: f7's slash between two of the other slant, 1.7 mm off its line).
-                off = np.abs((near[:, 0] - start[0]) * unit[1] - (near[:, 1] - start[1]) * unit[0])
-                close = apart & (np.linalg.norm(near - tip, axis=1) <= meet + edge) & (off <= line_width)
-                joins = joins or any(beyond(point) and int(cells_at(point[None], origin, px_per_mm)[0]) not in slashed
-                                     for point in far[close])
-            met.append(joins)
-        if all(met):
+        # One stroke turning: the other pass, slanted apart, starts on this line's own course (its tip cut off with
+        # the print), not a pencil's width or more beside it, as the end of a slash next door does (slash with part
+        # outlines 10005: f7's slash between two of the other slant, 1.7 mm off its line).
+        off = np.abs((near[:, 0] - start[0]) * unit[1] - (near[:, 1] - start[1]) * unit[0])
+        turning = (beyond & (np.abs(heading @ unit) < np.cos(np.radians(t.scribble_turn_deg[0])))
+                   & (off <= t.scribble_along_mm * px_per_mm))
+        if all((turning & (np.linalg.norm(near - tip, axis=1) <= meet + edge)).any() for tip in (start, end)):
             return True
     return False
+
+
+def _square(index: int, origin: tuple[int, int], px_per_mm: float) -> tuple[float, float, float]:
+    """A cell's left and top lines in the strokes' pixels (their (0, 0) at `origin` in the sheet image), and its
+    side."""
+    row, col = divmod(index, SIZE)
+    cell, grid = layout.CELL_MM * px_per_mm, layout.GRID_RECT
+    return grid.x * px_per_mm + col * cell - origin[0], grid.y * px_per_mm + row * cell - origin[1], cell
 
 
 def _near_cells(pieces: np.ndarray, cells: set[int], origin: tuple[int, int], reach: float, px_per_mm: float
                 ) -> np.ndarray:
     """Per piece (in `clean`'s pixels, its (0, 0) at `origin` in the sheet image), whether it lies within `reach`
     (pixels) of one of `cells`."""
-    cell, grid = layout.CELL_MM * px_per_mm, layout.GRID_RECT
-    xs, ys = pieces[:, [0, 2]] + origin[0], pieces[:, [1, 3]] + origin[1]
+    xs, ys = pieces[:, [0, 2]], pieces[:, [1, 3]]
     near = np.zeros(len(pieces), bool)
     for index in cells:
-        row, col = divmod(index, SIZE)
-        left, top = grid.x * px_per_mm + col * cell, grid.y * px_per_mm + row * cell
+        left, top, cell = _square(index, origin, px_per_mm)
         near |= ((xs.max(axis=1) >= left - reach) & (xs.min(axis=1) <= left + cell + reach)
                  & (ys.max(axis=1) >= top - reach) & (ys.min(axis=1) <= top + cell + reach))
     return near
@@ -173,12 +166,11 @@ def _crossing_in(index: int, pieces: np.ndarray, drawn: dict[str, np.ndarray], o
                  px_per_mm: float, t: ReaderTuning) -> np.ndarray:
     """Per piece, whether it crosses a drawn side of the cell, `t.pass_corner_mm` or more from its ends, from at
     least `t.pass_reach_mm` beyond it."""
-    cell, grid, reach = layout.CELL_MM * px_per_mm, layout.GRID_RECT, t.pass_reach_mm * px_per_mm
+    left, top, cell = _square(index, origin, px_per_mm)
+    reach = t.pass_reach_mm * px_per_mm
     # Not through a corner: slashes drawn corner to corner in cells along a diagonal are one straight line
     # (slash-outlined 12: g5's slash and h4's, read as a pass into g5 from 8 mm and more beyond its corner).
     corner = t.pass_corner_mm * px_per_mm
-    row, col = divmod(index, SIZE)
-    left, top = grid.x * px_per_mm + col * cell - origin[0], grid.y * px_per_mm + row * cell - origin[1]
     x0, y0, x1, y1 = pieces.T
     crossing = np.zeros(len(pieces), bool)
     # The sides above, below, left and right: whether the line runs down the page, where, and which way is out.
