@@ -139,6 +139,30 @@ def test_a_line_ending_in_a_slashed_cell_is_not_its_slash():
     assert 28 not in _own_marks(sheet, {19, 20, 28})
 
 
+def test_a_line_running_on_beside_the_slashes_across_its_corners_is_no_slash():
+    """A stray line ("\\") from inside b2 through c3, corner to corner, and on into d4, 1.5 mm beside b2's and d4's
+    own slashes (slash-stray-line 90005: c3 read as a slash, unflagged, between two patches of slashes). Two
+    slashes meet at a corner as one line; this one runs on beside the slash across each corner, so it is a line of
+    its own: c3 holds no mark of its own, and the slashes keep theirs. A slash of c3's own, meeting them, is c3's."""
+    B2, B3, C3, D4, D5 = 1 * SIZE + 1, 2 * SIZE + 1, 2 * SIZE + 2, 3 * SIZE + 3, 4 * SIZE + 3
+    aside = 1.5 / layout.CELL_MM / np.sqrt(2)  # 1.5 mm square to the diagonal, in cells along each axis
+
+    def patches() -> np.ndarray:
+        sheet = _printed_sheet()
+        for row, col, shift in ((1, 1, aside), (2, 1, 0.0), (3, 3, -aside), (4, 3, 0.0)):
+            cv2.line(sheet, _at(row + 0.08 - shift, col + 0.08 + shift), _at(row + 0.92 - shift, col + 0.92 + shift),
+                     PENCIL, 2, cv2.LINE_AA)
+        return sheet
+
+    marked = {B2, B3, C3, D4, D5}
+    sheet = patches()
+    cv2.line(sheet, _at(1.35, 1.35), _at(3.7, 3.7), PENCIL, 2, cv2.LINE_AA)
+    assert _own_marks(sheet, marked) == {B2, B3, D4, D5}
+    sheet = patches()
+    _slash(sheet, 2, 2)
+    assert _own_marks(sheet, marked) == marked
+
+
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_slashes_without_outlines_are_read_as_marks_without_doubt(seed):
     """One slash per cell and no outline drawn: every slashed cell was in doubt (a stray line?)."""
@@ -149,12 +173,14 @@ def test_slashes_without_outlines_are_read_as_marks_without_doubt(seed):
 
 
 @pytest.mark.parametrize(("style", "seed"), [(None, 2), ("slash", 0), ("slash", 6), ("slash", 9), ("slash", 10),
-                                           ("slash", 90019), ("slash", 230016), (None, 200010)])
+                                           ("slash", 90019), ("slash", 230016), (None, 200010),
+                                           ("slash", 90005), ("slash", 270003)])
 def test_a_stray_line_is_never_read_as_shading_without_a_doubt(style, seed):
     """Stray pencil lines over empty cells: two through e9-g9 read as three shaded cells, unflagged (as dense as
     hatching, with the ink of a line); lines coming in through a corner, or along the cells' diagonals beside a
     patch of slashes, read as slashes (230016: beside patches outlined apart); a line at 45 degrees through
-    hatched cells and an empty one between them, off their corners (200010: f7, 0.106 of ink)."""
+    hatched cells and an empty one between them, off their corners (200010: f7, 0.106 of ink); lines along an empty
+    cell's diagonal and on beside the slashes across its corners (90005: c3; 270003: h9, from inside it)."""
     photo = styled_photo(seed, "mild", style=style, distractor="stray line")
     result = read_photo(photo.jpeg)
     assert wrong_items(result, photo.truth) <= flagged(result)

@@ -59,8 +59,8 @@ def confined_cells(strokes: StrokeMap, boxes: tuple[tuple[int, int, int, int], .
     if clean is None:
         clean = without_grid_lines(strokes, px_per_mm, t)
     crossed, corners = _crossed_sides(strokes, clean, px_per_mm, t)
-    candidates = [index for index in cells
-                  if not crossed & _sides(index) and _runs_across(strokes.at(boxes[index]), t)]
+    candidates = {index for index in cells
+                  if not crossed & _sides(index) and _runs_across(strokes.at(boxes[index]), t)}
     # Which of its diagonals ("\\" True, "/" False) each candidate's strokes lie along, end to end.
     diagonals = {index: {falling for falling in (True, False)
                          if _along_diagonal(_in_cell(clean, strokes, index, px_per_mm, t), falling, t)}
@@ -68,18 +68,20 @@ def confined_cells(strokes: StrokeMap, boxes: tuple[tuple[int, int, int, int], .
     slants = _Slants(clean, px_per_mm, t)
     for index in candidates:
         corners |= _run_on_past_corners(slants, strokes, index, diagonals[index], px_per_mm, t)
+    ran_on, beside = _run_on_beside(clean, strokes, corners, candidates, px_per_mm, t)
+    corners -= beside
     # The cells that hold a slash: a few strokes (not shading, where ink lies along every line) along a diagonal.
     # A slash through a corner is one of a patch of slashes (stray-line 180006: a line along f4's and g3's
     # diagonals, from corner to corner, beside the scribbled cells of other patches, read as two slashes).
     slashed = {index for index in candidates if strokes.shares[index] < t.stroke_dense and diagonals[index]}
     own, apart = set(), set()
-    for index in candidates:
-        beside = {r * SIZE + c for r, c in side_neighbours(index)}
+    for index in candidates - ran_on:
+        touching = {r * SIZE + c for r, c in side_neighbours(index)}
         through = {falling for pair, falling in corners if index in pair}
-        if through and not (beside & slashed and through <= diagonals[index]):
+        if through and not (touching & slashed and through <= diagonals[index]):
             continue
         if through and drawn is not None and not drawn_on_own_side(drawn, index) and not any(
-                joined(drawn, index, other) for other in beside & cells):
+                joined(drawn, index, other) for other in touching & cells):
             apart.add(index)  # vouched for only by slashes of patches outlined apart from it, no outline of its own
         own.add(index)
     # The cells across a corner from one another hold their own marks together, or neither does. A cell as full of
@@ -91,6 +93,30 @@ def confined_cells(strokes: StrokeMap, boxes: tuple[tuple[int, int, int, int], .
     # A cell vouched for only across a drawn outline, and its partner across the corner, hold no marks of their own;
     # the partner's other partners keep theirs (a chain of slashes, each vouched for, is not undone from one end).
     return own - apart - {index for pair, _ in corners if pair & apart for index in pair}
+
+
+def _run_on_beside(clean: np.ndarray, strokes: StrokeMap, corners: set[tuple[frozenset[int], bool]],
+                   candidates: set[int], px_per_mm: float,
+                   t: ReaderTuning) -> tuple[set[int], set[tuple[frozenset[int], bool]]]:
+    """The cells whose line through a corner runs on beside the slash of the cell across it, and those corners.
+    Two slashes that meet at a corner make one line; a line that runs on past a slash's end, beside it, along the
+    cell's diagonal is a line of its own (a stray line, corner to corner through an empty cell): the cell it
+    comes from, a single line there, holds no mark of its own; the cell across keeps its slash."""
+    ran_on, beside = set(), set()
+    half = layout.CELL_MM / np.sqrt(2)
+    for pair, falling in corners:
+        if not pair <= candidates:
+            continue
+        upper, lower = sorted(pair)
+        # The corner is the lower end of the upper cell's diagonal, the upper end of the lower cell's.
+        lengths = {index: _side_by_side_mm(_in_cell(clean, strokes, index, px_per_mm, t), falling, at_start, half,
+                                           px_per_mm, t)
+                   for index, at_start in ((upper, not falling), (lower, falling))}
+        doubled = {index for index, length in lengths.items() if length >= t.crossing_beside_mm}
+        if len(doubled) == 1:
+            ran_on |= pair - doubled
+            beside.add((pair, falling))
+    return ran_on, beside
 
 
 def _in_cell(clean: np.ndarray, strokes: StrokeMap, index: int, px_per_mm: float, t: ReaderTuning) -> np.ndarray:
@@ -348,3 +374,38 @@ def _carried(strip: np.ndarray, strip_y: int, line_y: float, widest: float) -> l
         slope = (last - first) / (height - 1)
         found.append((first + slope * (line_y - strip_y), slope))
     return found
+
+
+def _side_by_side_mm(mask: np.ndarray, falling: bool, at_start: bool, reach_mm: float, px_per_mm: float,
+                     t: ReaderTuning) -> float:
+    """The longest stretch of a cell's diagonal (mm), within `reach_mm` of one of its ends, along which two lines
+    run side by side: across it, within `t.crossing_diagonal_reach` of it, two runs of strokes with paper between
+    them, each where one was a step before (a line across the diagonal moves on at every step). `mask`: the
+    cell's strokes (`_in_cell`); `at_start`: the end at the top ("\\" from the top left, "/" from the bottom
+    left) rather than the other."""
+    ys, xs = np.nonzero(mask)
+    height, width = mask.shape
+    if not falling:
+        ys = height - 1 - ys
+    # Along the diagonal (x + y) and across it (x - y), in pixel steps; two steps along make one bin, so that
+    # every step across is on the grid (x + y and x - y have the same parity).
+    along, across = xs + ys, xs - ys
+    band = t.crossing_diagonal_reach * 2 * (min(width, height) - 1)
+    reach = reach_mm * px_per_mm * np.sqrt(2)
+    near_end = (along <= reach) if at_start else (along >= width + height - 2 - reach)
+    keep = (np.abs(across) <= band) & near_end
+    bins, across = along[keep] // 2, across[keep]
+    longest = stretch = 0
+    before: list[float] = []
+    for step in np.unique(bins):
+        steps = np.unique(across[bins == step])
+        runs = np.split(steps, np.nonzero(np.diff(steps) >= 2)[0] + 1)
+        centres = [float(run.mean()) for run in runs if len(run) >= 2]
+        if len(centres) < 2:
+            stretch, before = 0, []
+            continue
+        kept = sum(any(abs(centre - other) <= 1.5 for other in before) for centre in centres)
+        stretch = stretch + 1 if kept >= 2 else 1
+        before = centres
+        longest = max(longest, stretch)
+    return longest * np.sqrt(2) / px_per_mm

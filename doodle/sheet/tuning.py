@@ -307,6 +307,12 @@ class ReaderTuning:
     # through a corner of slash-stray-line 0-11: 0.42-0.78).
     crossing_span_share: float = 0.8
     crossing_speck_px: int = 4
+    # A line through a corner that runs on this far beside the slash of the cell across it, along the half of that
+    # cell's diagonal next to the corner, is no slash of the cell it comes from (slash-stray-line 90005 c3 and
+    # 270003 h9: 6.0-7.4 mm beside the slashes across their corners; the slashes of slash, slash-outlined and
+    # slash-partial-outline 0-23 and slash-stray-line 0-23: 0.7 mm at most, where a line crossing the corner
+    # runs on).
+    crossing_beside_mm: float = 4.0
     # --- scribbles (scribbles.py): where the pen turned back ---
     # Straight pieces of strokes: at least scribble_piece_mm long, gaps up to scribble_gap_mm bridged (a pencil line
     # breaks up at 4 px/mm); within scribble_square_deg of a grid line's direction and near it, a piece is the print
