@@ -13,7 +13,8 @@ from doodle.sheet import layout
 from doodle.sheet.crossings import crossing_margin_px, without_grid_lines
 from doodle.sheet.measure import flat_field
 from doodle.sheet.outline import drawn_sides
-from doodle.sheet.passes import chained, ending_in_paper, lines_through, on_doubted_lines, passed_cells
+from doodle.sheet.passes import (chained, ending_in_paper, lines_through, on_doubted_lines, passed_cells,
+                                 turned_through_cells)
 from doodle.sheet.scan import read_photo
 from doodle.sheet.scribbles import sparse_pieces
 from doodle.sheet.stages import PX_PER_MM, cell_boxes
@@ -173,6 +174,36 @@ def test_an_outlined_cell_a_scribble_passes_through_is_in_doubt():
     photo = styled_photo(220018, "mild", style="loose scribble")
     result = read_photo(photo.jpeg)
     assert not photo.truth.quilt.is_covered(0, 1)
+    assert wrong_items(result, photo.truth) <= flagged(result)
+
+
+def test_a_mark_within_a_cells_lines_may_be_a_pass_between_turns_at_its_corners():
+    """Scribble-outlined 150019: h1, left empty between two scribbled cells outlined apart (its strokes within its
+    lines, a mark of its own), was crossed corner to corner by one pass that turned at both corners into the
+    scribbles; h1 read as a slash, sure. Here d5 and f5 are outlined on their own; a pass at a shallow slant from
+    deep in d5 turns just inside e5's top-left corner, crosses e5 and turns by its bottom-right into f5. The scribbles hold
+    marks of their own (their strokes within their lines) but no slash, so the pass runs through e5. Where d5 and
+    f5 hold slashes meeting e5's at its corners, e5's is a slash."""
+    D5 = E5 - 1
+    sheet = _printed_sheet()
+    for cell in ((4, 3), (4, 5)):
+        _outline(sheet, {cell})
+    _polyline(sheet, [(4.4, 3.1), (4.12, 4.05), (4.88, 4.95), (4.6, 5.9)])
+    own = frozenset({D5, E5, F5})
+    assert turned_through_cells({E5}, *_strokes(sheet), drawn_sides(_lines(sheet)), PX_PER_MM, slashed=own) == {E5}
+
+    slashes = _printed_sheet()
+    for cell in ((4, 3), (4, 5)):
+        _outline(slashes, {cell})
+    _polyline(slashes, [(4.97, 3.03), (4.03, 3.97), (4.97, 5.03), (4.03, 5.97)])
+    assert turned_through_cells({E5}, *_strokes(slashes), drawn_sides(_lines(slashes)), PX_PER_MM,
+                                slashed=own) == set()
+
+
+def test_a_pass_between_turns_at_an_empty_cells_corners_is_in_doubt():
+    photo = styled_photo(150019, "mild", style="loose scribble", outlines="always")
+    result = read_photo(photo.jpeg)
+    assert not photo.truth.quilt.is_covered(0, 7)
     assert wrong_items(result, photo.truth) <= flagged(result)
 
 

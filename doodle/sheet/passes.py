@@ -40,11 +40,7 @@ def passed_cells(cells: set[int], pieces: np.ndarray, clean: np.ndarray, origin:
     if not len(pieces) or not cells:
         return set()
     found = set()
-    # Only a piece across one of the cells can cross its sides, and only pieces near them can carry it on so far.
-    near = _near_cells(pieces, cells, origin, (t.pass_reach_mm + t.pass_chain_gap_mm) * px_per_mm, px_per_mm)
-    across = _near_cells(pieces[near], cells, origin, 0.0, px_per_mm)
-    lines = pieces.astype(np.float64)
-    lines[near] = chained(pieces[near], px_per_mm, t, seeds=np.flatnonzero(across))
+    lines = _lines_near(cells, pieces, origin, px_per_mm, t)
     for group in touching_groups(cells, lambda index, other: joined(drawn, index, other)):
         crossing = np.zeros(len(pieces), bool)
         for index in group:
@@ -57,10 +53,34 @@ def passed_cells(cells: set[int], pieces: np.ndarray, clean: np.ndarray, origin:
     # scribbled cells; one pass from a1's scribble turned at b1's top-left corner, crossed it corner to corner and
     # turned at its bottom-right into c1's; b1 read shaded, 0.6 sure). The turns lie on the print, where the
     # scribble's own turns are not looked for (scribbles.py).
-    for index in cells - found:
-        if _turned_through(index, lines, pieces, clean, origin, boxes, drawn, slashed, px_per_mm, t):
-            found.add(index)
-    return found
+    return found | {index for index in cells - found
+                    if _turned_through(index, lines, pieces, clean, origin, boxes, drawn, slashed, px_per_mm, t)}
+
+
+def turned_through_cells(cells: set[int], pieces: np.ndarray, clean: np.ndarray, origin: tuple[int, int],
+                         boxes: tuple[Box, ...], drawn: dict[str, np.ndarray], px_per_mm: float,
+                         t: ReaderTuning = TUNING, slashed: Set[int] = frozenset()) -> set[int]:
+    """Of `cells`, each holding a mark within its lines (`crossings.confined_cells`), those whose mark is a pass
+    between two turns next door (see `_turned_through`), its turns at the cell's corners (scribble-outlined
+    150019: h1, left empty between two scribbled cells outlined apart; one pass turned at h1's top-left corner in
+    g1, crossed h1 to its bottom-right corner and turned there into i1, and h1 read as a slash, sure). Arguments
+    as for `passed_cells`."""
+    if not len(pieces) or not cells:
+        return set()
+    lines = _lines_near(cells, pieces, origin, px_per_mm, t)
+    return {index for index in cells
+            if _turned_through(index, lines, pieces, clean, origin, boxes, drawn, slashed, px_per_mm, t)}
+
+
+def _lines_near(cells: set[int], pieces: np.ndarray, origin: tuple[int, int], px_per_mm: float,
+                t: ReaderTuning) -> np.ndarray:
+    """`pieces`, those near `cells` chained into the lines they make (`chained`), from the pieces across them."""
+    # Only a piece across one of the cells can cross its sides, and only pieces near them can carry it on so far.
+    near = _near_cells(pieces, cells, origin, (t.pass_reach_mm + t.pass_chain_gap_mm) * px_per_mm, px_per_mm)
+    across = _near_cells(pieces[near], cells, origin, 0.0, px_per_mm)
+    lines = pieces.astype(np.float64)
+    lines[near] = chained(pieces[near], px_per_mm, t, seeds=np.flatnonzero(across))
+    return lines
 
 
 def _turned_through(index: int, lines: np.ndarray, pieces: np.ndarray, clean: np.ndarray, origin: tuple[int, int],
@@ -68,9 +88,10 @@ def _turned_through(index: int, lines: np.ndarray, pieces: np.ndarray, clean: np
                     t: ReaderTuning) -> bool:
     """Whether the cell's strokes mostly lie along one line (of `lines`, `pieces` chained) that ends at or past
     its sides at both ends, each end met there, on the line's course, by another piece slanted apart that runs on
-    from it at least `t.pass_reach_mm` beyond a drawn side of the cell, into a cell that holds no slash of its own
-    (`slashed`): slashes of the two slants in cells side by side make the same zigzag, each ending at its corners
-    (slash with stray lines 10001: g8's "/" between h8's and g9's "\\")."""
+    from it at least `t.pass_reach_mm` beyond a drawn side of the cell, and is no slash of a cell with a mark of
+    its own (`slashed`): slashes of the two slants in cells side by side make the same zigzag, each ending at its
+    corners (slash with stray lines 10001: g8's "/" between h8's and g9's "\\"). A scribble's passes within its
+    cell's lines make a mark of its own too, but no slash (scribble-outlined 150019: g1)."""
     left, top, cell = _square(index, origin, px_per_mm)
     right, bottom, reach = left + cell, top + cell, t.pass_reach_mm * px_per_mm
     meet, edge = t.scribble_meet_mm * px_per_mm, t.pass_corner_mm * px_per_mm
@@ -79,10 +100,12 @@ def _turned_through(index: int, lines: np.ndarray, pieces: np.ndarray, clean: np
     far = np.concatenate([pieces[:, 2:], pieces[:, :2]])
     heading = (far - near) / np.maximum(np.linalg.norm(far - near, axis=1, keepdims=True), 1e-9)
     x, y = far.T
-    # The far ends `reach` or more past a drawn side of the cell, in a cell with no slash of its own.
+    # The far ends `reach` or more past a drawn side of the cell, but for a slash's end: a piece along the diagonal
+    # of a cell with a mark of its own (|cos| - |sin| of a slant 45 degrees off by d is sqrt(2) sin d).
+    slash = ((np.abs(np.abs(heading[:, 0]) - np.abs(heading[:, 1])) <= np.sqrt(2) * np.sin(np.radians(t.pass_slash_deg)))
+             & np.isin(cells_at((near + far) / 2, origin, px_per_mm), list(slashed)))  # may end past its corner
     beyond = (drawn_left & (x <= left - reach) | drawn_right & (x >= right + reach)
-              | drawn_above & (y <= top - reach) | drawn_below & (y >= bottom + reach)
-              ) & ~np.isin(cells_at(far, origin, px_per_mm), list(slashed))
+              | drawn_above & (y <= top - reach) | drawn_below & (y >= bottom + reach)) & ~slash
 
     def at_side(point: np.ndarray) -> bool:
         return min(point[0] - left, right - point[0], point[1] - top, bottom - point[1]) <= edge

@@ -39,7 +39,8 @@ from doodle.sheet.measure import (
     region_ink,
 )
 from doodle.sheet.outline import drawn_sides, edge_lines, outlined_cells, shut_out
-from doodle.sheet.passes import ending_in_paper, lines_through, on_doubted_lines, passed_cells
+from doodle.sheet.passes import (ending_in_paper, lines_through, on_doubted_lines, passed_cells,
+                                 turned_through_cells)
 from doodle.sheet.processing import level_only, print_lift
 from doodle.sheet.scan_errors import TooDarkError
 from doodle.sheet.scribbles import scribbled_cells, sparse_pieces
@@ -326,8 +327,12 @@ def find_strokes(read: SheetRead) -> None:
         # or two does in a cell between outlined patches (scribble-outlined 170011: b8, 0.053 of ink, over 0.026).
         lone = (read.outlined & stroked) - read.confined - read.scribbled - {
             i for i in marked if shaded[i] and read.values[i] >= t.stray_ink}
-        read.passed = passed_cells(lone, pieces, clean, origin, boxes, drawn, PX_PER_MM, t,
-                                   slashed=read.confined - read.scribbled)
+        slashed = read.confined - read.scribbled
+        read.passed = passed_cells(lone, pieces, clean, origin, boxes, drawn, PX_PER_MM, t, slashed=slashed)
+        # A mark within a cell's lines may be a pass between turns at its corners, next door.
+        turned = turned_through_cells(slashed, pieces, clean, origin, boxes, drawn, PX_PER_MM, t, slashed=slashed)
+        read.confined -= turned
+        read.passed |= turned
     read.show("strokes", _strokes_picture)
 
 

@@ -367,6 +367,7 @@ class ReaderTuning:
     pass_chain_gap_mm: float = 3.0
     pass_chain_deg: float = 6.0
     pass_corner_mm: float = 2.0  # a pass crosses a side this far or more from its ends (a slash ends within 1 mm)
+    pass_slash_deg: float = 20.0  # a slash lies within this of its cell's diagonal (the generator's: 45 degrees)
     # With more tints with no strokes than this that their own split puts with the paper (decide_cells), the
     # reading says the light is uneven and asks for another photo: more than 5 cells in doubt make a photo close to
     # useless (light 600006: 53; on levels 0-39 and light and mixed 0-23, at most 3 but for mixed 5: 8).
