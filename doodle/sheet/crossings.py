@@ -305,15 +305,13 @@ def _crossings(mask: np.ndarray, line_y: float, lines_across: np.ndarray, px_per
     # A stroke on either side carried on across the line lands on ink all the way across the other side (which
     # may be shaded densely, where no single stroke stands out).
     for (strip, strip_y), (other, other_y) in (strips, strips[::-1]):
-        strokes = _carried(strip, strip_y, line_y, widest)
-        if not strokes:
+        xs, slopes = _carried(strip, strip_y, line_y, widest)
+        if not len(xs):
             continue
         rows = np.arange(other.shape[0])
-        sums = _row_sums(other, rows)
-        for x, slope in strokes:
-            at = np.round(x + slope * (other_y + rows - line_y)).astype(int)
-            if _landed(sums, at, tolerance) >= t.crossing_landed_share:
-                found.append((x, slope))
+        at = np.round(xs[:, None] + slopes[:, None] * (other_y + rows - line_y)).astype(int)  # all strokes at once
+        landed = _landed(_row_sums(other, rows), at, tolerance) >= t.crossing_landed_share
+        found += zip(xs[landed], slopes[landed], strict=True)
     return found
 
 
@@ -339,41 +337,42 @@ def _row_sums(mask: np.ndarray, rows: np.ndarray) -> np.ndarray:
     return sums
 
 
-def _landed(sums: np.ndarray, at: np.ndarray, tolerance: int) -> float:
+def _landed(sums: np.ndarray, at: np.ndarray, tolerance: int) -> np.ndarray:
     """The share of rows (their `_row_sums`) with ink within `tolerance` pixels of column `at` in each (0 for
-    none)."""
+    none): for each line of columns in `at` (its last axis the rows; a 1-D `at` gives one share)."""
     if len(sums) == 0:
-        return 0.0
+        return np.zeros(at.shape[:-1])
     width = sums.shape[1] - 1
     lo, hi = np.clip(at - tolerance, 0, width), np.clip(at + tolerance + 1, 0, width)
     index = np.arange(len(sums))
-    return float((sums[index, np.maximum(hi, lo)] > sums[index, lo]).mean())
+    return (sums[index, np.maximum(hi, lo)] > sums[index, lo]).mean(axis=-1)
 
 
-def _carried(strip: np.ndarray, strip_y: int, line_y: float, widest: float) -> list[tuple[float, float]]:
+def _carried(strip: np.ndarray, strip_y: int, line_y: float, widest: float) -> tuple[np.ndarray, np.ndarray]:
     """The single strokes that run across the whole `strip` (its first row at `strip_y`), each carried on along its
-    own slope to `line_y`: where it would meet that line, and its slope (pixels along per pixel across). A single
-    stroke is one run in every row, no wider than `widest` on average: not a blob of dense strokes, nor a
-    scribble's turn (two runs where its arms part, whose middle does not lie on either)."""
-    height = strip.shape[0]
+    own slope to `line_y`: where each would meet that line, and its slope (pixels along per pixel across), in the
+    order of their labels. A single stroke is one run in every row, no wider than `widest` on average: not a blob
+    of dense strokes, nor a scribble's turn (two runs where its arms part, whose middle does not lie on either)."""
+    height, width = strip.shape
     if height < 2:
-        return []
+        return np.zeros(0), np.zeros(0)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(strip, connectivity=8)
-    found = []
-    for label in range(1, count):
-        if (stats[label, cv2.CC_STAT_TOP] != 0 or stats[label, cv2.CC_STAT_HEIGHT] != height
-                or stats[label, cv2.CC_STAT_AREA] > widest * height):
-            continue
-        left = stats[label, cv2.CC_STAT_LEFT]
-        piece = labels[:, left : left + stats[label, cv2.CC_STAT_WIDTH]] == label  # within its bounds
-        runs = piece[:, 0].astype(int) + (piece[:, 1:] & ~piece[:, :-1]).sum(axis=1)
-        if runs.max() > 1:
-            continue
-        first = left + float(np.flatnonzero(piece[0]).mean())
-        last = left + float(np.flatnonzero(piece[-1]).mean())
-        slope = (last - first) / (height - 1)
-        found.append((first + slope * (line_y - strip_y), slope))
-    return found
+    # All labels at once: where each row's runs of each label start, and the columns of each in the first and last
+    # rows (sums of whole numbers, exact: their means are np.mean's).
+    starts = (labels != 0) & np.concatenate((np.ones((height, 1), bool), labels[:, 1:] != labels[:, :-1]), axis=1)
+    row_of = np.broadcast_to(np.arange(height)[:, None], labels.shape)[starts]
+    runs = np.bincount(labels[starts] * height + row_of, minlength=count * height).reshape(count, height)
+    columns = np.arange(width, dtype=np.float64)
+    first_sum, last_sum = (np.bincount(labels[row], weights=columns, minlength=count) for row in (0, -1))
+    first_count, last_count = (np.bincount(labels[row], minlength=count) for row in (0, -1))
+    single = ((stats[:, cv2.CC_STAT_TOP] == 0) & (stats[:, cv2.CC_STAT_HEIGHT] == height)
+              & ~(stats[:, cv2.CC_STAT_AREA] > widest * height) & (runs.max(axis=1) <= 1))
+    single[0] = False  # the background
+    left = stats[single, cv2.CC_STAT_LEFT]
+    first = left + (first_sum[single] - left * first_count[single]) / first_count[single]
+    last = left + (last_sum[single] - left * last_count[single]) / last_count[single]
+    slope = (last - first) / (height - 1)
+    return first + slope * (line_y - strip_y), slope
 
 
 def _side_by_side_mm(mask: np.ndarray, falling: bool, at_start: bool, reach_mm: float, px_per_mm: float,
