@@ -226,13 +226,25 @@ def local_ink(
     box reads as paper, without any estimate of where the shadow is. A pixel's ink is its darkest channel's (a
     yellow pencil shows in blue alone).
     """
-    return local_channel_ink(bgr, box, reach_px, t).max(axis=0)
+    # The darkest channel's ink is 1 - the least of the channels' shares: the same numbers as the most of their
+    # inks (1 - x and clipping keep the order), without a stack of the three.
+    least, *others = _light_shares(bgr, box, reach_px, t)
+    for share in others:
+        np.minimum(least, share, out=least)
+    return 1.0 - np.clip(least, 0.0, 1.0, out=least)
 
 
 def local_channel_ink(
     bgr: np.ndarray, box: tuple[int, int, int, int], reach_px: int, t: ReaderTuning = TUNING
 ) -> np.ndarray:
     """`local_ink` of each channel, (3, height, width) in the image's channel order."""
+    return 1.0 - np.clip(np.stack(_light_shares(bgr, box, reach_px, t)), 0.0, 1.0)
+
+
+def _light_shares(
+    bgr: np.ndarray, box: tuple[int, int, int, int], reach_px: int, t: ReaderTuning
+) -> list[np.ndarray]:
+    """Each channel inside `box` over the light around it (`local_ink`), float32, not clipped."""
     x0, y0, x1, y1 = box
     height, width = bgr.shape[:2]
     cx0, cy0 = max(x0 - reach_px, 0), max(y0 - reach_px, 0)
@@ -247,9 +259,8 @@ def local_channel_ink(
                            borderType=cv2.BORDER_REPLICATE)
     light = cv2.morphologyEx(lit, cv2.MORPH_CLOSE, square, borderType=cv2.BORDER_REPLICATE)
     inner = (slice(max(y0, 0) - cy0, max(y1, 0) - cy0), slice(max(x0, 0) - cx0, max(x1, 0) - cx0))
-    shares = [channel[inner].astype(np.float32) / np.maximum(lit_channel[inner].astype(np.float32), 1.0)
-              for channel, lit_channel in zip(cv2.split(around), cv2.split(light), strict=True)]
-    return 1.0 - np.clip(np.stack(shares), 0.0, 1.0)
+    return [channel[inner].astype(np.float32) / np.maximum(lit_channel[inner].astype(np.float32), 1.0)
+            for channel, lit_channel in zip(cv2.split(around), cv2.split(light), strict=True)]
 
 
 def region_ink(ink: np.ndarray, box: tuple[int, int, int, int]) -> float:
