@@ -194,9 +194,8 @@ def take_out_shadows(read: SheetRead) -> None:
     if read.shadows.depth <= 0.0:
         read.unshadowed = sheet
     else:
-        gain = read.shadows.gain  # divided and clipped in place: one float copy of the sheet, not three
-        lit = sheet.astype(np.result_type(np.float32, gain.dtype))
-        np.divide(lit, gain[..., None], out=lit)
+        gain = read.shadows.gain  # divided straight into floats and clipped in place: one float copy of the sheet
+        lit = np.divide(sheet, gain[..., None], dtype=np.result_type(np.float32, gain.dtype))
         read.unshadowed = np.clip(lit, 0, 255, out=lit).astype(np.uint8)
     read.show("shadows", _shadows_picture)
 
