@@ -141,7 +141,8 @@ def _line_ink(sheet: np.ndarray, t: ReaderTuning) -> np.ndarray:
     # Filtered as 8 bits: the minima and maxima are the same numbers as the floats'.
     lit = cv2.morphologyEx(gray, cv2.MORPH_OPEN, np.ones((t.halo_px, t.halo_px), np.uint8))
     paper = cv2.morphologyEx(lit, cv2.MORPH_CLOSE, np.ones((t.refine_line_paper_px,) * 2, np.uint8))
-    return 1.0 - np.clip(gray.astype(np.float32) / np.maximum(paper.astype(np.float32), 1.0), 0.0, 1.0)
+    share = np.divide(gray, np.maximum(paper, 1), dtype=np.float32)  # (8-bit values divided as floats)
+    return np.subtract(1.0, np.clip(share, 0.0, 1.0, out=share), out=share)
 
 
 # --- the grid lines ---------------------------------------------------------------------------------------------
