@@ -105,8 +105,8 @@ def _run_on_beside(clean: np.ndarray, strokes: StrokeMap, corners: set[tuple[fro
     ran_on, beside = set(), set()
     half = layout.CELL_MM / np.sqrt(2)
     for pair, falling in corners:
-        if not pair <= candidates:
-            continue
+        if not pair <= candidates or any(strokes.shares[index] >= t.crossing_full_share for index in pair):
+            continue  # a cell as full of strokes as shading holds lines side by side, and is no slash's partner
         upper, lower = sorted(pair)
         # The corner is the lower end of the upper cell's diagonal, the upper end of the lower cell's.
         lengths = {index: _side_by_side_mm(_in_cell(clean, strokes, index, px_per_mm, t), falling, at_start, half,
