@@ -64,3 +64,14 @@ def test_a_thumb_over_a_corner_marker_leaves_the_light_beside_it_alone(seed, mos
     assert result.markers_found == 3
     assert len([doubt for doubt in result.uncertain if doubt.kind == "cell"]) <= most
     assert result.quilt == photo.truth.quilt
+
+
+def test_a_thumb_over_a_cell_is_no_stains_edge_and_the_cell_is_read_on_what_shows():
+    """Harsh 32: a thumb over the top-right marker reached over the top of i1, empty. i1's ink was uneven (0.41
+    from block to block), as where a tint's edge runs through a cell, and the nine cells of the light fill beside it
+    were put in doubt as a stain. A cell is read on what shows of it, and the thumb's edge is no tint's edge."""
+    photo = make_photo(32, "harsh")
+    assert photo.details["occluded_marker"] == "tr"
+    result = read_photo(photo.jpeg)
+    assert result.quilt == photo.truth.quilt
+    assert len([doubt for doubt in result.uncertain if doubt.kind == "cell"]) <= 1

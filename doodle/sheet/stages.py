@@ -78,6 +78,7 @@ class SheetRead:
     covered_corners: tuple[str, ...] = ()  # the corners ("tl", ...) whose markers were not seen, though in the photo
     # find_paper
     trusted: np.ndarray = field(init=False)  # bool: the paper known before anything is read
+    covered: np.ndarray = field(init=False)  # bool: what covers a corner and the sheet around it (cover.py)
     # take_out_shadows
     shadows: ShadowMap = field(init=False)
     plain: FlatField = field(init=False)  # the photo's own light, shadows and all
@@ -144,6 +145,7 @@ def find_paper(read: SheetRead) -> None:
     thin lines are taken out later by a small max filter, so the paper between them counts, close around the grid
     too. Without our layout, only a narrow ring just outside the grid's border."""
     t = read.tuning
+    read.covered = np.zeros_like(read.inside)
     if not read.marks:
         ring = np.zeros_like(read.inside)
         _set(ring, layout.GRID_RECT.inset(-t.grid_ring_mm), True)
@@ -156,7 +158,8 @@ def find_paper(read: SheetRead) -> None:
     for marker in layout.MARKERS:
         _set(trusted, marker.rect.inset(margin), False)
         if marker.corner in read.covered_corners:  # a thumb holding the sheet down, say: no paper (cover.py)
-            trusted &= ~cover_over(read.sheet, marker.rect, PX_PER_MM, t)
+            read.covered |= cover_over(read.sheet, marker.rect, PX_PER_MM, t)
+    trusted &= ~read.covered
     _set(trusted, layout.QR_RECT.inset(margin), False)
     _set(trusted, layout.GRID_RECT.inset(-t.paper_grid_margin_mm), False)
     for special in layout.SPECIALS:
@@ -216,8 +219,9 @@ def light_and_cells(read: SheetRead) -> None:
     trusted = read.trusted.copy()
     boxes = cell_boxes(t.cell_inset_mm)
     joined: set[int] = set()
+    unseen = read.shadows.edge | read.covered  # a cell is read on what shows of it, in the light it shows in
     for _ in range(t.max_passes):
-        values = _cell_values(field_, read.shadows.edge, t)
+        values = _cell_values(field_, unseen, t)
         threshold = largest_gap_threshold(values, t.cell_lowest, t.cell_highest, t)
         overbright = _overbright_cells(field_, t)
         limit = min(t.paper_cell, threshold * t.paper_cell_share)
@@ -230,7 +234,7 @@ def light_and_cells(read: SheetRead) -> None:
         joined |= new
         field_ = flat_field(sheet, trusted, t, field_.coarse.values)  # the same sheet, more paper
     else:
-        values = _cell_values(field_, read.shadows.edge, t)
+        values = _cell_values(field_, unseen, t)
         threshold = largest_gap_threshold(values, t.cell_lowest, t.cell_highest, t)
         overbright = _overbright_cells(field_, t)
     read.light, read.values, read.threshold, read.paper_cells = field_, values, threshold, joined
@@ -301,8 +305,10 @@ def find_strokes(read: SheetRead) -> None:
     boxes = cell_boxes(t.cell_inset_mm)
     read.strokes = StrokeMap(read.sheet, boxes, PX_PER_MM, t, margin_px=crossing_margin_px(PX_PER_MM, t))
     shaded = read.values > read.threshold
+    # A shadow's edge taken out, or a thumb's over the cells, is no tint's edge (harsh 32: a thumb over i1's top,
+    # 0.41 uneven, put the 9 cells of the patch beside it in doubt as a stain).
     read.stains, read.blots = stain_cells(read.light.ink, read.light.normalised, read.values, shaded, read.strokes,
-                                         boxes, PX_PER_MM, t, read.shadows.edge)
+                                         boxes, PX_PER_MM, t, read.shadows.edge | read.covered)
     marked = {i for i in range(SIZE * SIZE) if shaded[i] or read.strokes.shares[i] >= t.stroke_mark}
     lines = edge_lines(read.light.ink, PX_PER_MM, t)
     read.outlined = outlined_cells(lines, marked, t)
@@ -918,7 +924,8 @@ def _depth_confirmed(read: SheetRead, in_shadow: set[int]) -> bool:
 
 def _cell_values(field_: FlatField, skip: np.ndarray, t: ReaderTuning) -> np.ndarray:
     """The ink in each cell's interior. A cell crossed by a shadow's edge is measured on its parts away from
-    the edge (`skip`), where the light taken out matches the light that was there, when enough of it is left."""
+    the edge (`skip`), where the light taken out matches the light that was there, when enough of it is left; so
+    is a cell partly under a thumb (`skip` too)."""
     values = []
     for x0, y0, x1, y1 in cell_boxes(t.cell_inset_mm):
         keep = ~skip[y0:y1, x0:x1]
