@@ -13,8 +13,14 @@ from doodle.sheet import layout
 from doodle.sheet.crossings import crossing_margin_px, without_grid_lines
 from doodle.sheet.measure import flat_field
 from doodle.sheet.outline import drawn_sides
-from doodle.sheet.passes import (chained, ending_in_paper, lines_through, on_doubted_lines, passed_cells,
-                                 turned_through_cells)
+from doodle.sheet.passes import (
+    chained,
+    ending_in_paper,
+    lines_through,
+    on_doubted_lines,
+    passed_cells,
+    turned_through_cells,
+)
 from doodle.sheet.scan import read_photo
 from doodle.sheet.scribbles import sparse_pieces
 from doodle.sheet.stages import PX_PER_MM, cell_boxes
@@ -181,9 +187,9 @@ def test_a_mark_within_a_cells_lines_may_be_a_pass_between_turns_at_its_corners(
     """Scribble-outlined 150019: h1, left empty between two scribbled cells outlined apart (its strokes within its
     lines, a mark of its own), was crossed corner to corner by one pass that turned at both corners into the
     scribbles; h1 read as a slash, sure. Here d5 and f5 are outlined on their own; a pass at a shallow slant from
-    deep in d5 turns just inside e5's top-left corner, crosses e5 and turns by its bottom-right into f5. The scribbles hold
-    marks of their own (their strokes within their lines) but no slash, so the pass runs through e5. Where d5 and
-    f5 hold slashes meeting e5's at its corners, e5's is a slash."""
+    deep in d5 turns just inside e5's top-left corner, crosses e5 and turns by its bottom-right into f5. The
+    scribbles hold marks of their own (their strokes within their lines) but no slash, so the pass runs through
+    e5. Where d5 and f5 hold slashes meeting e5's at its corners, e5's is a slash."""
     D5 = E5 - 1
     sheet = _printed_sheet()
     for cell in ((4, 3), (4, 5)):

@@ -13,8 +13,9 @@ crossing there counts only if it runs on along its slant well into the cells on 
 an empty cell does not), and then it joins the two cells it runs through: each holds its own mark only when its
 strokes lie along that diagonal from end to end, it touches another marked cell side to side (as a patch's cells
 do), and the other cell does too. A line along the cells' diagonals ends somewhere, in a cell it does not run
-across or off the grid, and so none of its cells holds a mark of its own. The values it decides with are
-`tuning.ReaderTuning`'s `crossing_*`, with their evidence.
+across or off the grid, and so none of its cells holds a mark of its own; and where it runs on past a corner
+beside the slash of the cell across it (two slashes meet as one line), the cell it comes from holds none. The
+values it decides with are `tuning.ReaderTuning`'s `crossing_*`, with their evidence.
 """
 
 from __future__ import annotations
@@ -53,7 +54,9 @@ def confined_cells(strokes: StrokeMap, boxes: tuple[tuple[int, int, int, int], .
     other slant, or off the grid: slash-stray-line 9, 10 and 14). A cell with no outline of its own whose every
     marked neighbour lies beyond a drawn outline, of other patches, is vouched for by none, nor its partner
     across the corner (slash-stray-line 230016: a line corner to corner through g3 and h2, read as two slashes,
-    unflagged: g3 between two patches outlined apart and two empty cells); the partner's others keep theirs."""
+    unflagged: g3 between two patches outlined apart and two empty cells); the partner's others keep theirs. A
+    cell whose line runs on past a corner beside the slash across it holds no mark of its own (slash-stray-line
+    90005 and 270003: c3 and h9, read as slashes, unflagged); the cell across keeps its own."""
     if not cells:
         return set()
     if clean is None:

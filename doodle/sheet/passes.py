@@ -102,7 +102,8 @@ def _turned_through(index: int, lines: np.ndarray, pieces: np.ndarray, clean: np
     x, y = far.T
     # The far ends `reach` or more past a drawn side of the cell, but for a slash's end: a piece along the diagonal
     # of a cell with a mark of its own (|cos| - |sin| of a slant 45 degrees off by d is sqrt(2) sin d).
-    slash = ((np.abs(np.abs(heading[:, 0]) - np.abs(heading[:, 1])) <= np.sqrt(2) * np.sin(np.radians(t.pass_slash_deg)))
+    off_diagonal = np.abs(np.abs(heading[:, 0]) - np.abs(heading[:, 1]))
+    slash = ((off_diagonal <= np.sqrt(2) * np.sin(np.radians(t.pass_slash_deg)))
              & np.isin(cells_at((near + far) / 2, origin, px_per_mm), list(slashed)))  # may end past its corner
     beyond = (drawn_left & (x <= left - reach) | drawn_right & (x >= right + reach)
               | drawn_above & (y <= top - reach) | drawn_below & (y >= bottom + reach)) & ~slash

@@ -39,8 +39,7 @@ from doodle.sheet.measure import (
     region_ink,
 )
 from doodle.sheet.outline import drawn_sides, edge_lines, outlined_cells, shut_out
-from doodle.sheet.passes import (ending_in_paper, lines_through, on_doubted_lines, passed_cells,
-                                 turned_through_cells)
+from doodle.sheet.passes import ending_in_paper, lines_through, on_doubted_lines, passed_cells, turned_through_cells
 from doodle.sheet.processing import level_only, print_lift
 from doodle.sheet.scan_errors import TooDarkError
 from doodle.sheet.scribbles import scribbled_cells, sparse_pieces
