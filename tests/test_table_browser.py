@@ -355,3 +355,42 @@ def test_a_tap_is_kept_when_the_table_changes_under_the_finger(table_server):
         expect(ann.locator(".others .done")).to_have_text("Done: Bob")
         expect(ann.locator(".mirror-btn")).to_have_attribute("aria-pressed", "true")
         browser.close()
+
+
+def test_the_buttons_under_the_card_stay_put_when_the_table_changes(table_server):
+    """Every state the table sends re-renders the phone's page, the card in hand included. Until a new image of
+    the card had its size, the buttons under it jumped up by the card's height and back: a tap just then landed
+    elsewhere, or on nothing (the whole-game test lost Ann's tap on Mirror so, now and then). The card keeps its
+    square while it loads."""
+    served = table_server
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        host = browser.new_page(viewport={"width": 1280, "height": 720})
+        host.goto(f"{served.base}/host#key={HOST_KEY}")
+        room = host.locator(".code.big").inner_text()
+        phones = []
+        for name in NAMES[:2]:
+            phone = browser.new_context(**PHONE).new_page()
+            phone.goto(f"{served.base}/#room={room}")
+            phone.fill("#name", name)
+            phone.click("button[type=submit]")
+            expect(phone.locator(".me")).to_have_text(name)
+            phones.append(phone)
+        ann, bob = phones
+        # Where Mirror lies after each change the page goes through, from the deal on (the layout is read at once,
+        # as a tap would find it; the new card's image is not loaded yet).
+        ann.evaluate("window.tops = []; new MutationObserver(() => { const b = document.querySelector('.mirror-btn');"
+                     " if (b) window.tops.push(b.getBoundingClientRect().top); })"
+                     ".observe(document.body, {childList: true, subtree: true, attributes: true});")
+        host.click("text=Deal the cards")
+        expect(ann.locator(".others")).to_contain_text("Waiting for: Ann, Bob")
+        ann.wait_for_load_state("networkidle")
+        settled = ann.locator(".mirror-btn").bounding_box()["y"]
+        bob.click("#done")
+        expect(ann.locator(".others .done")).to_have_text("Done: Bob")
+        bob.click("#done")  # and undone: two more re-renders
+        expect(ann.locator(".others")).to_contain_text("Waiting for: Ann, Bob")
+        tops = ann.evaluate("window.tops")
+        assert tops, "Ann's page did not change"
+        assert all(abs(top - settled) < 1 for top in tops), tops
+        browser.close()
