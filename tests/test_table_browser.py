@@ -313,6 +313,24 @@ def test_a_whole_game_with_a_host_and_three_phones(table_server, tmp_path):
     assert [saved.scores[seat][0].quilt for seat in (1, 2, 3)] == [GAME[name][0][0].rows() for name in NAMES]
 
 
+def _host_and_two_seats(browser, served, init_script: str | None = None):
+    """A host page at the lobby and Ann's and Bob's phones seated (each with `init_script` added first)."""
+    host = browser.new_page(viewport={"width": 1280, "height": 720})
+    host.goto(f"{served.base}/host#key={HOST_KEY}")
+    room = host.locator(".code.big").inner_text()
+    phones = []
+    for name in NAMES[:2]:
+        phone = browser.new_context(**PHONE).new_page()
+        if init_script:
+            phone.add_init_script(init_script)
+        phone.goto(f"{served.base}/#room={room}")
+        phone.fill("#name", name)
+        phone.click("button[type=submit]")
+        expect(phone.locator(".me")).to_have_text(name)
+        phones.append(phone)
+    return host, phones
+
+
 def test_a_tap_is_kept_when_the_table_changes_under_the_finger(table_server):
     """Ann's finger is on Mirror when Bob's Done reaches her phone. The page shows Bob's Done once her finger
     lifts, and her tap still mirrors the card (a page that re-rendered under the finger lost the tap: the finger
@@ -320,22 +338,11 @@ def test_a_tap_is_kept_when_the_table_changes_under_the_finger(table_server):
     served = table_server
     with playwright.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        host = browser.new_page(viewport={"width": 1280, "height": 720})
-        host.goto(f"{served.base}/host#key={HOST_KEY}")
-        room = host.locator(".code.big").inner_text()
-        phones = []
-        for name in NAMES[:2]:
-            phone = browser.new_context(**PHONE).new_page()
-            phone.add_init_script(  # count the table's messages as they arrive, whatever the page shows
-                "window.received = 0; const Socket = window.WebSocket;"
-                "window.WebSocket = function (url) { const s = new Socket(url);"
-                " s.addEventListener('message', () => { window.received += 1; }); return s; };"
-                "window.WebSocket.prototype = Socket.prototype;")
-            phone.goto(f"{served.base}/#room={room}")
-            phone.fill("#name", name)
-            phone.click("button[type=submit]")
-            expect(phone.locator(".me")).to_have_text(name)
-            phones.append(phone)
+        host, phones = _host_and_two_seats(  # count the table's messages as they arrive, whatever the page shows
+            browser, served, "window.received = 0; const Socket = window.WebSocket;"
+            "window.WebSocket = function (url) { const s = new Socket(url);"
+            " s.addEventListener('message', () => { window.received += 1; }); return s; };"
+            "window.WebSocket.prototype = Socket.prototype;")
         host.click("text=Deal the cards")
         ann, bob = phones
         expect(ann.locator(".others")).to_contain_text("Waiting for: Ann, Bob")
@@ -365,18 +372,7 @@ def test_the_buttons_under_the_card_stay_put_when_the_table_changes(table_server
     served = table_server
     with playwright.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        host = browser.new_page(viewport={"width": 1280, "height": 720})
-        host.goto(f"{served.base}/host#key={HOST_KEY}")
-        room = host.locator(".code.big").inner_text()
-        phones = []
-        for name in NAMES[:2]:
-            phone = browser.new_context(**PHONE).new_page()
-            phone.goto(f"{served.base}/#room={room}")
-            phone.fill("#name", name)
-            phone.click("button[type=submit]")
-            expect(phone.locator(".me")).to_have_text(name)
-            phones.append(phone)
-        ann, bob = phones
+        host, (ann, bob) = _host_and_two_seats(browser, served)
         # Where Mirror lies after each change the page goes through, from the deal on (the layout is read at once,
         # as a tap would find it; the new card's image is not loaded yet).
         ann.evaluate("window.tops = []; new MutationObserver(() => { const b = document.querySelector('.mirror-btn');"
