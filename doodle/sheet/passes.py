@@ -53,8 +53,7 @@ def passed_cells(cells: set[int], pieces: np.ndarray, clean: np.ndarray, origin:
     # scribbled cells; one pass from a1's scribble turned at b1's top-left corner, crossed it corner to corner and
     # turned at its bottom-right into c1's; b1 read shaded, 0.6 sure). The turns lie on the print, where the
     # scribble's own turns are not looked for (scribbles.py).
-    return found | {index for index in cells - found
-                    if _turned_through(index, lines, pieces, clean, origin, boxes, drawn, slashed, px_per_mm, t)}
+    return found | _turned_through(cells - found, lines, pieces, clean, origin, boxes, drawn, slashed, px_per_mm, t)
 
 
 def turned_through_cells(cells: set[int], pieces: np.ndarray, clean: np.ndarray, origin: tuple[int, int],
@@ -68,8 +67,7 @@ def turned_through_cells(cells: set[int], pieces: np.ndarray, clean: np.ndarray,
     if not len(pieces) or not cells:
         return set()
     lines = _lines_near(cells, pieces, origin, px_per_mm, t)
-    return {index for index in cells
-            if _turned_through(index, lines, pieces, clean, origin, boxes, drawn, slashed, px_per_mm, t)}
+    return _turned_through(cells, lines, pieces, clean, origin, boxes, drawn, slashed, px_per_mm, t)
 
 
 def _lines_near(cells: set[int], pieces: np.ndarray, origin: tuple[int, int], px_per_mm: float,
@@ -83,28 +81,42 @@ def _lines_near(cells: set[int], pieces: np.ndarray, origin: tuple[int, int], px
     return lines
 
 
-def _turned_through(index: int, lines: np.ndarray, pieces: np.ndarray, clean: np.ndarray, origin: tuple[int, int],
-                    boxes: tuple[Box, ...], drawn: dict[str, np.ndarray], slashed: Set[int], px_per_mm: float,
-                    t: ReaderTuning) -> bool:
-    """Whether the cell's strokes mostly lie along one line (of `lines`, `pieces` chained) that ends at or past
+def _turned_through(cells: set[int], lines: np.ndarray, pieces: np.ndarray, clean: np.ndarray,
+                    origin: tuple[int, int], boxes: tuple[Box, ...], drawn: dict[str, np.ndarray], slashed: Set[int],
+                    px_per_mm: float, t: ReaderTuning) -> set[int]:
+    """The `cells` whose strokes mostly lie along one line (of `lines`, `pieces` chained) that ends at or past
     its sides at both ends, each end met there, on the line's course, by another piece slanted apart that runs on
     from it at least `t.pass_reach_mm` beyond a drawn side of the cell, and is no slash of a cell with a mark of
     its own (`slashed`): slashes of the two slants in cells side by side make the same zigzag, each ending at its
     corners (slash with stray lines 10001: g8's "/" between h8's and g9's "\\"). A scribble's passes within its
     cell's lines make a mark of its own too, but no slash (scribble-outlined 150019: g1)."""
+    if not cells:
+        return set()
+    near = np.concatenate([pieces[:, :2], pieces[:, 2:]])  # each piece's two ends, and the other end of each
+    far = np.concatenate([pieces[:, 2:], pieces[:, :2]])
+    heading = (far - near) / np.maximum(np.linalg.norm(far - near, axis=1, keepdims=True), 1e-9)
+    # A slash's end: a piece along the diagonal of a cell with a mark of its own (|cos| - |sin| of a slant 45
+    # degrees off by d is sqrt(2) sin d), told by its middle (it may end past its corner).
+    off_diagonal = np.abs(np.abs(heading[:, 0]) - np.abs(heading[:, 1]))
+    slash = ((off_diagonal <= np.sqrt(2) * np.sin(np.radians(t.pass_slash_deg)))
+             & np.isin(cells_at((near + far) / 2, origin, px_per_mm), list(slashed)))
+    return {index for index in cells
+            if _turned_through_one(index, lines, (near, far, heading, slash), clean, origin, boxes, drawn,
+                                   px_per_mm, t)}
+
+
+def _turned_through_one(index: int, lines: np.ndarray, ends: tuple[np.ndarray, ...], clean: np.ndarray,
+                        origin: tuple[int, int], boxes: tuple[Box, ...], drawn: dict[str, np.ndarray],
+                        px_per_mm: float, t: ReaderTuning) -> bool:
+    """`_turned_through` for one cell; `ends`: every piece's ends both ways round (near, far), its heading from
+    the near end, and whether it is a slash's end."""
+    near, far, heading, slash = ends
     left, top, cell = _square(index, origin, px_per_mm)
     right, bottom, reach = left + cell, top + cell, t.pass_reach_mm * px_per_mm
     meet, edge = t.scribble_meet_mm * px_per_mm, t.pass_corner_mm * px_per_mm
     drawn_above, drawn_below, drawn_left, drawn_right = (here for _, here in sides_drawn(drawn, index))
-    near = np.concatenate([pieces[:, :2], pieces[:, 2:]])  # each piece's two ends, and the other end of each
-    far = np.concatenate([pieces[:, 2:], pieces[:, :2]])
-    heading = (far - near) / np.maximum(np.linalg.norm(far - near, axis=1, keepdims=True), 1e-9)
     x, y = far.T
-    # The far ends `reach` or more past a drawn side of the cell, but for a slash's end: a piece along the diagonal
-    # of a cell with a mark of its own (|cos| - |sin| of a slant 45 degrees off by d is sqrt(2) sin d).
-    off_diagonal = np.abs(np.abs(heading[:, 0]) - np.abs(heading[:, 1]))
-    slash = ((off_diagonal <= np.sqrt(2) * np.sin(np.radians(t.pass_slash_deg)))
-             & np.isin(cells_at((near + far) / 2, origin, px_per_mm), list(slashed)))  # may end past its corner
+    # The far ends `reach` or more past a drawn side of the cell, but for a slash's end.
     beyond = (drawn_left & (x <= left - reach) | drawn_right & (x >= right + reach)
               | drawn_above & (y <= top - reach) | drawn_below & (y >= bottom + reach)) & ~slash
 
