@@ -11,6 +11,7 @@ import pytest
 from doodle.sheet.scan import SHADOW_NOTE, SOFT_SHADOW_NOTE, read_photo
 from tests.photogen import level_conditions, make_photo
 from tests.photogen_families import family_photo
+from tests.photogen_styles import styled_photo
 from tests.test_scan import assert_exact, flagged, wrong_items
 
 MANY = 5
@@ -121,6 +122,16 @@ def test_a_shadow_misjudged_keeps_its_cells_in_doubt(seed, family):
     paper near it checks may be paper under the shadow as deep as it is."""
     photo = family_photo(seed, family)
     result = read_photo(photo.jpeg)
+    assert wrong_items(result, photo.truth) <= flagged(result)
+
+
+def test_a_shadow_traced_on_over_light_fills_leaves_them_in_doubt():
+    """Sharpened 280021 (blind set): a hard shadow on the right margin was traced on over the light grey fills g1 to
+    h2 beside it, and h1, a fill, lifted with it, read as paper and sure (the cells confirm the shadow's depth, not
+    where its edge runs). The outline across the fills shows no step: the cells lifted beside it are in doubt."""
+    photo = styled_photo(280021, "moderate", sharpen=2.0)
+    result = read_photo(photo.jpeg)
+    assert "h1" in {doubt.name for doubt in result.uncertain}
     assert wrong_items(result, photo.truth) <= flagged(result)
 
 

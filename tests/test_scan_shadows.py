@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from doodle.sheet.shadows import corrected_by_paper, find_shadows, fit_edge
+from doodle.sheet.shadows import corrected_by_paper, find_shadows, fit_edge, unsupported_outline
 
 SIZE = 480
 GRID = (96, 96, 384, 384)  # x0, y0, x1, y1: a 6 x 6 grid of 48-pixel cells, paper all around it
@@ -236,6 +236,31 @@ def test_the_depth_taken_out_is_the_one_the_paper_shows_not_a_traced_one():
     corrected = corrected_by_paper(traced, log, ~drawn, drawn)
     assert np.allclose(corrected[:, :45], -depth, atol=0.02)
     assert (corrected[:, 55:] == 0.0).all()
+
+
+def test_a_shadows_outline_in_the_grid_with_no_step_across_it_is_unsupported():
+    """On the shadow map: a grid of 16 mm cells (lines at x, y = 20, 36, ...), a shadow over everything left of the
+    line x = 68, and right of it a light fill (x 68-100, y 36-68) as dark as paper in that shadow: the shadow's edge
+    along the fill shows no step, but runs along a line, where a fill's edge may hide it. A trace leaked on from
+    the shadow over part of the fill (x 68-90, y 42-62) has an outline across the fill with no step: that is
+    unsupported (sharpened 280021: a shadow on the right margin traced on over the fills g1-h2; h1 read as paper in
+    shadow, sure)."""
+    size, depth = 130, 0.3
+    ys, xs = np.mgrid[0:size, 0:size]
+    log = (np.log(210.0) - 0.2 * xs / size - np.where(xs < 68, depth, 0.0)).astype(np.float32)
+    log[(xs >= 68) & (xs < 100) & (ys >= 36) & (ys < 68)] -= depth
+    drawn = np.zeros((size, size), bool)
+    drawn[20:117, 20:117] = True
+    lines = (np.abs((np.arange(size) - 20 + 8) % 16 - 8) <= 2) & (np.arange(size) >= 18) & (np.arange(size) <= 118)
+    near_columns, near_rows = lines[None, :] & drawn, lines[:, None] & drawn
+    shadow = np.where(xs < 68, -depth, 0.0).astype(np.float32)
+    assert not unsupported_outline(shadow, log, drawn, near_columns, near_rows).any()
+    leaked = shadow.copy()
+    leaked[42:62, 68:90] = -depth
+    found = unsupported_outline(leaked, log, drawn, near_columns, near_rows)
+    found_ys, found_xs = np.nonzero(found)
+    assert found_xs.size >= 20
+    assert found_xs.min() >= 66 and found_ys.min() >= 40 and found_ys.max() <= 63  # the leak's outline, only
 
 
 def _soft_sheet(penumbra: float) -> tuple[np.ndarray, np.ndarray, dict, np.ndarray]:

@@ -34,6 +34,8 @@ class ShadowMap:
     edge: np.ndarray  # bool, sheet image size: where the shadow taken out changes (its edge, widened)
     depth: float  # how much light the darkest shadow takes (0 = none)
     soft: bool = False  # its edge is a penumbra as wide as a cell's third or more (see `fit_edge`)
+    # bool, sheet image size: where a hard shadow's outline in the grid shows no step (`unsupported_outline`)
+    unsupported: np.ndarray | None = None
 
 
 def find_shadows(
@@ -93,6 +95,7 @@ def find_shadows(
     deepest = float(-np.percentile(shadow[inside], lowest)) if inside.any() else 0.0
     log_gain = np.zeros_like(shadow)
     soft = False
+    unsupported = np.zeros(log.shape, bool)
     if deepest > t.shadow_min_depth:
         log_gain = _regions(shadow < -deepest / 2, keep, log, channel_logs, shadow, bare, cell_ids, t)
         if log_gain.min() < 0:
@@ -102,6 +105,8 @@ def find_shadows(
             soft = edge.width >= t.shadow_soft_width
             if soft:  # taken out with its penumbra, where and as deep as the paper shows it
                 log_gain = -edge.depth * cv2.GaussianBlur(edge.shaded.astype(np.float32), (0, 0), edge.width)
+            else:
+                unsupported = unsupported_outline(log_gain, log, inside & ~bare, cols, rows, t)
     if not soft:
         log_gain = cv2.GaussianBlur(log_gain, (0, 0), t.shadow_gain_blur)
     depth = float(1.0 - np.exp(log_gain.min()))
@@ -110,7 +115,51 @@ def find_shadows(
     changing = ((cv2.dilate(log_gain, k) - cv2.erode(log_gain, k)) > t.shadow_edge).astype(np.uint8)
     changing = cv2.dilate(changing, np.ones((2 * t.shadow_edge_widen + 1,) * 2, np.uint8))
     edge = cv2.resize(changing, (width, height), interpolation=cv2.INTER_NEAREST) > 0
-    return ShadowMap(gain=gain, edge=edge, depth=depth, soft=soft)
+    unsupported_sheet = cv2.resize(unsupported.astype(np.uint8), (width, height), interpolation=cv2.INTER_NEAREST) > 0
+    return ShadowMap(gain=gain, edge=edge, depth=depth, soft=soft, unsupported=unsupported_sheet)
+
+
+def unsupported_outline(
+    log_gain: np.ndarray, log: np.ndarray, drawn: np.ndarray, near_columns: np.ndarray, near_rows: np.ndarray,
+    t: ReaderTuning = TUNING,
+) -> np.ndarray:
+    """Where the outline of the shadows taken out runs through the grid with no step across it: stretches of
+    t.shadow_unsupported_mm or more whose inside is not darker than their outside (t.shadow_across away) by half the
+    shadow's depth. All on the shadow map: `log_gain` the shadows taken out, `log` the map's log brightness, `drawn`
+    the grid, `near_columns` / `near_rows` near its vertical / horizontal lines.
+
+    A shadow's edge is a step in the light wherever it runs. In the grid the outline is traced from steps that do
+    not run along the printed lines and kept where the paper beside it shows the shadow too; it can still leak on
+    from a real shadow over light fills, whose own edges run along the lines, and then it crosses them with no step
+    (sharpened 280021: a shadow on the right margin traced on over the fills g1 to h2; h1 was taken for paper in
+    shadow and read empty, sure). Where the outline runs along a printed line, a fill's edge there may hide its
+    step (harsh 28: the shadow's edge along a fill's border, for half a cell): that part of a stretch is not
+    counted, though the stretch runs on through it."""
+    shaded = (log_gain < 0).astype(np.uint8)
+    outline = (shaded > 0) & (cv2.erode(shaded, np.ones((3, 3), np.uint8)) == 0) & drawn
+    ys, xs = np.nonzero(outline)
+    if xs.size == 0:
+        return outline
+    gy, gx = np.gradient(cv2.GaussianBlur(shaded.astype(np.float32), (0, 0), 2 * t.shadow_normal_blur))
+    norm = np.hypot(gx[ys, xs], gy[ys, xs]) + 1e-9
+    nx, ny = gx[ys, xs] / norm, gy[ys, xs] / norm  # into the shadow
+    height, width = log.shape
+    ix = np.clip(np.round(xs + t.shadow_across * nx).astype(int), 0, width - 1)
+    iy = np.clip(np.round(ys + t.shadow_across * ny).astype(int), 0, height - 1)
+    ox = np.clip(np.round(xs - t.shadow_across * nx).astype(int), 0, width - 1)
+    oy = np.clip(np.round(ys - t.shadow_across * ny).astype(int), 0, height - 1)
+    flat = log[iy, ix] - log[oy, ox] > float(log_gain.min()) / 2
+    along = t.shadow_along_line
+    along_line = (near_columns[ys, xs] & (np.abs(nx) > along)) | (near_rows[ys, xs] & (np.abs(ny) > along))
+    # A stretch runs on along a line (where it is not counted) to where it leaves it.
+    found = np.zeros(outline.shape, np.uint8)
+    found[ys[flat], xs[flat]] = 1
+    count, parts = cv2.connectedComponents(found, connectivity=8)
+    counted = np.zeros_like(outline)
+    counted[ys[flat & ~along_line], xs[flat & ~along_line]] = True
+    length = np.bincount(parts[counted], minlength=count)
+    long = np.flatnonzero(length >= t.shadow_unsupported_mm)
+    return counted & np.isin(parts, long[long > 0])
 
 
 def _regions(

@@ -97,6 +97,7 @@ class SheetRead:
     shadowed: set[int] = field(init=False)  # cells near a shadow's edge (all, when the light is steep)
     steep: bool = field(init=False)  # a shadow was taken out and the light still changes steeply near the grid
     brightened: set[int] = field(init=False)  # cells read as paper only because a shadow was taken out
+    leaked: set[int] = field(init=False)  # those of them beside a stretch of its outline with no step
     depth_confirmed: bool = field(init=False)  # the cells read as paper confirm the shadows' depth (see below)
     # find_strokes
     strokes: StrokeMap = field(init=False)
@@ -292,7 +293,10 @@ def shadow_doubts(read: SheetRead) -> None:
                          if index in in_shadow or read.values[index] > read.threshold
                          or region_ink(read.plain.ink, boxes[index]) > read.threshold}
     read.depth_confirmed = _depth_confirmed(read, in_shadow)
-    read.brightened = set() if read.depth_confirmed else _brightened_cells(read, in_shadow)
+    # Cells confirming the depth say nothing of where the shadow's outline runs: beside a stretch of it that
+    # shows no step, the shadow may have leaked over light fills (`shadows.unsupported_outline`).
+    read.leaked = _brightened_cells(read, _beside_unsupported(read, in_shadow))
+    read.brightened = read.leaked if read.depth_confirmed else _brightened_cells(read, in_shadow)
     read.show("light-variation", _variation_picture)
 
 
@@ -416,7 +420,9 @@ def decide_cells(read: SheetRead) -> None:
     # A shadow's edge placed a little off leaves a strip of the cell lit wrongly, as dark or as light as the depth
     # against the rest: a cell even over its blocks away from the edge has none (unless the light is steep: a soft
     # shadow misjudged is smooth over a cell, and even).
-    even = set() if read.steep else {index for index in shadowed if _even_beside_shadow(read, boxes[index])}
+    # A shadow leaked over whole cells leaves none either, but lifts them whole (`shadows.unsupported_outline`).
+    even = set() if read.steep else {index for index in shadowed - read.leaked
+                                     if _even_beside_shadow(read, boxes[index])}
     for index, box in enumerate(boxes):
         known_paper = index in joined and not read.steep
         if (index in shadowed and not known_paper and values[index] < darkest and index not in even
@@ -870,6 +876,19 @@ def _cells_in_shadow(read: SheetRead) -> set[int]:
         return set()
     gains = _box_medians(read.shadows.gain, cell_boxes(t.cell_inset_mm))
     return {index for index, gain in enumerate(gains) if gain < t.in_shadow_gain}
+
+
+def _beside_unsupported(read: SheetRead, cells: set[int]) -> set[int]:
+    """Those of `cells` within t.unsupported_reach_mm of a stretch of a shadow's outline with no step."""
+    unsupported = read.shadows.unsupported
+    if unsupported is None or not unsupported.any():
+        return set()
+    reach = round(read.tuning.unsupported_reach_mm * PX_PER_MM)
+    height, width = unsupported.shape
+    boxes = cell_boxes(read.tuning.cell_inset_mm)
+    return {index for index in cells if unsupported[
+        max(boxes[index][1] - reach, 0):min(boxes[index][3] + reach, height),
+        max(boxes[index][0] - reach, 0):min(boxes[index][2] + reach, width)].any()}
 
 
 def _brightened_cells(read: SheetRead, in_shadow: set[int]) -> set[int]:

@@ -80,6 +80,8 @@ class ReaderTuning:
     shadow_soft_width: float = 3.0  # an edge this wide or wider is soft: the shadow is taken out with that blur
     shadow_edge: float = 0.01  # log gain changing this much between neighbouring map pixels: a shadow's edge
     shadow_edge_widen: int = 2  # map pixels (mm) either side of an edge where the light taken out may be off
+    shadow_unsupported_mm: int = 20  # map pixels (mm): a stretch of a shadow's outline longer than a cell with no step
+    shadow_along_line: float = 0.87  # an outline whose normal is this close to square to a grid line runs along it
 
     # --- the light (measure.flat_field) ---
     thin_print_px: int = 5  # a max filter this wide (1.25 mm) takes thin print and strokes out of the paper
@@ -231,6 +233,7 @@ class ReaderTuning:
     # 613: steep with the strip, 0.07-0.11 without it from 4 mm on; light 100009, where a part of the shadow was
     # missed, stays at 0.18-0.19).
     steep_edge_band_mm: float = 6.0
+    unsupported_reach_mm: float = 4.0  # a cell this close to a stretch of a shadow's outline with no step is beside it
     in_shadow_gain: float = 0.97  # a cell whose light was raised by more than this share lies inside a shadow
     # The cells read as paper inside a shadow taken out and outside it, against the margins' light: 0.013 apart at
     # most on harsh 603-638 (8 photos with a shadow over empty cells), against thresholds of 0.046-0.108. Within
