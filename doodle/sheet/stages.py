@@ -563,12 +563,20 @@ def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tup
         # of them read as strokes as dense as hatching, and as little ink: stray-line 2, three empty cells read as
         # shaded, unflagged.) Hatching mostly darkens a cell more; a light scribble does not (mild 3028: in doubt).
         doubtful.add(index)
-    if shaded and strokes < t.stroke_mark and value < t.blot_faint:
+    if shaded and strokes < t.stroke_mark and value < t.blot_faint and not _checked_by_paper(read, index):
         # A faint even tint and no strokes: the lightest pencil fill, or paper whose light was misjudged (an empty
         # cell amid shaded ones, far from the paper that tells the light, on a bent page under a lamp: mixed 5).
-        # Its neighbours' outlines can enclose it, so an outline does not make it sure.
+        # Its neighbours' outlines can enclose it, so an outline does not make it sure. With a cell read as paper
+        # near it, the light there is checked (`light.light_uncertainty`, and the tints with no strokes split at
+        # their own gap: `unlit`), and the lightest fills, blurred to under blot_faint at harsh, are read as
+        # they are (harsh 3010: six light fills at 0.067-0.097 of ink, the threshold 0.039, in doubt for this alone).
         doubtful.add(index)
     return shaded, False
+
+
+def _checked_by_paper(read: SheetRead, index: int) -> bool:
+    """Whether a cell read as paper lies within t.light_holdout_reach cells of `index`."""
+    return any(near_each_other(index, other, read.tuning.light_holdout_reach) for other in read.paper_cells)
 
 
 def read_specials(read: SheetRead) -> None:
