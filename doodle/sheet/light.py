@@ -60,7 +60,8 @@ def light_uncertainty(
         shapes = np.zeros_like(seen)
     else:
         shaped = np.log(np.maximum(light.estimate, 1.0))
-        shapes = np.abs(shaped - np.log(np.maximum(blend_paper(colours, weight, t), 1.0))).max(axis=2)
+        blended = blend_paper(colours, weight, t, light.weight_blurs)  # the weight's blurs made for the light
+        shapes = np.abs(shaped - np.log(np.maximum(blended, 1.0))).max(axis=2)
     uncertainty = np.zeros(SIZE * SIZE)
     for i in range(SIZE * SIZE):
         if i in paper_cells:

@@ -63,21 +63,30 @@ class CoarsePaper:
     weight: np.ndarray  # float32, 1 where the coarse pixel is trusted paper
     trend: np.ndarray | None  # the light's broad shape the estimate follows (`light_trend`), None without one
     estimate: np.ndarray  # float32 BGR: the paper's light at every coarse pixel (`blend_scales`)
+    # `weight` blurred at each scale (`weight_blurs`), as the estimate was blended with it; None when the estimate
+    # was blended over the whole sheet (too little paper)
+    weight_blurs: tuple[np.ndarray, ...] | None = None
 
 
 def coarse_estimate(bgr: np.ndarray, trusted: np.ndarray, t: ReaderTuning = TUNING,
-                    coarse: np.ndarray | None = None) -> CoarsePaper:
+                    coarse: np.ndarray | None = None, same_paper: CoarsePaper | None = None) -> CoarsePaper:
     """The paper's light (per channel, at the coarse resolution) interpolated from the `trusted` paper pixels.
 
     Thin dark strokes (printed text, lines, hatching) are removed by a small max filter first; where a large area
     has no trusted paper (a fully shaded grid), the estimate comes from broader and broader neighbourhoods, so a
     hard shadow edge stays sharp where paper shows and a big shaded patch is never mistaken for paper. `coarse`:
-    `coarse_sheet(bgr)`, when made already (the light estimated again with more paper).
+    `coarse_sheet(bgr)`, when made already (the light estimated again with more paper). `same_paper`: an estimate
+    made from the same `trusted` mask (of another picture of the sheet), whose weight and its blurs serve again.
     """
     values = coarse_sheet(bgr, t) if coarse is None else coarse
-    weight = coarse_weight(trusted, t)
-    trend = light_trend(values, weight if weight.sum() >= t.light_min_paper else np.ones_like(weight), t)
-    return CoarsePaper(values, weight, trend, blend_scales(values, weight, trend, t))
+    weight = coarse_weight(trusted, t) if same_paper is None else same_paper.weight
+    enough = weight.sum() >= t.light_min_paper
+    trend = light_trend(values, weight if enough else np.ones_like(weight), t)
+    blurs = None
+    if enough:
+        blurs = same_paper.weight_blurs if same_paper is not None else None
+        blurs = weight_blurs(weight, t) if blurs is None else blurs
+    return CoarsePaper(values, weight, trend, blend_scales(values, weight, trend, t, blurs), blurs)
 
 
 def coarse_sheet(bgr: np.ndarray, t: ReaderTuning = TUNING) -> np.ndarray:
@@ -101,21 +110,22 @@ def _coarse_size(width: int, height: int, t: ReaderTuning) -> tuple[int, int]:
 
 
 def blend_scales(
-    values: np.ndarray, weight: np.ndarray, trend: np.ndarray | None = None, t: ReaderTuning = TUNING
+    values: np.ndarray, weight: np.ndarray, trend: np.ndarray | None = None, t: ReaderTuning = TUNING,
+    blurs: tuple[np.ndarray, ...] | None = None,
 ) -> np.ndarray:
     """The paper's light at every coarse pixel, from the `values` where `weight` is 1 (see `coarse_estimate`).
 
     The light's broad shape (a low-order surface in log brightness, fitted robustly to the paper: `light_trend`,
     unless `trend` is given) is taken out first and put back after, so that where paper is far the estimate
     follows that shape (vignetting: brighter in the middle of the grid than at its margins) rather than the
-    average of the paper around."""
+    average of the paper around. `blurs`: `weight_blurs(weight)`, when made already (unused with too little paper)."""
     if weight.sum() < t.light_min_paper:
-        weight = np.ones_like(weight)
+        weight, blurs = np.ones_like(weight), None
     if trend is None:
         trend = light_trend(values, weight, t)
     if trend is not None:
-        return np.exp(trend + blend_paper(np.log(np.maximum(values, 1.0)) - trend, weight, t))
-    return blend_paper(values, weight, t)
+        return np.exp(trend + blend_paper(np.log(np.maximum(values, 1.0)) - trend, weight, t, blurs))
+    return blend_paper(values, weight, t, blurs)
 
 
 def light_trend(values: np.ndarray, weight: np.ndarray, t: ReaderTuning = TUNING) -> np.ndarray | None:
@@ -163,14 +173,25 @@ def _least_squares(design: np.ndarray, target: np.ndarray) -> np.ndarray:
     return np.linalg.solve(design.T @ design + 1e-9 * np.eye(design.shape[1]), design.T @ target)
 
 
-def blend_paper(values: np.ndarray, weight: np.ndarray, t: ReaderTuning = TUNING) -> np.ndarray:
-    """`values` where `weight` is 1 spread over the rest: the paper around at broader and broader scales."""
+def weight_blurs(weight: np.ndarray, t: ReaderTuning = TUNING) -> tuple[np.ndarray, ...]:
+    """The paper's `weight` blurred at each of t.light_sigmas, the broadest first, as `blend_paper` blends with
+    them (one mask's are made once, whatever is blended over it)."""
+    return tuple(cv2.GaussianBlur(weight, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE) for sigma in _scales(t))
+
+
+def _scales(t: ReaderTuning) -> list[float]:
+    return sorted(t.light_sigmas, reverse=True)
+
+
+def blend_paper(values: np.ndarray, weight: np.ndarray, t: ReaderTuning = TUNING,
+                blurs: tuple[np.ndarray, ...] | None = None) -> np.ndarray:
+    """`values` where `weight` is 1 spread over the rest: the paper around at broader and broader scales.
+    `blurs`: `weight_blurs(weight)`, when made already."""
     # From the broadest scale to the finest, each scale overrides the broader estimate in proportion to how much
     # trusted paper backs it: a smooth blend, with no seams where one scale takes over from another.
     estimate = None
     weighted = values * weight[..., None]
-    for sigma in sorted(t.light_sigmas, reverse=True):
-        w = cv2.GaussianBlur(weight, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
+    for sigma, w in zip(_scales(t), weight_blurs(weight, t) if blurs is None else blurs, strict=True):
         v = cv2.GaussianBlur(weighted, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
         v = v.reshape(values.shape)  # OpenCV drops a single channel's axis
         local = v / np.maximum(w, 1e-6)[..., None]
@@ -183,10 +204,12 @@ def blend_paper(values: np.ndarray, weight: np.ndarray, t: ReaderTuning = TUNING
 
 
 def flat_field(bgr: np.ndarray, trusted: np.ndarray, t: ReaderTuning = TUNING,
-               coarse: np.ndarray | None = None) -> FlatField:
+               coarse: np.ndarray | None = None, same_paper: FlatField | None = None) -> FlatField:
     """Divide by the paper estimate and turn the result into ink (0 paper .. 1 black). `coarse`: the coarse sheet
-    (`coarse_sheet(bgr)`) when made already."""
-    return FlatField(bgr, trusted, coarse_estimate(bgr, trusted, t, coarse))
+    (`coarse_sheet(bgr)`) when made already; `same_paper`: a flat field made from the same `trusted` mask (of
+    another picture of the sheet), whose paper weight serves again."""
+    same = None if same_paper is None else same_paper.coarse
+    return FlatField(bgr, trusted, coarse_estimate(bgr, trusted, t, coarse, same))
 
 
 def light_variation(field: FlatField, window_px: int, t: ReaderTuning = TUNING,

@@ -212,7 +212,7 @@ def light_and_cells(read: SheetRead) -> None:
     the paper grows from the margins into the grid through the empty cells.
     """
     t, sheet = read.tuning, read.unshadowed
-    field_ = read.plain if sheet is read.sheet else flat_field(sheet, read.trusted, t)
+    field_ = read.plain if sheet is read.sheet else flat_field(sheet, read.trusted, t, same_paper=read.plain)
     read.margin_light = field_
     if field_.paper_level < t.too_dark_level:
         raise TooDarkError(TOO_DARK_MESSAGE)
