@@ -348,11 +348,12 @@ def _shadow_on_paper(
     paper_log = log[ys, xs]
     traced_labels = traced[ys, xs]
     samples = _PaperSamples.of(xs, ys, paper_log, smooth, t)
+    lights = _PaperLights(smooth, paper_log, t)
     best: tuple[float, np.ndarray, float] = (np.inf, np.zeros_like(traced), 0.0)
     for depth in map(float, depths):
         for _ in range(t.shadow_depth_rounds):
             starts = (traced_labels, None, samples.labels(depth))
-            labels, cost = min((_settled_labels(smooth, paper_log, start, depth, t) for start in starts),
+            labels, cost = min((_settled_labels(lights, start, depth) for start in starts),
                                key=lambda found: found[1])
             # A lone shaded point of paper is a mark, not a shadow: opened away. What joins a shaded area as large
             # as a shadow belongs to it, however thin: a strip of paper between two printed boxes, opened away, came
@@ -457,20 +458,38 @@ def _group_medians(values: np.ndarray, group: np.ndarray, counts: np.ndarray) ->
     return (ordered[starts + (counts - 1) // 2] + ordered[starts + counts // 2]) / values.dtype.type(2)
 
 
-def _settled_labels(
-    smooth: np.ndarray, paper_log: np.ndarray, start: np.ndarray | None, depth: float, t: ReaderTuning
-) -> tuple[np.ndarray, float]:
+class _PaperLights:
+    """The smooth light fitted to the paper points (`_robust_least_squares` over `smooth`) for the labels and the
+    depth tried: the design's normal matrix is made once, and a fit asked for again (starts that settle alike, a
+    depth tried again) is not redone."""
+
+    def __init__(self, smooth: np.ndarray, paper_log: np.ndarray, t: ReaderTuning) -> None:
+        self.smooth, self.paper_log, self.t = smooth, paper_log, t
+        self.gram = smooth.T @ smooth
+        self._fitted: dict[tuple[float, bytes], np.ndarray] = {}
+
+    def fit(self, labels: np.ndarray, depth: float) -> np.ndarray:
+        """The light of the paper with `depth` put back where `labels` (bool, per point) say it is in shadow."""
+        key = (depth, np.packbits(labels).tobytes())
+        if key not in self._fitted:
+            self._fitted[key] = _robust_least_squares(self.smooth, self.paper_log + depth * labels, self.t,
+                                                      self.gram)
+        return self._fitted[key]
+
+
+def _settled_labels(lights: _PaperLights, start: np.ndarray | None, depth: float) -> tuple[np.ndarray, float]:
     """Shaded / lit labels of the paper points refitted from `start` (None: all lit) until they settle, and how
     badly the paper fits them (the mean `_misfit`)."""
+    smooth, paper_log, t = lights.smooth, lights.paper_log, lights.t
     labels = np.zeros(paper_log.shape, bool) if start is None else start
     for _ in range(t.shadow_label_rounds):
-        light = _robust_least_squares(smooth, paper_log + depth * labels, t)
+        light = lights.fit(labels, depth)
         new_labels = paper_log - smooth @ light < -depth / 2
         if np.array_equal(new_labels, labels):
             break  # `light` is the fit of the labels kept
         labels = new_labels
     else:
-        light = _robust_least_squares(smooth, paper_log + depth * labels, t)
+        light = lights.fit(labels, depth)
     residual = paper_log + depth * labels - smooth @ light
     return labels, float(np.mean(_misfit(residual, t)))
 
@@ -481,10 +500,11 @@ def _misfit(residual: np.ndarray, t: ReaderTuning) -> np.ndarray:
     return np.minimum(np.abs(residual), t.shadow_label_noise)
 
 
-def _robust_least_squares(design: np.ndarray, target: np.ndarray, t: ReaderTuning) -> np.ndarray:
+def _robust_least_squares(design: np.ndarray, target: np.ndarray, t: ReaderTuning,
+                          gram: np.ndarray | None = None) -> np.ndarray:
     """Least squares, refitted once without the points far off the first fit (handwriting, a stray mark), when
-    enough points are left (4 per coefficient)."""
-    coefficients = _least_squares(design, target)
+    enough points are left (4 per coefficient). `gram`: design.T @ design, when made already."""
+    coefficients = _least_squares(design, target, gram)
     residual = target - design @ coefficients
     # the median absolute deviation, scaled to a normal distribution's standard deviation
     spread = 1.4826 * float(np.median(np.abs(residual - np.median(residual)))) + 1e-6
@@ -494,10 +514,11 @@ def _robust_least_squares(design: np.ndarray, target: np.ndarray, t: ReaderTunin
     return coefficients
 
 
-def _least_squares(design: np.ndarray, target: np.ndarray) -> np.ndarray:
+def _least_squares(design: np.ndarray, target: np.ndarray, gram: np.ndarray | None = None) -> np.ndarray:
     """By the normal equations: a few well-scaled columns over many thousand points, where they are accurate
-    and many times faster than a decomposition of the whole design."""
-    return np.linalg.lstsq(design.T @ design, design.T @ target, rcond=None)[0]
+    and many times faster than a decomposition of the whole design. `gram`: design.T @ design, when made
+    already."""
+    return np.linalg.lstsq(design.T @ design if gram is None else gram, design.T @ target, rcond=None)[0]
 
 
 def _integrate(gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
