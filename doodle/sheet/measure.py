@@ -17,10 +17,29 @@ import numpy as np
 from doodle.sheet.tuning import TUNING, ReaderTuning
 
 
+class Planes:
+    """A colour picture kept as its channels' planes, read a region at a time: `planes[y0:y1, x0:x1]` is the
+    region's pixels with the channels last (the same numbers as the region of the whole picture interleaved, which
+    is never made: only small regions of it are read)."""
+
+    def __init__(self, planes: list[np.ndarray]) -> None:
+        self._planes = planes
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return (*self._planes[0].shape, len(self._planes))
+
+    def __getitem__(self, region: tuple[slice, slice]) -> np.ndarray:
+        return np.stack([plane[region] for plane in self._planes], axis=-1)
+
+
+Colours = np.ndarray | Planes
+"""A colour picture (channels last) or its planes, either read a region at a time (`picture[y0:y1, x0:x1]`)."""
+
+
 class FlatField:
-    """The sheet over the paper's light (`flat_field`). The normalised colours (one picture) and the paper's level
-    are made when first asked for: most estimates of the light are passes that read only the ink and the
-    brightness."""
+    """The sheet over the paper's light (`flat_field`). The paper's level is found when first asked for: most
+    estimates of the light are passes that read only the ink and the brightness."""
 
     def __init__(self, bgr: np.ndarray, trusted: np.ndarray, coarse: CoarsePaper) -> None:
         height, width = bgr.shape[:2]
@@ -44,9 +63,9 @@ class FlatField:
         self.brightness: np.ndarray = cv2.max(brightest, r, dst=brightest)  # the brightest channel: about 1 on paper
 
     @cached_property
-    def normalised(self) -> np.ndarray:
-        """float32 BGR over the paper estimate (1 = paper)."""
-        return cv2.merge(self._normalised)
+    def normalised(self) -> Planes:
+        """float32 BGR over the paper estimate (1 = paper), read a region at a time."""
+        return Planes(self._normalised)
 
     @cached_property
     def paper_level(self) -> float:
