@@ -163,8 +163,12 @@ def _segments() -> tuple[np.ndarray, np.ndarray]:
 
 def _running_sums(ink: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Running sums of the ink down the columns and along the rows (each with a leading zero), for the mean ink
-    along any segment of a column or a row: a difference of two of them."""
-    return _running(ink), _running(np.ascontiguousarray(ink.T))
+    along any segment of a column or a row: a difference of two of them. (Those along the rows are indexed as the
+    columns' are, (position along, position across): the transpose of np.cumsum along the rows, which adds each
+    row's values one after another as adding the columns one by one would, with no transposed copy made.)"""
+    along_rows = np.zeros((ink.shape[0], ink.shape[1] + 1), np.float32)
+    np.cumsum(ink, axis=1, out=along_rows[:, 1:])
+    return _running(ink), along_rows.T
 
 
 def _running(rows: np.ndarray) -> np.ndarray:
