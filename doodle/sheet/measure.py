@@ -108,11 +108,17 @@ def coarse_estimate(bgr: np.ndarray, trusted: np.ndarray, t: ReaderTuning = TUNI
     return CoarsePaper(values, weight, trend, blend_scales(values, weight, trend, t, blurs), blurs)
 
 
-def coarse_sheet(bgr: np.ndarray, t: ReaderTuning = TUNING) -> np.ndarray:
-    """The sheet at 1/t.light_coarse of its resolution with thin dark strokes taken out (float32 BGR)."""
+def coarse_sheet(bgr: np.ndarray, t: ReaderTuning = TUNING, opened: np.ndarray | None = None) -> np.ndarray:
+    """The sheet at 1/t.light_coarse of its resolution with thin dark strokes taken out (float32 BGR). `opened`:
+    `without_thin_print(bgr)`, when made already."""
     height, width = bgr.shape[:2]
-    opened = cv2.dilate(bgr, cv2.getStructuringElement(cv2.MORPH_RECT, (t.thin_print_px,) * 2))
+    opened = without_thin_print(bgr, t) if opened is None else opened
     return cv2.resize(opened, _coarse_size(width, height, t), interpolation=cv2.INTER_AREA).astype(np.float32)
+
+
+def without_thin_print(bgr: np.ndarray, t: ReaderTuning = TUNING) -> np.ndarray:
+    """The sheet with thin dark things (printed text and lines, pencil strokes) taken out by a small max filter."""
+    return cv2.dilate(bgr, cv2.getStructuringElement(cv2.MORPH_RECT, (t.thin_print_px,) * 2))
 
 
 def coarse_weight(trusted: np.ndarray, t: ReaderTuning = TUNING) -> np.ndarray:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from doodle.sheet.measure import quadratic_terms
+from doodle.sheet.measure import quadratic_terms, without_thin_print
 from doodle.sheet.tuning import TUNING, ReaderTuning
 
 
@@ -40,7 +40,7 @@ class ShadowMap:
 
 def find_shadows(
     bgr: np.ndarray, near_columns: np.ndarray, near_rows: np.ndarray, domain: np.ndarray, paper: np.ndarray,
-    cells: np.ndarray | None = None, t: ReaderTuning = TUNING,
+    cells: np.ndarray | None = None, t: ReaderTuning = TUNING, opened: np.ndarray | None = None,
 ) -> ShadowMap:
     """The shadows on the sheet image `bgr`.
 
@@ -51,11 +51,11 @@ def find_shadows(
     as pencil, never brightened away. `cells` (int, image size, optional) numbers the cells' interiors (0: not in
     a cell): a step measured inside one cell, away from its lines, is most often the light's too, since pencil
     mostly fills a cell evenly and changes at its lines (a false one is caught by the paper, which shows none).
+    `opened`: `measure.without_thin_print(bgr)`, when made already.
     """
     height, width = bgr.shape[:2]
     small = (max(2, width // t.shadow_map_scale), max(2, height // t.shadow_map_scale))
-    # thin dark strokes taken out
-    opened = cv2.dilate(bgr, cv2.getStructuringElement(cv2.MORPH_RECT, (t.thin_print_px,) * 2))
+    opened = without_thin_print(bgr, t) if opened is None else opened
     channels = cv2.resize(opened, small, interpolation=cv2.INTER_AREA).astype(np.float32)
     b, g, r = cv2.split(channels)
     log = np.log(np.maximum(cv2.max(cv2.max(b, g), r), 1.0))

@@ -29,6 +29,7 @@ from doodle.sheet.doubts import Uncertain
 from doodle.sheet.light import could_be_paper, darker_nearby, either_side, light_uncertainty, near_each_other
 from doodle.sheet.measure import (
     FlatField,
+    coarse_sheet,
     flat_field,
     largest_gap_threshold,
     light_variation,
@@ -37,6 +38,7 @@ from doodle.sheet.measure import (
     log_distance,
     medians_of,
     region_ink,
+    without_thin_print,
 )
 from doodle.sheet.outline import drawn_sides, edge_lines, outlined_cells, shut_out
 from doodle.sheet.passes import ending_in_paper, lines_through, on_doubted_lines, passed_cells, turned_through_cells
@@ -192,8 +194,9 @@ def take_out_shadows(read: SheetRead) -> None:
     domain = read.trusted.copy()
     _set(domain, grid.inset(-t.grid_domain_margin_mm), True)
     cells = _cell_interiors(height, width, t.cell_line_clearance_mm)
-    read.shadows = find_shadows(sheet, near_columns, near_rows, domain, read.trusted, cells, t)
-    read.plain = flat_field(sheet, read.trusted, t)
+    opened = without_thin_print(sheet, t)  # the shadows and the light are both looked for in the paper alone
+    read.shadows = find_shadows(sheet, near_columns, near_rows, domain, read.trusted, cells, t, opened)
+    read.plain = flat_field(sheet, read.trusted, t, coarse_sheet(sheet, t, opened))
     if read.shadows.depth <= 0.0:
         read.unshadowed = sheet
     else:
