@@ -41,9 +41,11 @@ class FlatField:
     """The sheet over the paper's light (`flat_field`). The paper's level is found when first asked for: most
     estimates of the light are passes that read only the ink and the brightness."""
 
-    def __init__(self, bgr: np.ndarray, trusted: np.ndarray, coarse: CoarsePaper) -> None:
+    def __init__(self, bgr: np.ndarray, trusted: np.ndarray, coarse: CoarsePaper,
+                 channels: list[np.ndarray] | None = None) -> None:
         height, width = bgr.shape[:2]
         self.coarse = coarse
+        self.channels = cv2.split(bgr) if channels is None else channels  # the sheet's own, for another field of it
         self._trusted = trusted.copy()  # the caller may change its own after (light_and_cells grows it)
         # Channel by channel (cv2.resize and cv2.divide give the same values one channel at a time) and in place
         # where the values allow: full-size pictures are few, and each new one costs more than the arithmetic.
@@ -53,7 +55,7 @@ class FlatField:
         self.paper: np.ndarray = cv2.max(brightest, pr, dst=brightest)  # float32: the estimate's brightest channel
         # Each channel over its paper, into the paper's own picture (8-bit values divided as floats).
         self._normalised = [cv2.divide(channel, np.maximum(paper, 1.0, out=paper), dst=paper, dtype=cv2.CV_32F)
-                            for channel, paper in zip(cv2.split(bgr), (pb, pg, pr), strict=True)]
+                            for channel, paper in zip(self.channels, (pb, pg, pr), strict=True)]
         b, g, r = self._normalised
         darkest = cv2.min(b, g)
         cv2.min(darkest, r, dst=darkest)
@@ -229,12 +231,14 @@ def blend_paper(values: np.ndarray, weight: np.ndarray, t: ReaderTuning = TUNING
 
 
 def flat_field(bgr: np.ndarray, trusted: np.ndarray, t: ReaderTuning = TUNING,
-               coarse: np.ndarray | None = None, same_paper: FlatField | None = None) -> FlatField:
+               coarse: np.ndarray | None = None, same_paper: FlatField | None = None,
+               channels: list[np.ndarray] | None = None) -> FlatField:
     """Divide by the paper estimate and turn the result into ink (0 paper .. 1 black). `coarse`: the coarse sheet
     (`coarse_sheet(bgr)`) when made already; `same_paper`: a flat field made from the same `trusted` mask (of
-    another picture of the sheet), whose paper weight serves again."""
+    another picture of the sheet), whose paper weight serves again; `channels`: cv2.split(bgr), when made already
+    (`FlatField.channels` of another field of `bgr`)."""
     same = None if same_paper is None else same_paper.coarse
-    return FlatField(bgr, trusted, coarse_estimate(bgr, trusted, t, coarse, same))
+    return FlatField(bgr, trusted, coarse_estimate(bgr, trusted, t, coarse, same), channels)
 
 
 def light_variation(field: FlatField, window_px: int, t: ReaderTuning = TUNING,

@@ -241,7 +241,8 @@ def light_and_cells(read: SheetRead) -> None:
             x0, y0, x1, y1 = boxes[i]
             trusted[y0:y1, x0:x1] = True
         joined |= new
-        field_ = flat_field(sheet, trusted, t, field_.coarse.values)  # the same sheet, more paper
+        # The same sheet (its coarse picture and channels made already), more paper.
+        field_ = flat_field(sheet, trusted, t, field_.coarse.values, channels=field_.channels)
     else:
         values = _cell_values(field_, unseen, t)
         threshold = largest_gap_threshold(values, t.cell_lowest, t.cell_highest, t)
