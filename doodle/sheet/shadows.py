@@ -70,14 +70,8 @@ def find_shadows(
     sy = cv2.GaussianBlur(np.abs(gy), (0, 0), t.shadow_step_blur) * t.shadow_step_gain
     strength = np.sqrt(sx * sx + sy * sy)
 
-    def shrink(mask: np.ndarray) -> np.ndarray:
-        return cv2.resize(mask.astype(np.uint8), small, interpolation=cv2.INTER_NEAREST) > 0
-
-    cols, rows, inside, bare = shrink(near_columns), shrink(near_rows), shrink(domain), shrink(paper)
-    if cells is None:
-        cell_ids = np.zeros(log.shape, np.int32)
-    else:
-        cell_ids = cv2.resize(cells.astype(np.int32, copy=False), small, interpolation=cv2.INTER_NEAREST)
+    cols, rows, inside, bare = (_nearest(mask, small) for mask in (near_columns, near_rows, domain, paper))
+    cell_ids = np.zeros(log.shape, np.int32) if cells is None else _nearest(cells.astype(np.int32, copy=False), small)
     ratio = t.shadow_aligned_ratio
     aligned = (cols & (sx > ratio * sy)) | (rows & (sy > ratio * sx)) | (cols & rows)
     # A shadow's edge is one step, all its differences of one sign; pencil strokes and grain go up and down.
@@ -114,9 +108,23 @@ def find_shadows(
     k = np.ones((3, 3), np.uint8)
     changing = ((cv2.dilate(log_gain, k) - cv2.erode(log_gain, k)) > t.shadow_edge).astype(np.uint8)
     changing = cv2.dilate(changing, np.ones((2 * t.shadow_edge_widen + 1,) * 2, np.uint8))
-    edge = cv2.resize(changing, (width, height), interpolation=cv2.INTER_NEAREST) > 0
-    unsupported_sheet = cv2.resize(unsupported.astype(np.uint8), (width, height), interpolation=cv2.INTER_NEAREST) > 0
-    return ShadowMap(gain=gain, edge=edge, depth=depth, soft=soft, unsupported=unsupported_sheet)
+    edge = _nearest(changing > 0, (width, height))
+    return ShadowMap(gain=gain, edge=edge, depth=depth, soft=soft, unsupported=_nearest(unsupported, (width, height)))
+
+
+def _nearest(mask: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """cv2.resize(mask, size (width, height), interpolation=cv2.INTER_NEAREST) of a bool or int32 `mask`. When one
+    size is a whole multiple of the other along each axis, that is every k-th pixel or each pixel repeated k times
+    (the same pixels: OpenCV takes pixel floor(x * k) or floor(x / k)), got without an 8-bit copy resized."""
+    height, width = mask.shape
+    (fx, rx), (fy, ry) = divmod(width, size[0]), divmod(height, size[1])
+    if min(fx, fy) >= 1 and rx == ry == 0:  # whole times smaller
+        return np.ascontiguousarray(mask[::fy, ::fx])
+    (gx, qx), (gy, qy) = divmod(size[0], width), divmod(size[1], height)
+    if min(gx, gy) >= 1 and qx == qy == 0:  # whole times larger
+        return np.repeat(np.repeat(mask, gy, axis=0), gx, axis=1)
+    resized = cv2.resize(mask.astype(np.uint8) if mask.dtype == bool else mask, size, interpolation=cv2.INTER_NEAREST)
+    return resized > 0 if mask.dtype == bool else resized
 
 
 def unsupported_outline(
