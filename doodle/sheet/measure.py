@@ -173,11 +173,13 @@ def light_trend(values: np.ndarray, weight: np.ndarray, t: ReaderTuning = TUNING
     grid = quadratic_terms(*weight.shape)
     rows = grid[ys, xs]
     target = np.log(np.maximum(values[ys, xs], 1.0)).astype(np.float64)
-    keep = np.ones(len(rows), bool)
+    keep: np.ndarray | None = None  # None: all the paper (the first fit, made with no copy of it)
     for _ in range(t.light_trend_rounds):
-        coefficients = _least_squares(rows[keep], target[keep])
+        fit_rows, fit_target = (rows, target) if keep is None else (rows[keep], target[keep])
+        coefficients = _least_squares(fit_rows, fit_target)
         residual = np.abs(target - rows @ coefficients).max(axis=1)
-        keep = residual < t.light_trend_outlier * 1.4826 * float(np.median(residual[keep])) + 1e-3
+        fitted = residual if keep is None else residual[keep]
+        keep = residual < t.light_trend_outlier * 1.4826 * float(np.median(fitted)) + 1e-3
         if keep.sum() < t.light_trend_min_pixels:
             break
     return (grid @ coefficients).astype(np.float32)
