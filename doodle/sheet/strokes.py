@@ -35,7 +35,8 @@ class StrokeMap:
         x1, y1 = min(max(b[2] for b in boxes) + margin_px, width), min(max(b[3] for b in boxes) + margin_px, height)
         reach = round(t.stroke_reach_mm * px_per_mm)
         self.mask = local_ink(sheet, (self.x0, self.y0, x1, y1), reach, t) > t.stroke_ink
-        self.shares = np.array([float(self.at(box).mean()) for box in boxes])
+        # The share of each box on strokes: its count over its size, the very quotient a bool mean gives.
+        self.shares = np.array([np.count_nonzero(at) / at.size for at in map(self.at, boxes)])
 
     def at(self, box: tuple[int, int, int, int]) -> np.ndarray:
         x0, y0, x1, y1 = box
