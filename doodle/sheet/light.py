@@ -52,16 +52,8 @@ def light_uncertainty(
             paper = weight[y0:y1, x0:x1] > 0
             if paper.any():
                 errors[i] = abs(float(np.median((predicted[y0:y1, x0:x1] - seen[y0:y1, x0:x1])[paper])))
-    # Where no empty cell is near to tell, the light follows its broad shape; had it followed the paper around
-    # instead, it would be this different: as unsure as that, at least (a shape bent by a shadow over a margin).
-    # Each colour on its own: ink is read in the darkest of them (the blue, under a tungsten lamp).
-    # (With too little paper, or none to fit a shape to, the light has no broad shape: nothing to compare.)
-    if weight.sum() < t.light_min_paper or light.trend is None:
-        shapes = np.zeros_like(seen)
-    else:
-        shaped = np.log(np.maximum(light.estimate, 1.0))
-        shapes = np.abs(shaped - np.log(np.maximum(blend_paper(colours, weight, t), 1.0))).max(axis=2)
     uncertainty = np.zeros(SIZE * SIZE)
+    shapes = None  # made only when a cell has no empty cell near it
     for i in range(SIZE * SIZE):
         if i in paper_cells:
             continue
@@ -69,9 +61,26 @@ def light_uncertainty(
         if near:
             uncertainty[i] = t.light_holdout_safety * max(near)
         else:
+            shapes = _shape_departure(light, t) if shapes is None else shapes
             x0, y0, x1, y1 = coarse[i]
             uncertainty[i] = max(float(fallback[i]), float(np.median(shapes[y0:y1, x0:x1])))
     return uncertainty
+
+
+def _shape_departure(light: CoarsePaper, t: ReaderTuning) -> np.ndarray:
+    """How far (log, per coarse pixel, the most of the colours) the light estimated differs from the light had it
+    followed the paper around instead of its broad shape.
+
+    Where no empty cell is near to tell, the light follows its broad shape; had it followed the paper around
+    instead, it would be this different: as unsure as that, at least (a shape bent by a shadow over a margin).
+    Each colour on its own: ink is read in the darkest of them (the blue, under a tungsten lamp). (With too little
+    paper, or none to fit a shape to, the light has no broad shape: nothing to compare.)"""
+    colours, weight = light.values, light.weight
+    if weight.sum() < t.light_min_paper or light.trend is None:
+        return np.zeros(weight.shape, np.float32)
+    shaped = np.log(np.maximum(light.estimate, 1.0))
+    blended = blend_paper(colours, weight, t, light.weight_blurs)  # the weight's blurs made for the light
+    return np.abs(shaped - np.log(np.maximum(blended, 1.0))).max(axis=2)
 
 
 def near_each_other(index: int, other: int, reach: int) -> bool:

@@ -17,14 +17,35 @@ import numpy as np
 from doodle.sheet.tuning import TUNING, ReaderTuning
 
 
-class FlatField:
-    """The sheet over the paper's light (`flat_field`). The normalised colours (one picture) and the paper's level
-    are made when first asked for: most estimates of the light are passes that read only the ink and the
-    brightness."""
+class Planes:
+    """A colour picture kept as its channels' planes, read a region at a time: `planes[y0:y1, x0:x1]` is the
+    region's pixels with the channels last (the same numbers as the region of the whole picture interleaved, which
+    is never made: only small regions of it are read)."""
 
-    def __init__(self, bgr: np.ndarray, trusted: np.ndarray, coarse: CoarsePaper) -> None:
+    def __init__(self, planes: list[np.ndarray]) -> None:
+        self._planes = planes
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return (*self._planes[0].shape, len(self._planes))
+
+    def __getitem__(self, region: tuple[slice, slice]) -> np.ndarray:
+        return np.stack([plane[region] for plane in self._planes], axis=-1)
+
+
+Colours = np.ndarray | Planes
+"""A colour picture (channels last) or its planes, either read a region at a time (`picture[y0:y1, x0:x1]`)."""
+
+
+class FlatField:
+    """The sheet over the paper's light (`flat_field`). The paper's level is found when first asked for: most
+    estimates of the light are passes that read only the ink and the brightness."""
+
+    def __init__(self, bgr: np.ndarray, trusted: np.ndarray, coarse: CoarsePaper,
+                 channels: list[np.ndarray] | None = None) -> None:
         height, width = bgr.shape[:2]
         self.coarse = coarse
+        self.channels = cv2.split(bgr) if channels is None else channels  # the sheet's own, for another field of it
         self._trusted = trusted.copy()  # the caller may change its own after (light_and_cells grows it)
         # Channel by channel (cv2.resize and cv2.divide give the same values one channel at a time) and in place
         # where the values allow: full-size pictures are few, and each new one costs more than the arithmetic.
@@ -34,7 +55,7 @@ class FlatField:
         self.paper: np.ndarray = cv2.max(brightest, pr, dst=brightest)  # float32: the estimate's brightest channel
         # Each channel over its paper, into the paper's own picture (8-bit values divided as floats).
         self._normalised = [cv2.divide(channel, np.maximum(paper, 1.0, out=paper), dst=paper, dtype=cv2.CV_32F)
-                            for channel, paper in zip(cv2.split(bgr), (pb, pg, pr), strict=True)]
+                            for channel, paper in zip(self.channels, (pb, pg, pr), strict=True)]
         b, g, r = self._normalised
         darkest = cv2.min(b, g)
         cv2.min(darkest, r, dst=darkest)
@@ -44,9 +65,9 @@ class FlatField:
         self.brightness: np.ndarray = cv2.max(brightest, r, dst=brightest)  # the brightest channel: about 1 on paper
 
     @cached_property
-    def normalised(self) -> np.ndarray:
-        """float32 BGR over the paper estimate (1 = paper)."""
-        return cv2.merge(self._normalised)
+    def normalised(self) -> Planes:
+        """float32 BGR over the paper estimate (1 = paper), read a region at a time."""
+        return Planes(self._normalised)
 
     @cached_property
     def paper_level(self) -> float:
@@ -63,28 +84,43 @@ class CoarsePaper:
     weight: np.ndarray  # float32, 1 where the coarse pixel is trusted paper
     trend: np.ndarray | None  # the light's broad shape the estimate follows (`light_trend`), None without one
     estimate: np.ndarray  # float32 BGR: the paper's light at every coarse pixel (`blend_scales`)
+    # `weight` blurred at each scale (`weight_blurs`), as the estimate was blended with it; None when the estimate
+    # was blended over the whole sheet (too little paper)
+    weight_blurs: tuple[np.ndarray, ...] | None = None
 
 
 def coarse_estimate(bgr: np.ndarray, trusted: np.ndarray, t: ReaderTuning = TUNING,
-                    coarse: np.ndarray | None = None) -> CoarsePaper:
+                    coarse: np.ndarray | None = None, same_paper: CoarsePaper | None = None) -> CoarsePaper:
     """The paper's light (per channel, at the coarse resolution) interpolated from the `trusted` paper pixels.
 
     Thin dark strokes (printed text, lines, hatching) are removed by a small max filter first; where a large area
     has no trusted paper (a fully shaded grid), the estimate comes from broader and broader neighbourhoods, so a
     hard shadow edge stays sharp where paper shows and a big shaded patch is never mistaken for paper. `coarse`:
-    `coarse_sheet(bgr)`, when made already (the light estimated again with more paper).
+    `coarse_sheet(bgr)`, when made already (the light estimated again with more paper). `same_paper`: an estimate
+    made from the same `trusted` mask (of another picture of the sheet), whose weight and its blurs serve again.
     """
     values = coarse_sheet(bgr, t) if coarse is None else coarse
-    weight = coarse_weight(trusted, t)
-    trend = light_trend(values, weight if weight.sum() >= t.light_min_paper else np.ones_like(weight), t)
-    return CoarsePaper(values, weight, trend, blend_scales(values, weight, trend, t))
+    weight = coarse_weight(trusted, t) if same_paper is None else same_paper.weight
+    enough = weight.sum() >= t.light_min_paper
+    trend = light_trend(values, weight if enough else np.ones_like(weight), t)
+    blurs = None
+    if enough:
+        blurs = same_paper.weight_blurs if same_paper is not None else None
+        blurs = weight_blurs(weight, t) if blurs is None else blurs
+    return CoarsePaper(values, weight, trend, blend_scales(values, weight, trend, t, blurs), blurs)
 
 
-def coarse_sheet(bgr: np.ndarray, t: ReaderTuning = TUNING) -> np.ndarray:
-    """The sheet at 1/t.light_coarse of its resolution with thin dark strokes taken out (float32 BGR)."""
+def coarse_sheet(bgr: np.ndarray, t: ReaderTuning = TUNING, opened: np.ndarray | None = None) -> np.ndarray:
+    """The sheet at 1/t.light_coarse of its resolution with thin dark strokes taken out (float32 BGR). `opened`:
+    `without_thin_print(bgr)`, when made already."""
     height, width = bgr.shape[:2]
-    opened = cv2.dilate(bgr, cv2.getStructuringElement(cv2.MORPH_RECT, (t.thin_print_px,) * 2))
+    opened = without_thin_print(bgr, t) if opened is None else opened
     return cv2.resize(opened, _coarse_size(width, height, t), interpolation=cv2.INTER_AREA).astype(np.float32)
+
+
+def without_thin_print(bgr: np.ndarray, t: ReaderTuning = TUNING) -> np.ndarray:
+    """The sheet with thin dark things (printed text and lines, pencil strokes) taken out by a small max filter."""
+    return cv2.dilate(bgr, cv2.getStructuringElement(cv2.MORPH_RECT, (t.thin_print_px,) * 2))
 
 
 def coarse_weight(trusted: np.ndarray, t: ReaderTuning = TUNING) -> np.ndarray:
@@ -101,21 +137,22 @@ def _coarse_size(width: int, height: int, t: ReaderTuning) -> tuple[int, int]:
 
 
 def blend_scales(
-    values: np.ndarray, weight: np.ndarray, trend: np.ndarray | None = None, t: ReaderTuning = TUNING
+    values: np.ndarray, weight: np.ndarray, trend: np.ndarray | None = None, t: ReaderTuning = TUNING,
+    blurs: tuple[np.ndarray, ...] | None = None,
 ) -> np.ndarray:
     """The paper's light at every coarse pixel, from the `values` where `weight` is 1 (see `coarse_estimate`).
 
     The light's broad shape (a low-order surface in log brightness, fitted robustly to the paper: `light_trend`,
     unless `trend` is given) is taken out first and put back after, so that where paper is far the estimate
     follows that shape (vignetting: brighter in the middle of the grid than at its margins) rather than the
-    average of the paper around."""
+    average of the paper around. `blurs`: `weight_blurs(weight)`, when made already (unused with too little paper)."""
     if weight.sum() < t.light_min_paper:
-        weight = np.ones_like(weight)
+        weight, blurs = np.ones_like(weight), None
     if trend is None:
         trend = light_trend(values, weight, t)
     if trend is not None:
-        return np.exp(trend + blend_paper(np.log(np.maximum(values, 1.0)) - trend, weight, t))
-    return blend_paper(values, weight, t)
+        return np.exp(trend + blend_paper(np.log(np.maximum(values, 1.0)) - trend, weight, t, blurs))
+    return blend_paper(values, weight, t, blurs)
 
 
 def light_trend(values: np.ndarray, weight: np.ndarray, t: ReaderTuning = TUNING) -> np.ndarray | None:
@@ -136,11 +173,13 @@ def light_trend(values: np.ndarray, weight: np.ndarray, t: ReaderTuning = TUNING
     grid = quadratic_terms(*weight.shape)
     rows = grid[ys, xs]
     target = np.log(np.maximum(values[ys, xs], 1.0)).astype(np.float64)
-    keep = np.ones(len(rows), bool)
+    keep: np.ndarray | None = None  # None: all the paper (the first fit, made with no copy of it)
     for _ in range(t.light_trend_rounds):
-        coefficients = _least_squares(rows[keep], target[keep])
+        fit_rows, fit_target = (rows, target) if keep is None else (rows[keep], target[keep])
+        coefficients = _least_squares(fit_rows, fit_target)
         residual = np.abs(target - rows @ coefficients).max(axis=1)
-        keep = residual < t.light_trend_outlier * 1.4826 * float(np.median(residual[keep])) + 1e-3
+        fitted = residual if keep is None else residual[keep]
+        keep = residual < t.light_trend_outlier * 1.4826 * float(np.median(fitted)) + 1e-3
         if keep.sum() < t.light_trend_min_pixels:
             break
     return (grid @ coefficients).astype(np.float32)
@@ -163,14 +202,25 @@ def _least_squares(design: np.ndarray, target: np.ndarray) -> np.ndarray:
     return np.linalg.solve(design.T @ design + 1e-9 * np.eye(design.shape[1]), design.T @ target)
 
 
-def blend_paper(values: np.ndarray, weight: np.ndarray, t: ReaderTuning = TUNING) -> np.ndarray:
-    """`values` where `weight` is 1 spread over the rest: the paper around at broader and broader scales."""
+def weight_blurs(weight: np.ndarray, t: ReaderTuning = TUNING) -> tuple[np.ndarray, ...]:
+    """The paper's `weight` blurred at each of t.light_sigmas, the broadest first, as `blend_paper` blends with
+    them (one mask's are made once, whatever is blended over it)."""
+    return tuple(cv2.GaussianBlur(weight, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE) for sigma in _scales(t))
+
+
+def _scales(t: ReaderTuning) -> list[float]:
+    return sorted(t.light_sigmas, reverse=True)
+
+
+def blend_paper(values: np.ndarray, weight: np.ndarray, t: ReaderTuning = TUNING,
+                blurs: tuple[np.ndarray, ...] | None = None) -> np.ndarray:
+    """`values` where `weight` is 1 spread over the rest: the paper around at broader and broader scales.
+    `blurs`: `weight_blurs(weight)`, when made already."""
     # From the broadest scale to the finest, each scale overrides the broader estimate in proportion to how much
     # trusted paper backs it: a smooth blend, with no seams where one scale takes over from another.
     estimate = None
     weighted = values * weight[..., None]
-    for sigma in sorted(t.light_sigmas, reverse=True):
-        w = cv2.GaussianBlur(weight, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
+    for sigma, w in zip(_scales(t), weight_blurs(weight, t) if blurs is None else blurs, strict=True):
         v = cv2.GaussianBlur(weighted, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
         v = v.reshape(values.shape)  # OpenCV drops a single channel's axis
         local = v / np.maximum(w, 1e-6)[..., None]
@@ -183,10 +233,14 @@ def blend_paper(values: np.ndarray, weight: np.ndarray, t: ReaderTuning = TUNING
 
 
 def flat_field(bgr: np.ndarray, trusted: np.ndarray, t: ReaderTuning = TUNING,
-               coarse: np.ndarray | None = None) -> FlatField:
+               coarse: np.ndarray | None = None, same_paper: FlatField | None = None,
+               channels: list[np.ndarray] | None = None) -> FlatField:
     """Divide by the paper estimate and turn the result into ink (0 paper .. 1 black). `coarse`: the coarse sheet
-    (`coarse_sheet(bgr)`) when made already."""
-    return FlatField(bgr, trusted, coarse_estimate(bgr, trusted, t, coarse))
+    (`coarse_sheet(bgr)`) when made already; `same_paper`: a flat field made from the same `trusted` mask (of
+    another picture of the sheet), whose paper weight serves again; `channels`: cv2.split(bgr), when made already
+    (`FlatField.channels` of another field of `bgr`)."""
+    same = None if same_paper is None else same_paper.coarse
+    return FlatField(bgr, trusted, coarse_estimate(bgr, trusted, t, coarse, same), channels)
 
 
 def light_variation(field: FlatField, window_px: int, t: ReaderTuning = TUNING,

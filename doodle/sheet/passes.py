@@ -304,7 +304,8 @@ def lines_through(cells: set[int], pieces: np.ndarray, clean: np.ndarray, origin
         return set()
     near = _near_cells(pieces, cells, origin, (t.pass_reach_mm + t.pass_chain_gap_mm) * px_per_mm, px_per_mm)
     across = _near_cells(pieces[near], cells, origin, 0.0, px_per_mm)
-    lines = chained(pieces[near], px_per_mm, t, seeds=np.flatnonzero(across))[across]
+    lines = chained(pieces[near], px_per_mm, t, seeds=np.flatnonzero(across))[across] + np.array([*origin, *origin])
+    points = [(_pixel(line[:2]), _pixel(line[2:])) for line in lines]  # as cv2.clipLine takes them
     found = set()
     for index in cells:
         x0, y0, x1, y1 = boxes[index]
@@ -314,8 +315,8 @@ def lines_through(cells: set[int], pieces: np.ndarray, clean: np.ndarray, origin
         whole = (0, 0, x1 - x0, y1 - y0)
         left, top, right, bottom = layout.cell_rect(*divmod(index, SIZE)).to_px(px_per_mm)
         sides = (left, top, right - left + 1, bottom - top + 1)  # its printed lines, as cv2.clipLine takes a rect
-        for line in lines + np.array([*origin, *origin]):  # in sheet-image pixels
-            if not cv2.clipLine(sides, _pixel(line[:2]), _pixel(line[2:]))[0]:
+        for line, (start, end) in zip(lines, points, strict=True):  # in sheet-image pixels
+            if not cv2.clipLine(sides, start, end)[0]:
                 continue  # the piece does not reach the cell
             along = along_pieces(strokes.shape, (line - corner)[None], px_per_mm, t)
             if not (mostly_along(strokes, along, whole, (0, 0), px_per_mm, t)

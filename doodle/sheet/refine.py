@@ -163,8 +163,12 @@ def _segments() -> tuple[np.ndarray, np.ndarray]:
 
 def _running_sums(ink: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Running sums of the ink down the columns and along the rows (each with a leading zero), for the mean ink
-    along any segment of a column or a row: a difference of two of them."""
-    return _running(ink), _running(np.ascontiguousarray(ink.T))
+    along any segment of a column or a row: a difference of two of them. (Those along the rows are indexed as the
+    columns' are, (position along, position across): the transpose of np.cumsum along the rows, which adds each
+    row's values one after another as adding the columns one by one would, with no transposed copy made.)"""
+    along_rows = np.zeros((ink.shape[0], ink.shape[1] + 1), np.float32)
+    np.cumsum(ink, axis=1, out=along_rows[:, 1:])
+    return _running(ink), along_rows.T
 
 
 def _running(rows: np.ndarray) -> np.ndarray:
@@ -434,6 +438,15 @@ def _fit(probes: list[Probe], rounds: int, t: ReaderTuning) -> tuple[np.ndarray,
     return field, [float(r) if p.found else float("nan") for r, p in zip(residuals, probes, strict=True)]
 
 
+@cache
+def _regularised(bending: float) -> np.ndarray:
+    """The normal equations' part that no probe changes: the bending (weighed by `bending`) and a little on the
+    diagonal. Read only: cached, shared by every read."""
+    normal = bending * _bending() + 1e-6 * np.eye(LATTICE_SHAPE[0] * LATTICE_SHAPE[1])
+    normal.setflags(write=False)
+    return normal
+
+
 def _solve(nodes: np.ndarray, weights: np.ndarray, values: np.ndarray, scale: np.ndarray, bending: float
            ) -> np.ndarray:
     """The node values minimising the weighted squared misfit to `values` (each a bilinear mix of 4 nodes) plus
@@ -441,10 +454,12 @@ def _solve(nodes: np.ndarray, weights: np.ndarray, values: np.ndarray, scale: np
     by OpenCV's Cholesky (OpenBLAS's, for a lattice this size: called with one thread, see `_fit`); a dense product
     or numpy's solver would start OpenBLAS threads, which cost far more than this on a busy machine."""
     size = LATTICE_SHAPE[0] * LATTICE_SHAPE[1]
-    normal = bending * _bending() + 1e-6 * np.eye(size)
-    for p in range(4):
-        for q in range(4):
-            np.add.at(normal, (nodes[:, p], nodes[:, q]), scale * weights[:, p] * weights[:, q])
+    normal = _regularised(bending).copy()
+    # Each pair of a probe's nodes (p, q) adds scale * w_p * w_q at (node p, node q): all pairs in one call, pair
+    # by pair and probe by probe as a loop over the pairs would add them (the same sums in the same order).
+    pairs = (scale[:, None, None] * weights[:, :, None]) * weights[:, None, :]  # probe, p, q
+    at = nodes[:, :, None] * size + nodes[:, None, :]
+    np.add.at(normal.reshape(-1), at.transpose(1, 2, 0).ravel(), pairs.transpose(1, 2, 0).ravel())
     right = np.bincount(nodes.ravel(), (weights * (scale * values)[:, None]).ravel(), minlength=size)
     _, solution = cv2.solve(normal, right.reshape(-1, 1), flags=cv2.DECOMP_CHOLESKY)
     return solution.ravel()

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from doodle.sheet.measure import quadratic_terms
+from doodle.sheet.measure import quadratic_terms, without_thin_print
 from doodle.sheet.tuning import TUNING, ReaderTuning
 
 
@@ -40,7 +40,7 @@ class ShadowMap:
 
 def find_shadows(
     bgr: np.ndarray, near_columns: np.ndarray, near_rows: np.ndarray, domain: np.ndarray, paper: np.ndarray,
-    cells: np.ndarray | None = None, t: ReaderTuning = TUNING,
+    cells: np.ndarray | None = None, t: ReaderTuning = TUNING, opened: np.ndarray | None = None,
 ) -> ShadowMap:
     """The shadows on the sheet image `bgr`.
 
@@ -51,11 +51,11 @@ def find_shadows(
     as pencil, never brightened away. `cells` (int, image size, optional) numbers the cells' interiors (0: not in
     a cell): a step measured inside one cell, away from its lines, is most often the light's too, since pencil
     mostly fills a cell evenly and changes at its lines (a false one is caught by the paper, which shows none).
+    `opened`: `measure.without_thin_print(bgr)`, when made already.
     """
     height, width = bgr.shape[:2]
     small = (max(2, width // t.shadow_map_scale), max(2, height // t.shadow_map_scale))
-    # thin dark strokes taken out
-    opened = cv2.dilate(bgr, cv2.getStructuringElement(cv2.MORPH_RECT, (t.thin_print_px,) * 2))
+    opened = without_thin_print(bgr, t) if opened is None else opened
     channels = cv2.resize(opened, small, interpolation=cv2.INTER_AREA).astype(np.float32)
     b, g, r = cv2.split(channels)
     log = np.log(np.maximum(cv2.max(cv2.max(b, g), r), 1.0))
@@ -70,14 +70,8 @@ def find_shadows(
     sy = cv2.GaussianBlur(np.abs(gy), (0, 0), t.shadow_step_blur) * t.shadow_step_gain
     strength = np.sqrt(sx * sx + sy * sy)
 
-    def shrink(mask: np.ndarray) -> np.ndarray:
-        return cv2.resize(mask.astype(np.uint8), small, interpolation=cv2.INTER_NEAREST) > 0
-
-    cols, rows, inside, bare = shrink(near_columns), shrink(near_rows), shrink(domain), shrink(paper)
-    if cells is None:
-        cell_ids = np.zeros(log.shape, np.int32)
-    else:
-        cell_ids = cv2.resize(cells.astype(np.int32, copy=False), small, interpolation=cv2.INTER_NEAREST)
+    cols, rows, inside, bare = (_nearest(mask, small) for mask in (near_columns, near_rows, domain, paper))
+    cell_ids = np.zeros(log.shape, np.int32) if cells is None else _nearest(cells.astype(np.int32, copy=False), small)
     ratio = t.shadow_aligned_ratio
     aligned = (cols & (sx > ratio * sy)) | (rows & (sy > ratio * sx)) | (cols & rows)
     # A shadow's edge is one step, all its differences of one sign; pencil strokes and grain go up and down.
@@ -114,9 +108,23 @@ def find_shadows(
     k = np.ones((3, 3), np.uint8)
     changing = ((cv2.dilate(log_gain, k) - cv2.erode(log_gain, k)) > t.shadow_edge).astype(np.uint8)
     changing = cv2.dilate(changing, np.ones((2 * t.shadow_edge_widen + 1,) * 2, np.uint8))
-    edge = cv2.resize(changing, (width, height), interpolation=cv2.INTER_NEAREST) > 0
-    unsupported_sheet = cv2.resize(unsupported.astype(np.uint8), (width, height), interpolation=cv2.INTER_NEAREST) > 0
-    return ShadowMap(gain=gain, edge=edge, depth=depth, soft=soft, unsupported=unsupported_sheet)
+    edge = _nearest(changing > 0, (width, height))
+    return ShadowMap(gain=gain, edge=edge, depth=depth, soft=soft, unsupported=_nearest(unsupported, (width, height)))
+
+
+def _nearest(mask: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """cv2.resize(mask, size (width, height), interpolation=cv2.INTER_NEAREST) of a bool or int32 `mask`. When one
+    size is a whole multiple of the other along each axis, that is every k-th pixel or each pixel repeated k times
+    (the same pixels: OpenCV takes pixel floor(x * k) or floor(x / k)), got without an 8-bit copy resized."""
+    height, width = mask.shape
+    (fx, rx), (fy, ry) = divmod(width, size[0]), divmod(height, size[1])
+    if min(fx, fy) >= 1 and rx == ry == 0:  # whole times smaller
+        return np.ascontiguousarray(mask[::fy, ::fx])
+    (gx, qx), (gy, qy) = divmod(size[0], width), divmod(size[1], height)
+    if min(gx, gy) >= 1 and qx == qy == 0:  # whole times larger
+        return np.repeat(np.repeat(mask, gy, axis=0), gx, axis=1)
+    resized = cv2.resize(mask.astype(np.uint8) if mask.dtype == bool else mask, size, interpolation=cv2.INTER_NEAREST)
+    return resized > 0 if mask.dtype == bool else resized
 
 
 def unsupported_outline(
@@ -348,11 +356,12 @@ def _shadow_on_paper(
     paper_log = log[ys, xs]
     traced_labels = traced[ys, xs]
     samples = _PaperSamples.of(xs, ys, paper_log, smooth, t)
+    lights = _PaperLights(smooth, paper_log, t)
     best: tuple[float, np.ndarray, float] = (np.inf, np.zeros_like(traced), 0.0)
     for depth in map(float, depths):
         for _ in range(t.shadow_depth_rounds):
             starts = (traced_labels, None, samples.labels(depth))
-            labels, cost = min((_settled_labels(smooth, paper_log, start, depth, t) for start in starts),
+            labels, cost = min((_settled_labels(lights, start, depth) for start in starts),
                                key=lambda found: found[1])
             # A lone shaded point of paper is a mark, not a shadow: opened away. What joins a shaded area as large
             # as a shadow belongs to it, however thin: a strip of paper between two printed boxes, opened away, came
@@ -457,20 +466,38 @@ def _group_medians(values: np.ndarray, group: np.ndarray, counts: np.ndarray) ->
     return (ordered[starts + (counts - 1) // 2] + ordered[starts + counts // 2]) / values.dtype.type(2)
 
 
-def _settled_labels(
-    smooth: np.ndarray, paper_log: np.ndarray, start: np.ndarray | None, depth: float, t: ReaderTuning
-) -> tuple[np.ndarray, float]:
+class _PaperLights:
+    """The smooth light fitted to the paper points (`_robust_least_squares` over `smooth`) for the labels and the
+    depth tried: the design's normal matrix is made once, and a fit asked for again (starts that settle alike, a
+    depth tried again) is not redone."""
+
+    def __init__(self, smooth: np.ndarray, paper_log: np.ndarray, t: ReaderTuning) -> None:
+        self.smooth, self.paper_log, self.t = smooth, paper_log, t
+        self.gram = smooth.T @ smooth
+        self._fitted: dict[tuple[float, bytes], np.ndarray] = {}
+
+    def fit(self, labels: np.ndarray, depth: float) -> np.ndarray:
+        """The light of the paper with `depth` put back where `labels` (bool, per point) say it is in shadow."""
+        key = (depth, np.packbits(labels).tobytes())
+        if key not in self._fitted:
+            self._fitted[key] = _robust_least_squares(self.smooth, self.paper_log + depth * labels, self.t,
+                                                      self.gram)
+        return self._fitted[key]
+
+
+def _settled_labels(lights: _PaperLights, start: np.ndarray | None, depth: float) -> tuple[np.ndarray, float]:
     """Shaded / lit labels of the paper points refitted from `start` (None: all lit) until they settle, and how
     badly the paper fits them (the mean `_misfit`)."""
+    smooth, paper_log, t = lights.smooth, lights.paper_log, lights.t
     labels = np.zeros(paper_log.shape, bool) if start is None else start
     for _ in range(t.shadow_label_rounds):
-        light = _robust_least_squares(smooth, paper_log + depth * labels, t)
+        light = lights.fit(labels, depth)
         new_labels = paper_log - smooth @ light < -depth / 2
         if np.array_equal(new_labels, labels):
             break  # `light` is the fit of the labels kept
         labels = new_labels
     else:
-        light = _robust_least_squares(smooth, paper_log + depth * labels, t)
+        light = lights.fit(labels, depth)
     residual = paper_log + depth * labels - smooth @ light
     return labels, float(np.mean(_misfit(residual, t)))
 
@@ -481,10 +508,11 @@ def _misfit(residual: np.ndarray, t: ReaderTuning) -> np.ndarray:
     return np.minimum(np.abs(residual), t.shadow_label_noise)
 
 
-def _robust_least_squares(design: np.ndarray, target: np.ndarray, t: ReaderTuning) -> np.ndarray:
+def _robust_least_squares(design: np.ndarray, target: np.ndarray, t: ReaderTuning,
+                          gram: np.ndarray | None = None) -> np.ndarray:
     """Least squares, refitted once without the points far off the first fit (handwriting, a stray mark), when
-    enough points are left (4 per coefficient)."""
-    coefficients = _least_squares(design, target)
+    enough points are left (4 per coefficient). `gram`: design.T @ design, when made already."""
+    coefficients = _least_squares(design, target, gram)
     residual = target - design @ coefficients
     # the median absolute deviation, scaled to a normal distribution's standard deviation
     spread = 1.4826 * float(np.median(np.abs(residual - np.median(residual)))) + 1e-6
@@ -494,10 +522,11 @@ def _robust_least_squares(design: np.ndarray, target: np.ndarray, t: ReaderTunin
     return coefficients
 
 
-def _least_squares(design: np.ndarray, target: np.ndarray) -> np.ndarray:
+def _least_squares(design: np.ndarray, target: np.ndarray, gram: np.ndarray | None = None) -> np.ndarray:
     """By the normal equations: a few well-scaled columns over many thousand points, where they are accurate
-    and many times faster than a decomposition of the whole design."""
-    return np.linalg.lstsq(design.T @ design, design.T @ target, rcond=None)[0]
+    and many times faster than a decomposition of the whole design. `gram`: design.T @ design, when made
+    already."""
+    return np.linalg.lstsq(design.T @ design if gram is None else gram, design.T @ target, rcond=None)[0]
 
 
 def _integrate(gx: np.ndarray, gy: np.ndarray) -> np.ndarray:

@@ -29,6 +29,7 @@ from doodle.sheet.doubts import Uncertain
 from doodle.sheet.light import could_be_paper, darker_nearby, either_side, light_uncertainty, near_each_other
 from doodle.sheet.measure import (
     FlatField,
+    coarse_sheet,
     flat_field,
     largest_gap_threshold,
     light_variation,
@@ -37,6 +38,7 @@ from doodle.sheet.measure import (
     log_distance,
     medians_of,
     region_ink,
+    without_thin_print,
 )
 from doodle.sheet.outline import drawn_sides, edge_lines, outlined_cells, shut_out
 from doodle.sheet.passes import ending_in_paper, lines_through, on_doubted_lines, passed_cells, turned_through_cells
@@ -192,15 +194,22 @@ def take_out_shadows(read: SheetRead) -> None:
     domain = read.trusted.copy()
     _set(domain, grid.inset(-t.grid_domain_margin_mm), True)
     cells = _cell_interiors(height, width, t.cell_line_clearance_mm)
-    read.shadows = find_shadows(sheet, near_columns, near_rows, domain, read.trusted, cells, t)
-    read.plain = flat_field(sheet, read.trusted, t)
-    if read.shadows.depth <= 0.0:
-        read.unshadowed = sheet
-    else:
-        gain = read.shadows.gain  # divided straight into floats and clipped in place: one float copy of the sheet
-        lit = np.divide(sheet, gain[..., None], dtype=np.result_type(np.float32, gain.dtype))
-        read.unshadowed = np.clip(lit, 0, 255, out=lit).astype(np.uint8)
+    opened = without_thin_print(sheet, t)  # the shadows and the light are both looked for in the paper alone
+    read.shadows = find_shadows(sheet, near_columns, near_rows, domain, read.trusted, cells, t, opened)
+    read.plain = flat_field(sheet, read.trusted, t, coarse_sheet(sheet, t, opened))
+    read.unshadowed = sheet if read.shadows.depth <= 0.0 else _lifted(sheet, read.shadows.gain)
     read.show("shadows", _shadows_picture)
+
+
+def _lifted(sheet: np.ndarray, gain: np.ndarray) -> np.ndarray:
+    """The sheet over the shadows' `gain` (float32): each 8-bit channel divided as floats, clipped and cut to 8
+    bits, a channel at a time through one float plane (cv2.divide gives numpy's quotients, faster)."""
+    plane = np.empty(gain.shape, np.float32)
+    lifted = []
+    for channel in cv2.split(sheet):
+        cv2.divide(channel, gain, dst=plane, dtype=cv2.CV_32F)
+        lifted.append(np.clip(plane, 0, 255, out=plane).astype(np.uint8))
+    return cv2.merge(lifted)
 
 
 def light_and_cells(read: SheetRead) -> None:
@@ -212,7 +221,7 @@ def light_and_cells(read: SheetRead) -> None:
     the paper grows from the margins into the grid through the empty cells.
     """
     t, sheet = read.tuning, read.unshadowed
-    field_ = read.plain if sheet is read.sheet else flat_field(sheet, read.trusted, t)
+    field_ = read.plain if sheet is read.sheet else flat_field(sheet, read.trusted, t, same_paper=read.plain)
     read.margin_light = field_
     if field_.paper_level < t.too_dark_level:
         raise TooDarkError(TOO_DARK_MESSAGE)
@@ -232,7 +241,8 @@ def light_and_cells(read: SheetRead) -> None:
             x0, y0, x1, y1 = boxes[i]
             trusted[y0:y1, x0:x1] = True
         joined |= new
-        field_ = flat_field(sheet, trusted, t, field_.coarse.values)  # the same sheet, more paper
+        # The same sheet (its coarse picture and channels made already), more paper.
+        field_ = flat_field(sheet, trusted, t, field_.coarse.values, channels=field_.channels)
     else:
         values = _cell_values(field_, unseen, t)
         threshold = largest_gap_threshold(values, t.cell_lowest, t.cell_highest, t)

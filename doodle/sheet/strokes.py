@@ -21,7 +21,7 @@ from typing import NamedTuple
 import numpy as np
 
 from doodle.quilt import SIZE
-from doodle.sheet.measure import local_ink, medians_of
+from doodle.sheet.measure import Colours, local_ink, medians_of
 from doodle.sheet.tuning import TUNING, ReaderTuning
 
 
@@ -35,7 +35,8 @@ class StrokeMap:
         x1, y1 = min(max(b[2] for b in boxes) + margin_px, width), min(max(b[3] for b in boxes) + margin_px, height)
         reach = round(t.stroke_reach_mm * px_per_mm)
         self.mask = local_ink(sheet, (self.x0, self.y0, x1, y1), reach, t) > t.stroke_ink
-        self.shares = np.array([float(self.at(box).mean()) for box in boxes])
+        # The share of each box on strokes: its count over its size, the very quotient a bool mean gives.
+        self.shares = np.array([np.count_nonzero(at) / at.size for at in map(self.at, boxes)])
 
     def at(self, box: tuple[int, int, int, int]) -> np.ndarray:
         x0, y0, x1, y1 = box
@@ -80,7 +81,7 @@ def _unevenness(ink: np.ndarray, strokes: StrokeMap, boxes: tuple[tuple[int, int
     return spread
 
 
-def stain_cells(ink: np.ndarray, normalised: np.ndarray, values: np.ndarray, shaded: np.ndarray,
+def stain_cells(ink: np.ndarray, normalised: Colours, values: np.ndarray, shaded: np.ndarray,
                 strokes: StrokeMap, boxes: tuple[tuple[int, int, int, int], ...], px_per_mm: float,
                 t: ReaderTuning = TUNING, light_steps: np.ndarray | None = None) -> tuple[set[int], set[int]]:
     """Cells read as shaded that may be a stain, and those that are blots. Each group of touching shaded cells
@@ -173,7 +174,7 @@ def side_neighbours(index: int) -> list[tuple[int, int]]:
             if 0 <= r < SIZE and 0 <= c < SIZE]
 
 
-def _pigment(normalised: np.ndarray, box: tuple[int, int, int, int],
+def _pigment(normalised: Colours, box: tuple[int, int, int, int],
              where: np.ndarray | None = None) -> tuple[float, float, bool] | None:
     """The ink of the box (its pixels `where`, when given), its chroma over its ink (a pigment's own, about the
     same at any strength), and whether it is warm (red over green over blue); None for bare paper."""
@@ -190,7 +191,7 @@ def _pigment(normalised: np.ndarray, box: tuple[int, int, int, int],
     return ink, (max(b, g, r) - min(b, g, r)) / ink, r >= g >= b
 
 
-def stain_coloured(normalised: np.ndarray, box: tuple[int, int, int, int], where: np.ndarray | None = None,
+def stain_coloured(normalised: Colours, box: tuple[int, int, int, int], where: np.ndarray | None = None,
                    t: ReaderTuning = TUNING, up_to: float | None = None) -> bool:
     """Whether the box (its pixels `where`, when given) is tinted brown, as tea or coffee stains paper
     (`normalised`: BGR over the paper's own); `up_to`: a higher chroma that may still be a stain's."""
@@ -199,7 +200,7 @@ def stain_coloured(normalised: np.ndarray, box: tuple[int, int, int, int], where
     return pigment is not None and pigment[2] and t.stain_chroma[0] <= pigment[1] <= highest
 
 
-def pencil_coloured(normalised: np.ndarray, box: tuple[int, int, int, int], t: ReaderTuning = TUNING) -> bool:
+def pencil_coloured(normalised: Colours, box: tuple[int, int, int, int], t: ReaderTuning = TUNING) -> bool:
     """Whether the box is tinted in a colour no stain has: blue, green or purple (a stain is grey or brown), or a
     yellow or orange as pure as a pencil's (tea and coffee are duller)."""
     pigment = _pigment(normalised, box)
@@ -208,7 +209,7 @@ def pencil_coloured(normalised: np.ndarray, box: tuple[int, int, int, int], t: R
     return not pigment[2] or pigment[1] >= t.pencil_chroma
 
 
-def graphite(normalised: np.ndarray, box: tuple[int, int, int, int], t: ReaderTuning = TUNING) -> bool:
+def graphite(normalised: Colours, box: tuple[int, int, int, int], t: ReaderTuning = TUNING) -> bool:
     """Whether the box is tinted grey (graphite, a smudge of it), not by a coloured pencil, however faint."""
     pigment = _pigment(normalised, box)
     return pigment is None or pigment[1] < t.stain_chroma[0]
