@@ -305,8 +305,9 @@ def shadow_doubts(read: SheetRead) -> None:
     read.depth_confirmed = _depth_confirmed(read, in_shadow)
     # Cells confirming the depth say nothing of where the shadow's outline runs: beside a stretch of it that
     # shows no step, the shadow may have leaked over light fills (`shadows.unsupported_outline`).
-    read.leaked = _brightened_cells(read, _beside_unsupported(read, in_shadow))
-    read.brightened = read.leaked if read.depth_confirmed else _brightened_cells(read, in_shadow)
+    brightened = _brightened_cells(read, in_shadow)
+    read.leaked = brightened & _beside_unsupported(read, in_shadow)
+    read.brightened = read.leaked if read.depth_confirmed else brightened
     read.show("light-variation", _variation_picture)
 
 
@@ -381,8 +382,7 @@ def decide_cells(read: SheetRead) -> None:
 
     def unchecked(index: int) -> float:
         """How much darker the light may be at a cell no paper cell near it checks, under a soft shadow."""
-        near = any(near_each_other(index, other, t.light_holdout_reach) for other in read.paper_cells)
-        return 0.0 if near else deepest
+        return 0.0 if _checked_by_paper(read, index) else deepest
 
     doubtful |= {index for index in range(SIZE * SIZE)
                  if values[index] > threshold and read.strokes.shares[index] < t.stroke_mark
