@@ -832,20 +832,36 @@ def _border_steps(read: SheetRead) -> list[tuple[int, int, layout.Rect]]:
     bands just inside the border (one cell long each) across which its light is lifted on one side and not on the
     other, each with its side (0 top, 1 right, 2 bottom, 3 left) and its cell along it. Light does not know where
     the grid is printed: such a shadow was traced on the paper and not inside the grid, where pencil's edges along
-    the lines hide its edge."""
+    the lines hide its edge. Not where the photo shows the inside lit beside the shadow outside."""
     t = read.tuning
     log_gain = np.log(np.maximum(read.shadows.gain, 1e-3))
     step = t.border_step_share * -np.log(1.0 - read.shadows.depth)
 
-    def median(rect: layout.Rect) -> float:
+    def patch(plane: np.ndarray, rect: layout.Rect) -> np.ndarray:
         x0, y0, x1, y1 = rect.to_px(PX_PER_MM)
-        patch = log_gain[max(y0, 0) : y1, max(x0, 0) : x1]
-        return float(np.median(patch)) if patch.size else 0.0
+        return plane[max(y0, 0) : y1, max(x0, 0) : x1]
+
+    def lifted(rect: layout.Rect) -> float:
+        gains = patch(log_gain, rect)
+        return float(np.median(gains)) if gains.size else 0.0
+
+    def shown(rect: layout.Rect) -> float:
+        """The photo's own light there, in log: its brightest channel (paper and pencil of any colour are bright
+        in some channel when lit, and none of them is in shadow)."""
+        pixels = patch(read.sheet, rect)
+        return float(np.log(max(float(np.median(pixels.max(axis=2))), 1.0))) if pixels.size else 0.0
+
+    def may_go_on(outside: layout.Rect, inside: layout.Rect) -> bool:
+        """The shadow taken out steps across the border here, and the photo does not show the inside lit: in a
+        shadow, paper is the brightest there is, so an inside brighter than the shadow beside it is out of it (moderate
+        28007: a round shadow's top in the margin, beside the border for six columns)."""
+        step_in = lifted(outside) - lifted(inside)
+        return abs(step_in) > step and not (step_in < 0 and shown(inside) - shown(outside) > step)
 
     found: list[tuple[int, int, layout.Rect]] = []
     for side in range(4):
         pairs = [_border_bands(side, k, t.border_band_mm) for k in range(SIZE)]
-        stepped = [abs(median(outside) - median(inside)) > step for outside, inside in pairs]
+        stepped = [may_go_on(outside, inside) for outside, inside in pairs]
         for is_step, run in itertools.groupby(enumerate(stepped), key=lambda item: item[1]):
             cells = [k for k, _ in run]
             if is_step and len(cells) >= t.border_step_cells:
