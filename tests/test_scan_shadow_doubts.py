@@ -87,6 +87,16 @@ def test_a_shadow_whose_edge_runs_beside_the_grids_border_stays_out_of_the_grid(
     _reads_with_few_doubts(make_photo(seed, "moderate"), before)
 
 
+def test_cells_in_plain_light_are_split_without_the_cells_a_shadow_lifted():
+    """Harsh 28003 (blind set): a7 and a8, 0.05 and 0.07 of ink left by a shadow taken out, bridged the gap between
+    the paper (0.01) and five pale yellow fills in plain light (0.10): the threshold fell at 0.16 and b7 and c7
+    read empty and sure. Split without the cells the shadow lifted, the fills are above the gap: in doubt."""
+    photo = make_photo(28003, level_conditions("harsh"))
+    result = read_photo(photo.jpeg)
+    assert {"c6", "b7", "c7", "d7", "e7"} <= {doubt.name for doubt in result.uncertain}
+    assert wrong_items(result, photo.truth) <= flagged(result)
+
+
 def _reads_with_few_doubts(photo, before: str) -> None:
     result = read_photo(photo.jpeg)
     assert_exact(result, photo.truth)
