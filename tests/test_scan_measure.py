@@ -8,7 +8,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from doodle.sheet.measure import flat_field, largest_gap_threshold, local_ink
+from doodle.sheet.measure import _paper_blur, flat_field, largest_gap_threshold, local_ink
 
 LOWEST, HIGHEST = 0.02, 0.22
 
@@ -91,3 +91,16 @@ def test_a_sharpened_photos_bright_halo_beside_printed_lines_is_not_taken_for_th
     crossed = image.copy()
     cv2.line(crossed, (46, 46), (74, 74), (90, 90, 90), 2)
     assert local_ink(crossed, (46, 46, 75, 75), 52).max() > 0.4
+
+
+@given(st.integers(20, 140), st.integers(20, 140), st.sampled_from([None, 1, 3]),
+       st.sampled_from([1.5, 4.0, 8.0, 12.0, 36.0]), st.integers(0, 2**32 - 1))
+def test_a_broad_blur_is_opencvs_gaussian_to_float_rounding(height, width, channels, sigma, seed):
+    """The light's broad blurs are matrix products along each axis (`_paper_blur`): the same numbers as OpenCV's
+    Gaussian with the border replicated, whatever the map's size and channels, to float32 rounding."""
+    shape = (height, width) if channels is None else (height, width, channels)
+    image = (np.random.default_rng(seed).random(shape) * 255).astype(np.float32)
+    expected = cv2.GaussianBlur(image, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE).reshape(shape)
+    blurred = _paper_blur(image, sigma).reshape(shape)
+    assert blurred.dtype == np.float32
+    assert np.allclose(blurred, expected, rtol=0, atol=1e-5 * 255)

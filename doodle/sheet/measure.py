@@ -205,11 +205,41 @@ def _least_squares(design: np.ndarray, target: np.ndarray) -> np.ndarray:
 def weight_blurs(weight: np.ndarray, t: ReaderTuning = TUNING) -> tuple[np.ndarray, ...]:
     """The paper's `weight` blurred at each of t.light_sigmas, the broadest first, as `blend_paper` blends with
     them (one mask's are made once, whatever is blended over it)."""
-    return tuple(cv2.GaussianBlur(weight, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE) for sigma in _scales(t))
+    return tuple(_paper_blur(weight, sigma) for sigma in _scales(t))
 
 
 def _scales(t: ReaderTuning) -> list[float]:
     return sorted(t.light_sigmas, reverse=True)
+
+
+BROAD_SIGMA = 8.0  # coarse pixels: a blur this broad or broader is two small matrix products (`_paper_blur`)
+
+
+def _paper_blur(image: np.ndarray, sigma: float) -> np.ndarray:
+    """`cv2.GaussianBlur(image, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)` of a float32 coarse map (to
+    float rounding). OpenCV filters tap by tap, and a broad blur over a map this small has more taps than the map
+    has pixels across (289 at sigma 36 over 95): as a matrix product along each axis (`_blur_matrix`), the
+    same sums take a tenth of the time."""
+    if sigma < BROAD_SIGMA:
+        return cv2.GaussianBlur(image, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
+    height, width = image.shape[:2]
+    down = (_blur_matrix(height, sigma) @ image.reshape(height, -1)).reshape(image.shape)
+    across = _blur_matrix(width, sigma)
+    return down @ across.T if image.ndim == 2 else np.matmul(across, down)
+
+
+@cache
+def _blur_matrix(size: int, sigma: float) -> np.ndarray:
+    """The Gaussian blur along one axis of `size` pixels as a (size, size) matrix: OpenCV's kernel for a float
+    image (8 sigma wide), each tap off the end counted on the end pixel (BORDER_REPLICATE). Read only: cached."""
+    kernel = cv2.getGaussianKernel(int(round(sigma * 8 + 1)) | 1, sigma, cv2.CV_64F).ravel()
+    taps = np.arange(kernel.size) - kernel.size // 2
+    matrix = np.zeros((size, size))
+    for row in range(size):
+        np.add.at(matrix[row], np.clip(row + taps, 0, size - 1), kernel)
+    matrix = matrix.astype(np.float32)
+    matrix.setflags(write=False)
+    return matrix
 
 
 def blend_paper(values: np.ndarray, weight: np.ndarray, t: ReaderTuning = TUNING,
@@ -221,8 +251,7 @@ def blend_paper(values: np.ndarray, weight: np.ndarray, t: ReaderTuning = TUNING
     estimate = None
     weighted = values * weight[..., None]
     for sigma, w in zip(_scales(t), weight_blurs(weight, t) if blurs is None else blurs, strict=True):
-        v = cv2.GaussianBlur(weighted, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
-        v = v.reshape(values.shape)  # OpenCV drops a single channel's axis
+        v = _paper_blur(weighted, sigma).reshape(values.shape)  # OpenCV drops a single channel's axis
         local = v / np.maximum(w, 1e-6)[..., None]
         if estimate is None:
             estimate = local
