@@ -1,4 +1,4 @@
-"""One BLAS thread for a short piece of small linear algebra (the bots' move lists, the reader's page field)."""
+"""One BLAS thread for a short piece of small linear algebra (the bots' move lists, a photo's reading)."""
 
 from __future__ import annotations
 

@@ -104,3 +104,31 @@ def test_a_broad_blur_is_opencvs_gaussian_to_float_rounding(height, width, chann
     blurred = _paper_blur(image, sigma).reshape(shape)
     assert blurred.dtype == np.float32
     assert np.allclose(blurred, expected, rtol=0, atol=1e-5 * 255)
+
+
+def test_a_photo_is_read_with_one_blas_thread(monkeypatch):
+    """The reading's linear algebra is small (`_paper_blur`, the light's fits, the page field): BLAS threads that
+    spin while other work wants the cores made it several times slower, so a read holds BLAS to one thread, and
+    gives the program's own setting back after."""
+    from threadpoolctl import threadpool_info
+
+    from doodle.sheet import scan
+    from tests.photogen import make_photo
+
+    def blas_threads() -> set[int]:
+        return {pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"}
+
+    seen: list[set[int]] = []
+    read_sheet = scan.read_sheet
+
+    def watched(*args, **kwargs):
+        seen.append(blas_threads())
+        return read_sheet(*args, **kwargs)
+
+    monkeypatch.setattr(scan, "read_sheet", watched)
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    before = blas_threads()
+    scan.read_photo(make_photo(0, "mild").jpeg)
+    assert seen == [{1}]
+    assert blas_threads() == before

@@ -28,7 +28,6 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from doodle.blas import one_blas_thread
 from doodle.quilt import Quilt
 from doodle.sheet import layout
 from doodle.sheet.doubts import Uncertain
@@ -427,10 +426,9 @@ def _fit(probes: list[Probe], rounds: int, t: ReaderTuning) -> tuple[np.ndarray,
                 continue
             n, a, b, w = nodes[measured], weights[measured], shifts[measured, axis], base[measured]
             scale = w.copy()
-            with one_blas_thread():  # OpenCV's solver is OpenBLAS's: threads cost more than this small solve
-                for _ in range(rounds):
-                    values = _solve(n, a, b, scale, t.refine_bending)
-                    scale = w / (1.0 + (((values[n] * a).sum(axis=1) - b) / t.refine_robust_mm) ** 2)
+            for _ in range(rounds):  # (one BLAS thread: `scan.read_photo`)
+                values = _solve(n, a, b, scale, t.refine_bending)
+                scale = w / (1.0 + (((values[n] * a).sum(axis=1) - b) / t.refine_robust_mm) ** 2)
             field[:, axis] = values
     field = field.reshape(LATTICE_SHAPE + (2,))
     off = np.array([p.shift for p in probes]) - _field_at(field, np.array([p.at for p in probes]))

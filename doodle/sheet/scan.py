@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import cv2
 import numpy as np
 
+from doodle.blas import one_blas_thread
 from doodle.game.checks import SheetChecks
 from doodle.geometry import Cell
 from doodle.quilt import MAX_ROUND_SCORE, SIZE, Quilt, mask_of
@@ -200,7 +201,11 @@ def read_photo(
     Raises a `ScanError` subclass whose message names the problem and what to do about it (and the file, by
     `name` when given).
     """
-    return _read_image(load_photo(source, name=name), checks or SheetChecks(), tuning, trace)
+    image = load_photo(source, name=name)
+    # Small linear algebra all through (the light's fits and blurs, the page field): one BLAS thread does it
+    # fastest, and threads that spin while other work wants the cores made a read several times slower.
+    with one_blas_thread():
+        return _read_image(image, checks or SheetChecks(), tuning, trace)
 
 
 def _read_image(
