@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from doodle.sheet.measure import _paper_blur, flat_field, largest_gap_threshold, local_ink
+from doodle.sheet.scan_errors import ScanError
 
 LOWEST, HIGHEST = 0.02, 0.22
 
@@ -93,16 +95,17 @@ def test_a_sharpened_photos_bright_halo_beside_printed_lines_is_not_taken_for_th
     assert local_ink(crossed, (46, 46, 75, 75), 52).max() > 0.4
 
 
-@given(st.integers(20, 140), st.integers(20, 140), st.sampled_from([None, 1, 3]),
-       st.sampled_from([1.5, 4.0, 8.0, 12.0, 36.0]), st.integers(0, 2**32 - 1))
-def test_a_broad_blur_is_opencvs_gaussian_to_float_rounding(height, width, channels, sigma, seed):
+@given(st.integers(2, 140), st.integers(2, 140), st.sampled_from([None, 1, 3]), st.floats(8.0, 40.0),
+       st.sampled_from([np.float32, np.float64]), st.integers(0, 2**32 - 1))
+def test_a_broad_blur_is_opencvs_gaussian_to_float_rounding(height, width, channels, sigma, dtype, seed):
     """The light's broad blurs are matrix products along each axis (`_paper_blur`): the same numbers as OpenCV's
-    Gaussian with the border replicated, whatever the map's size and channels, to float32 rounding."""
+    Gaussian with the border replicated, whatever the map's size (a kernel wider than the map too), channels and
+    sigma, to float32 rounding, in the map's own shape."""
     shape = (height, width) if channels is None else (height, width, channels)
-    image = (np.random.default_rng(seed).random(shape) * 255).astype(np.float32)
+    image = (np.random.default_rng(seed).random(shape) * 255).astype(dtype)
     expected = cv2.GaussianBlur(image, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE).reshape(shape)
-    blurred = _paper_blur(image, sigma).reshape(shape)
-    assert blurred.dtype == np.float32
+    blurred = _paper_blur(image, sigma)
+    assert blurred.shape == shape
     assert np.allclose(blurred, expected, rtol=0, atol=1e-5 * 255)
 
 
@@ -110,7 +113,7 @@ def test_a_photo_is_read_with_one_blas_thread(monkeypatch):
     """The reading's linear algebra is small (`_paper_blur`, the light's fits, the page field): BLAS threads that
     spin while other work wants the cores made it several times slower, so a read holds BLAS to one thread, and
     gives the program's own setting back after."""
-    from threadpoolctl import threadpool_info
+    from threadpoolctl import threadpool_info, threadpool_limits
 
     from doodle.sheet import scan
     from tests.photogen import make_photo
@@ -128,7 +131,10 @@ def test_a_photo_is_read_with_one_blas_thread(monkeypatch):
     monkeypatch.setattr(scan, "read_sheet", watched)
     monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
     monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
-    before = blas_threads()
-    scan.read_photo(make_photo(0, "mild").jpeg)
-    assert seen == [{1}]
-    assert blas_threads() == before
+    with threadpool_limits(limits=2, user_api="blas"):  # the program's own setting, whatever the machine's
+        scan.read_photo(make_photo(0, "mild").jpeg)
+        assert seen == [{1}]
+        assert blas_threads() == {2}
+        with pytest.raises(ScanError):  # given back after a failed read too
+            scan.read_photo(np.zeros((600, 800, 3), np.uint8))
+        assert blas_threads() == {2}

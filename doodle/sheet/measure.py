@@ -216,12 +216,12 @@ BROAD_SIGMA = 8.0  # coarse pixels: a blur this broad or broader is two small ma
 
 
 def _paper_blur(image: np.ndarray, sigma: float) -> np.ndarray:
-    """`cv2.GaussianBlur(image, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)` of a float32 coarse map (to
-    float rounding). OpenCV filters tap by tap, and a broad blur over a map this small has more taps than the map
-    has pixels across (289 at sigma 36 over 95): as a matrix product along each axis (`_blur_matrix`), the
-    same sums take a third (sigma 12) to an eighth (sigma 36) of the time."""
-    if sigma < BROAD_SIGMA:
-        return cv2.GaussianBlur(image, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
+    """`cv2.GaussianBlur(image, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)` of a float coarse map (to float
+    rounding), in the map's own shape. OpenCV filters tap by tap, and a broad blur over a map this small has more
+    taps than the map has pixels across (289 at sigma 36 over 95): as a matrix product along each axis
+    (`_blur_matrix`), the same sums take a third (sigma 12) to an eighth (sigma 36) of the time."""
+    if sigma < BROAD_SIGMA or image.dtype.kind != "f":
+        return cv2.GaussianBlur(image, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE).reshape(image.shape)
     height, width = image.shape[:2]
     down = (_blur_matrix(height, sigma) @ image.reshape(height, -1)).reshape(image.shape)
     across = _blur_matrix(width, sigma)
@@ -251,7 +251,7 @@ def blend_paper(values: np.ndarray, weight: np.ndarray, t: ReaderTuning = TUNING
     estimate = None
     weighted = values * weight[..., None]
     for sigma, w in zip(_scales(t), weight_blurs(weight, t) if blurs is None else blurs, strict=True):
-        v = _paper_blur(weighted, sigma).reshape(values.shape)  # OpenCV drops a single channel's axis
+        v = _paper_blur(weighted, sigma)
         local = v / np.maximum(w, 1e-6)[..., None]
         if estimate is None:
             estimate = local

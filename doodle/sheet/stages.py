@@ -419,12 +419,14 @@ def decide_cells(read: SheetRead) -> None:
     # leaves its cells between paper and pencil, where they can fill the gap the threshold needs, and a light fill
     # in plain light falls below it (harsh 28003: a7 and a8, 0.05 and 0.07 of ink left by a shadow taken out,
     # bridged the gap between the paper at 0.01 and five pale yellow fills at 0.10; the threshold fell at 0.16 and
-    # they read empty and sure). A cell in plain light above that split and not above the threshold is in doubt.
+    # they read empty and sure). A tint with no strokes in plain light, above that split and not above the
+    # threshold, is in doubt (strokes are marks whatever the light).
     lifted = _cells_in_shadow(read)
     lit = [index for index in range(SIZE * SIZE) if index not in lifted]
     if lifted and lit:
         lit_threshold = largest_gap_threshold(values[lit], t.cell_lowest, t.cell_highest, t)
-        doubtful |= {index for index in lit if lit_threshold < values[index] <= threshold}
+        doubtful |= {index for index in lit if lit_threshold < values[index] <= threshold
+                     and read.strokes.shares[index] < t.stroke_mark and index not in joined}
     # Near the edge of a shadow that was taken out, a cell near the threshold is less sure (a wider band, see the
     # confidence below), and a grey cell may be paper under a misjudged shadow rather than light pencil, or the
     # other way round. A shadow never adds colour, never darkens paper as much as heavy pencil does, and never
