@@ -96,6 +96,7 @@ class SheetRead:
     uncertainty: np.ndarray = field(init=False)  # per cell, how far off (log) the light may be there (light.py)
     darker: np.ndarray = field(init=False)  # per cell, how much darker (log) the light may be (light.darker_nearby)
     unseen: np.ndarray = field(init=False)  # ... and where a shadow taken out may go on into the grid unseen
+    in_shadow: set[int] = field(init=False)  # cells whose light a shadow taken out raised (`_cells_in_shadow`)
     shadowed: set[int] = field(init=False)  # cells near a shadow's edge (all, when the light is steep)
     steep: bool = field(init=False)  # a shadow was taken out and the light still changes steeply near the grid
     brightened: set[int] = field(init=False)  # cells read as paper only because a shadow was taken out
@@ -264,7 +265,7 @@ def shadow_doubts(read: SheetRead) -> None:
     around = np.array([variation[(y0 + y1) // 2, (x0 + x1) // 2] for x0, y0, x1, y1 in boxes])
     read.uncertainty = light_uncertainty(read.light.coarse, read.paper_cells, boxes, around, t)
     read.darker = darker_nearby(read.light.coarse, boxes, PX_PER_MM, t)
-    in_shadow = _cells_in_shadow(read)
+    read.in_shadow = in_shadow = _cells_in_shadow(read)
     unlifted = _near_border_steps(read) - in_shadow
     read.unseen = np.zeros(SIZE * SIZE)
     if unlifted:
@@ -421,11 +422,10 @@ def decide_cells(read: SheetRead) -> None:
     # bridged the gap between the paper at 0.01 and five pale yellow fills at 0.10; the threshold fell at 0.16 and
     # they read empty and sure). A tint with no strokes in plain light, above that split and not above the
     # threshold, is in doubt (strokes are marks whatever the light).
-    lifted = _cells_in_shadow(read)
-    lit = [index for index in range(SIZE * SIZE) if index not in lifted]
-    if lifted and lit:
-        lit_threshold = largest_gap_threshold(values[lit], t.cell_lowest, t.cell_highest, t)
-        doubtful |= {index for index in lit if lit_threshold < values[index] <= threshold
+    in_plain_light = [index for index in range(SIZE * SIZE) if index not in read.in_shadow]
+    if read.in_shadow and in_plain_light:
+        own_threshold = largest_gap_threshold(values[in_plain_light], t.cell_lowest, t.cell_highest, t)
+        doubtful |= {index for index in in_plain_light if own_threshold < values[index] <= threshold
                      and read.strokes.shares[index] < t.stroke_mark and index not in joined}
     # Near the edge of a shadow that was taken out, a cell near the threshold is less sure (a wider band, see the
     # confidence below), and a grey cell may be paper under a misjudged shadow rather than light pencil, or the
