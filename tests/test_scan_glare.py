@@ -11,8 +11,9 @@ import pytest
 from doodle.quilt import SIZE, cell_name
 from doodle.sheet import layout as L
 from doodle.sheet.annotate import READ, annotate, sheet_top
-from doodle.sheet.glare import GLARE_ADVICE, GLARE_REASON
+from doodle.sheet.glare import GLARE_ADVICE, GLARE_REASON, find_glare
 from doodle.sheet.scan import read_photo
+from doodle.sheet.stages import PX_PER_MM
 from doodle.sheet.tuning import TUNING
 from tests.photogen import make_photo
 from tests.photogen_families import family_photo
@@ -124,6 +125,21 @@ def test_paper_clipped_all_over_puts_no_box_in_doubt():
     result = read_photo(recode(image))
     assert not [doubt.name for doubt in result.uncertain if doubt.kind == "special"]
     assert not wrong_items(result, photo.truth) - flagged(result)
+
+
+def test_a_bright_exposure_is_no_glare_though_the_print_it_leaves_unclipped_is_beside_pencil():
+    """A bright exposure clips the paper all over; the clipped blob misses only printed lines beside shading, as
+    pencil keeps the paper there from clipping. Pencil darkens those lines (mild 35: 27-40 against 75-110 for the
+    thin lines' print), and measured against them the print under the blob looked lifted: 20 empty cells were put
+    under a glare there was not. Lines beside cells read as shaded are no measure of the print alone."""
+    photo = make_photo(35, "mild")
+    result = read_photo(photo.jpeg)
+    assert not any(note.startswith("glare") for note in result.notes)
+    assert not any(doubt.reason == GLARE_REASON for doubt in result.uncertain)
+    assert not wrong_items(result, photo.truth) - flagged(result)
+    # measured against every line the blob misses, pencil and all, the print looks lifted again
+    assert find_glare(result.sheet_image, PX_PER_MM, shaded=()).cells
+    assert not find_glare(result.sheet_image, PX_PER_MM, shaded=result.quilt.cells)
 
 
 def test_a_glare_over_the_margin_does_not_bend_the_light_over_the_grid():

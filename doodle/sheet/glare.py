@@ -14,7 +14,7 @@ with the reason, and a note says where and asks for another photo. The values it
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -77,8 +77,10 @@ class Glare:
         return tuple(found)
 
 
-def find_glare(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) -> Glare:
-    """The glare on the flattened sheet `sheet` (BGR uint8, `px_per_mm` pixels per mm)."""
+def find_glare(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING,
+               shaded: Collection[Cell] = ()) -> Glare:
+    """The glare on the flattened sheet `sheet` (BGR uint8, `px_per_mm` pixels per mm), whose cells `shaded` were
+    read as shaded (their pencil darkens the printed lines beside them)."""
     height, width = sheet.shape[:2]
     size = (max(1, round(width / px_per_mm)), max(1, round(height / px_per_mm)))
     b, g, r = cv2.split(sheet)
@@ -119,18 +121,33 @@ def find_glare(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) ->
         return [(255.0 - value) / max(usual, 1.0) if touched(strip) else 1.0
                 for value, strip in zip(dark, strips, strict=True)]
 
-    def lifted(lines: list[list[layout.Rect]], kept: list[float],
-               least: float = t.glare_min_contrast) -> list[list[bool]]:
+    def lifted(lines: list[list[layout.Rect]], kept: list[float], least: float = t.glare_min_contrast,
+               marked: list[list[bool]] | None = None, kinds: list[int] | None = None) -> list[list[bool]]:
         """Which strips of these printed lines (or boxes, or bubbles: alike print) are lighter than the rest of
         the same line (lines are drawn alike along their length, or thinner here and there: each is compared with
         itself), or keep less than `least` of the print's contrast over the sheet (a glare over most of a line).
-        `kept`: `contrasts` of all the strips, line after line."""
+        `kept`: `contrasts` of all the strips, line after line.
+
+        A strip beside pencil (`marked`, line after line) is print and pencil, darker than the print alone, and no
+        measure of it (mild 30030, paper clipped all over by a bright exposure: the only strips the blob missed
+        were beside shading, 27-40 against 75-110 for the thin lines' print, and 16 cells were put under a glare
+        there was not). A line with no clean strip away from the blob is compared with the clean strips away from
+        it of the lines of its kind (`kinds`: the border is printed heavier than the inner lines), else with its
+        own clean strips."""
+        marked = marked or [[False] * len(line) for line in lines]
+        kinds = kinds or [0] * len(lines)
+        dark_lines = [[darkness(strip) for strip in line] for line in lines]
+        clean = [[value for value, mark in zip(dark, marks, strict=True) if not mark]
+                 for dark, marks in zip(dark_lines, marked, strict=True)]
+        clean_away = [[value for value, strip, mark in zip(dark, line, marks, strict=True)
+                       if not mark and not touched(strip)]
+                      for dark, line, marks in zip(dark_lines, lines, marked, strict=True)]
+        kind_away = {kind: [value for away, of in zip(clean_away, kinds, strict=True) if of == kind for value in away]
+                     for kind in set(kinds)}
         found, start = [], 0
-        for line in lines:
-            dark = [darkness(strip) for strip in line]
+        for line, dark, own, away, kind in zip(lines, dark_lines, clean, clean_away, kinds, strict=True):
             ratios, start = kept[start : start + len(line)], start + len(line)
-            away = [value for value, strip in zip(dark, line, strict=True) if not touched(strip)] or dark
-            reference = float(np.median(away))
+            reference = float(np.median(away or kind_away[kind] or own or dark))
             found.append([touched(strip) and (value >= reference + t.glare_lift or ratio < least)
                           for value, strip, ratio in zip(dark, line, ratios, strict=True)])
         return found
@@ -140,8 +157,12 @@ def find_glare(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) ->
                       for col in range(SIZE)] for k in range(SIZE + 1)]  # [line][column]
     down_strips = [[layout.Rect(grid.x + k * cell_mm - w, grid.y + row * cell_mm, 2 * w, cell_mm)
                     for row in range(SIZE)] for k in range(SIZE + 1)]  # [line][row]
+    shaded = frozenset(shaded)
+    marked_across = [[(k - 1, col) in shaded or (k, col) in shaded for col in range(SIZE)] for k in range(SIZE + 1)]
+    marked_down = [[(row, k - 1) in shaded or (row, k) in shaded for row in range(SIZE)] for k in range(SIZE + 1)]
+    kinds = [int(k in (0, SIZE)) for k in range(SIZE + 1)] * 2
     kept = contrasts([strip for line in across_strips + down_strips for strip in line])
-    glared = lifted(across_strips + down_strips, kept)
+    glared = lifted(across_strips + down_strips, kept, marked=marked_across + marked_down, kinds=kinds)
     across, down = glared[: SIZE + 1], glared[SIZE + 1 :]
     cells = {(row, col) for row in range(SIZE) for col in range(SIZE)
              if across[row][col] or across[row + 1][col] or down[col][row] or down[col + 1][row]}

@@ -407,7 +407,7 @@ def _result(read: SheetRead, method: str, markers_found: int) -> ScanResult:
         rounds_read=read.marks,
         round_bubbles=read.bubbles if read.marks else (),
     )
-    return _under_glare(result, find_glare(read.sheet, PX_PER_MM, read.tuning))
+    return _under_glare(result, find_glare(read.sheet, PX_PER_MM, read.tuning, result.quilt.cells))
 
 
 def _under_glare(result: ScanResult, glare: Glare) -> ScanResult:
