@@ -100,6 +100,17 @@ def test_cells_in_plain_light_are_split_without_the_cells_a_shadow_lifted():
     assert wrong_items(result, photo.truth) <= flagged(result)
 
 
+def test_paper_beyond_a_soft_shadow_does_not_check_how_deep_it_is():
+    """Light 2800007 (blind set): a hand's shadow 44 mm soft, taken out at one depth, left its empty cells at 0.1-0.2
+    of ink. A cell with no paper near it is in doubt as deep as the shadow, but f3 (0.18) counted two cells of
+    paper beyond the shadow, in plain light, as paper near it, and read shaded and sure. Only paper the shadow
+    lifted too says how deep it is there."""
+    photo = family_photo(2800007, "light")
+    result = read_photo(photo.jpeg)
+    assert "f3" in {doubt.name for doubt in result.uncertain}
+    assert wrong_items(result, photo.truth) <= flagged(result)
+
+
 def _reads_with_few_doubts(photo, before: str) -> None:
     result = read_photo(photo.jpeg)
     assert_exact(result, photo.truth)
