@@ -49,6 +49,7 @@ from doodle.sheet.shadows import ShadowMap, find_shadows
 from doodle.sheet.strokes import (
     StrokeMap,
     graphite,
+    pencil_coloured,
     stain_cells,
     stain_coloured,
 )
@@ -580,10 +581,12 @@ def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tup
         doubtful.add(index)
         return not bool(few_strokes), False
     if (shaded and not outlined and strokes >= t.stroke_mark and value < t.stray_ink
-            and graphite(read.light.normalised, box, t)):
-        # A pencil line or a few across a cell, not its own mark and with no outline around it: stray lines? (Two
-        # of them read as strokes as dense as hatching, and as little ink: stray-line 2, three empty cells read as
-        # shaded, unflagged.) Hatching mostly darkens a cell more; a light scribble does not (mild 3028: in doubt).
+            and not pencil_coloured(read.light.normalised, box, t)):
+        # A line or a few across a cell, not its own mark and with no outline around it: stray lines? (Two of them
+        # read as strokes as dense as hatching, and as little ink: stray-line 2, three empty cells read as shaded,
+        # unflagged.) Hatching mostly darkens a cell more; a light scribble does not (mild 3028: in doubt). Unless
+        # in a colour only a pencil has: a ring's rim across a corner, too little of it to show brown, is no more
+        # grey than brown (tea-ring 330001, blind: a1, 0.07 of ink, read shaded and sure).
         doubtful.add(index)
     if shaded and strokes < t.stroke_mark and value < t.blot_faint and not _checked_by_paper(read, index):
         # A faint even tint and no strokes: the lightest pencil fill, or paper whose light was misjudged (an empty
