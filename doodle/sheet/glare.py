@@ -137,11 +137,10 @@ def find_glare(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING,
         marked = marked or [[False] * len(line) for line in lines]
         kinds = kinds or [0] * len(lines)
         dark_lines = [[darkness(strip) for strip in line] for line in lines]
-        clean = [[value for value, mark in zip(dark, marks, strict=True) if not mark]
-                 for dark, marks in zip(dark_lines, marked, strict=True)]
-        clean_away = [[value for value, strip, mark in zip(dark, line, marks, strict=True)
-                       if not mark and not touched(strip)]
-                      for dark, line, marks in zip(dark_lines, lines, marked, strict=True)]
+        clean_strips = [[(value, strip) for value, strip, mark in zip(dark, line, marks, strict=True) if not mark]
+                        for dark, line, marks in zip(dark_lines, lines, marked, strict=True)]
+        clean = [[value for value, _ in strips] for strips in clean_strips]
+        clean_away = [[value for value, strip in strips if not touched(strip)] for strips in clean_strips]
         kind_away = {kind: [value for away, of in zip(clean_away, kinds, strict=True) if of == kind for value in away]
                      for kind in set(kinds)}
         found, start = [], 0
