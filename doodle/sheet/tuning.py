@@ -61,6 +61,10 @@ class ReaderTuning:
     shadow_label_rounds: int = 4  # refits of the paper's light and its shaded / lit labels, at most
     shadow_depth_rounds: int = 3  # the paper's labels settled with a depth fitted to them, at most ...
     shadow_depth_settled: float = 0.1  # ... until the depth changes by less than this share
+    # Labellings of the paper whose outline is brighter on its shaded side along no more than this share of it are
+    # told apart by how well they fit; the others come after them, the least so first (`shadows._steps_the_wrong_way`:
+    # 0-1% for a shadow's own outline, 9-53% for labellings that are not one, on light 100017, 22, 800007, 100002).
+    shadow_wrong_way_share: float = 0.05
     shadow_sample_block: int = 16  # map pixels (mm): the paper is sampled in blocks this wide ...
     shadow_sample_min_points: int = 20  # ... that hold this many paper pixels at least
     shadow_sample_size: int = 8  # blocks per sample (a smooth light has 6 coefficients)
