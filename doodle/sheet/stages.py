@@ -371,7 +371,8 @@ def decide_cells(read: SheetRead) -> None:
     doubtful |= {index for index in range(SIZE * SIZE)
                  if index not in joined and either_side(float(values[index]), threshold, read.uncertainty[index])}
     # A tint with no strokes may be paper under light darker than the estimate, as dark as the paper near it shows
-    # (a soft shadow reaching in from a margin: see light.darker_nearby). Strokes are marks whatever the light. Such a
+    # (a soft shadow reaching in from a margin: see light.darker_nearby). Strokes are marks whatever the light, when
+    # drawn (`StrokeMap.drawn`: specks of grain in a dark, sharpened part of the photo are none). Such a
     # shadow, not taken out, over a wide part of the grid (t.loose_shadow_share of its cells) may reach further than
     # the paper shows it near each cell: a tint with no outline around it either may be paper under it anywhere
     # (light 300006: a phone's shadow, 45 mm soft, read 5 empty cells beside lit paper as shaded, unflagged).
@@ -387,7 +388,7 @@ def decide_cells(read: SheetRead) -> None:
         return 0.0 if _checked_by_paper(read, index) else deepest
 
     doubtful |= {index for index in range(SIZE * SIZE)
-                 if values[index] > threshold and read.strokes.shares[index] < t.stroke_mark
+                 if values[index] > threshold and read.strokes.drawn[index] < t.stroke_mark
                  and could_be_paper(float(values[index]), threshold, max(
                     read.darker[index] if index in read.outlined else max(read.darker[index], loose),
                     read.unseen[index], unchecked(index)))}
@@ -396,7 +397,7 @@ def decide_cells(read: SheetRead) -> None:
     # empty cell to tell (light 600006: a glare beside the grid and mixed lamps; only 5 corner cells joined the
     # paper, the threshold fell between them and the rest, and 14 empty cells in the middle read 0.10-0.15 of ink,
     # shaded and sure, below a gap to the first stroked cell at 0.18 and the solid fills at 0.45).
-    plain = [index for index in range(SIZE * SIZE) if read.strokes.shares[index] < t.stroke_mark]
+    plain = [index for index in range(SIZE * SIZE) if read.strokes.drawn[index] < t.stroke_mark]
     read.unlit = set()
     if plain:
         plain_threshold = largest_gap_threshold(values[plain], t.cell_lowest, t.cell_highest, t)
@@ -427,7 +428,7 @@ def decide_cells(read: SheetRead) -> None:
     if read.in_shadow and in_plain_light:
         own_threshold = largest_gap_threshold(values[in_plain_light], t.cell_lowest, t.cell_highest, t)
         doubtful |= {index for index in in_plain_light if own_threshold < values[index] <= threshold
-                     and read.strokes.shares[index] < t.stroke_mark and index not in joined}
+                     and read.strokes.drawn[index] < t.stroke_mark and index not in joined}
     # Near the edge of a shadow that was taken out, a cell near the threshold is less sure (a wider band, see the
     # confidence below), and a grey cell may be paper under a misjudged shadow rather than light pencil, or the
     # other way round. A shadow never adds colour, never darkens paper as much as heavy pencil does, and never
@@ -449,7 +450,7 @@ def decide_cells(read: SheetRead) -> None:
     for index, box in enumerate(boxes):
         known_paper = index in joined and not read.steep
         if (index in shadowed and not known_paper and values[index] < darkest and index not in even
-                and read.strokes.shares[index] < t.stroke_mark and _neutral(field_, box, t)):
+                and read.strokes.drawn[index] < t.stroke_mark and _neutral(field_, box, t)):
             doubtful.add(index)
     # Cells brighter than paper: the light estimate is wrong around them, but not the strokes of a cell read as
     # shaded, which are measured against the light right around them (light 1, 6, 9: 13-15 hatched cells beside a

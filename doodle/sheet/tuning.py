@@ -259,6 +259,7 @@ class ReaderTuning:
     # --- strokes against tints (strokes.py) ---
     stroke_reach_mm: float = 2.5  # ink narrower than this (a pencil line, 0.3-1 mm, blurred) is a stroke
     stroke_ink: float = 0.15  # a pixel this much darker than the light around it is on a stroke
+    stroke_least_mm2: float = 1.0  # a piece of stroke smaller than this is the grain, sharpened (a dot drawn is larger)
     # A cell whose interior has strokes over this share holds a deliberate mark (a slash across a 9 mm interior
     # covers 7-16% of it; over 360 synthetic photos empty cells never over 0.0005, cells crossed by a coffee ring's
     # rim up to 0.3); under it, whatever darkens the cell is a tint.
