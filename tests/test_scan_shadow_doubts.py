@@ -136,6 +136,17 @@ def test_the_light_misjudged_under_a_soft_shadow_reads_empty_in_doubt(seed):
     assert len(residues) >= 3 and residues <= {doubt.cell for doubt in result.uncertain if doubt.kind == "cell"}
 
 
+def test_the_paper_between_strokes_shows_a_shadow_no_margin_shows():
+    """Light 3100022 (blind set): a phone's shadow 0.56 deep over the middle of a nearly full grid, its penumbra
+    over the bottom margin judged a hard shadow's edge and taken out there alone. d2, f3 and c6, empty, read 0.35-0.41
+    of ink, shaded and sure: no margin and no empty cell showed the light there. The paper between the strokes of
+    the hatched cells beside them is as dark."""
+    photo = family_photo(3100022, "light")
+    result = read_photo(photo.jpeg)
+    assert {"d2", "f3", "c6"} <= {doubt.name for doubt in result.uncertain}
+    assert wrong_items(result, photo.truth) <= flagged(result)
+
+
 def _reads_with_few_doubts(photo, before: str) -> None:
     result = read_photo(photo.jpeg)
     assert_exact(result, photo.truth)

@@ -383,9 +383,15 @@ def decide_cells(read: SheetRead) -> None:
     # read 0.30 and 0.25 of ink, shaded and sure).
     deepest = -float(np.log(max(1.0 - read.shadows.depth, 1e-3))) if read.shadows.soft else 0.0
 
+    # Such a tint may also be paper under light as dark as the paper between the strokes of the cells beside it
+    # shows: that paper shows the light inside the grid where no empty cell and no margin does (light 3100022:
+    # `_light_between_strokes`).
+    between = _light_between_strokes(read, boxes)
+
     def unchecked(index: int) -> float:
-        """How much darker the light may be at a cell no paper cell near it checks, under a soft shadow."""
-        return 0.0 if _checked_by_paper(read, index) else deepest
+        """How much darker the light may be at a cell no paper cell near it checks: as deep as a soft shadow, or as
+        dark as the paper between the strokes beside it."""
+        return 0.0 if _checked_by_paper(read, index) else max(deepest, float(between[index]))
 
     doubtful |= {index for index in range(SIZE * SIZE)
                  if values[index] > threshold and read.strokes.drawn[index] < t.stroke_mark
@@ -1009,6 +1015,34 @@ def _cell_values(field_: FlatField, skip: np.ndarray, t: ReaderTuning) -> np.nda
             continue
         values.append(region_ink(field_.ink, (x0, y0, x1, y1)))
     return np.array(values)
+
+
+def _light_between_strokes(read: SheetRead, boxes: tuple[Box, ...]) -> np.ndarray:
+    """Per cell, how much darker (log) than the light read in it the paper between the strokes of the cells beside
+    it is, at most: the ink of each stroked cell's brightest t.between_strokes_share of its interior, over that of
+    the stroked cells' lower t.between_strokes_lit (their gaps in plain light).
+
+    Hatching and scribbles leave paper between their strokes, and it shows the light there as the margins do (their
+    brightest pixels: the gaps of dense hatching are narrow and the strokes' blur runs into them). A shadow not taken
+    out over a nearly full grid shows nowhere else (light 3100022, blind: a phone's shadow 0.56 deep over the
+    grid's middle, its penumbra over the margin judged a hard shadow's edge; d2, f3 and c6, empty, read 0.35-0.41 of
+    ink, shaded and sure, beside hatched cells whose paper read 0.3-0.5)."""
+    t = read.tuning
+    light = np.zeros(SIZE * SIZE)
+    stroked = [index for index in range(SIZE * SIZE) if read.strokes.drawn[index] >= t.stroke_mark]
+    for index in stroked:
+        x0, y0, x1, y1 = boxes[index]
+        ink = float(np.quantile(read.light.ink[y0:y1, x0:x1], t.between_strokes_share))
+        light[index] = -np.log(max(1.0 - ink, 1e-3))
+    # A blurred photo runs the strokes into their gaps everywhere: the gaps are measured against those of the lit
+    # part of the grid (harsh 3, 6, 15: 4-11 pale fills in doubt beside hatching otherwise).
+    light = np.maximum(light - (np.quantile(light[stroked], t.between_strokes_lit) if stroked else 0.0), 0.0)
+    darker = np.zeros(SIZE * SIZE)
+    for index in range(SIZE * SIZE):
+        row, col = divmod(index, SIZE)
+        darker[index] = max(light[r * SIZE + c] for r in range(max(row - 1, 0), min(row + 2, SIZE))
+                            for c in range(max(col - 1, 0), min(col + 2, SIZE)))
+    return darker
 
 
 def _misjudged_light(read: SheetRead, decided: list[tuple[bool, float]], boxes: tuple[Box, ...]) -> set[int]:

@@ -217,6 +217,8 @@ class ReaderTuning:
     # Where the light is steep, grey cells in doubt with nothing drawn whose ink lies below a gap this wide are the
     # light misjudged (`stages._misjudged_light`): residues 0.07-0.26 of ink, solid fills 0.35-0.65 (light 8, 18).
     misjudged_gap: float = 0.1
+    between_strokes_share: float = 0.1  # a stroked cell's brightest tenth is the paper between its strokes
+    between_strokes_lit: float = 0.25  # ... and the stroked cells' lower quarter of it is their gaps in plain light
 
     # --- the cells under hard shadows ---
     grid_line_reach_mm: float = 3.0  # pencil edges lie this close to a printed grid line (shading over or short)
