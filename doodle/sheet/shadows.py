@@ -148,14 +148,7 @@ def unsupported_outline(
     ys, xs = np.nonzero(outline)
     if xs.size == 0:
         return outline
-    gy, gx = np.gradient(cv2.GaussianBlur(shaded.astype(np.float32), (0, 0), 2 * t.shadow_normal_blur))
-    norm = np.hypot(gx[ys, xs], gy[ys, xs]) + 1e-9
-    nx, ny = gx[ys, xs] / norm, gy[ys, xs] / norm  # into the shadow
-    height, width = log.shape
-    ix = np.clip(np.round(xs + t.shadow_across * nx).astype(int), 0, width - 1)
-    iy = np.clip(np.round(ys + t.shadow_across * ny).astype(int), 0, height - 1)
-    ox = np.clip(np.round(xs - t.shadow_across * nx).astype(int), 0, width - 1)
-    oy = np.clip(np.round(ys - t.shadow_across * ny).astype(int), 0, height - 1)
+    (ix, iy), (ox, oy), (nx, ny) = _either_side(shaded, ys, xs, t)
     flat = log[iy, ix] - log[oy, ox] > float(log_gain.min()) / 2
     along = t.shadow_along_line
     along_line = (near_columns[ys, xs] & (np.abs(nx) > along)) | (near_rows[ys, xs] & (np.abs(ny) > along))
@@ -398,16 +391,26 @@ def _steps_the_wrong_way(log: np.ndarray, bare: np.ndarray, shaded: np.ndarray, 
     ys, xs = np.nonzero(shaded & (cv2.erode(mask, np.ones((3, 3), np.uint8)) == 0))
     if xs.size == 0:
         return 0.0
-    gy, gx = np.gradient(cv2.GaussianBlur(mask.astype(np.float32), (0, 0), 2 * t.shadow_normal_blur))
-    norm = np.hypot(gx[ys, xs], gy[ys, xs]) + 1e-9
-    nx, ny = gx[ys, xs] / norm, gy[ys, xs] / norm  # into the shadow
-    height, width = log.shape
-    ix = np.clip(np.round(xs + t.shadow_across * nx).astype(int), 0, width - 1)
-    iy = np.clip(np.round(ys + t.shadow_across * ny).astype(int), 0, height - 1)
-    ox = np.clip(np.round(xs - t.shadow_across * nx).astype(int), 0, width - 1)
-    oy = np.clip(np.round(ys - t.shadow_across * ny).astype(int), 0, height - 1)
+    (ix, iy), (ox, oy), _ = _either_side(mask, ys, xs, t)
     seen = shaded[iy, ix] & bare[oy, ox] & ~shaded[oy, ox]
     return float(np.mean(log[iy[seen], ix[seen]] > log[oy[seen], ox[seen]])) if seen.any() else 0.0
+
+
+def _either_side(
+    mask: np.ndarray, ys: np.ndarray, xs: np.ndarray, t: ReaderTuning
+) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+    """For the points (`ys`, `xs`) of the outline of `mask` (uint8): the points t.shadow_across inside it and
+    outside it along its normal, as (x, y) index arrays on the mask, and the normal (x, y) pointing in."""
+    gy, gx = np.gradient(cv2.GaussianBlur(mask.astype(np.float32), (0, 0), 2 * t.shadow_normal_blur))
+    norm = np.hypot(gx[ys, xs], gy[ys, xs]) + 1e-9
+    nx, ny = gx[ys, xs] / norm, gy[ys, xs] / norm
+    height, width = mask.shape
+
+    def at(distance: float) -> tuple[np.ndarray, np.ndarray]:
+        return (np.clip(np.round(xs + distance * nx).astype(int), 0, width - 1),
+                np.clip(np.round(ys + distance * ny).astype(int), 0, height - 1))
+
+    return at(t.shadow_across), at(-t.shadow_across), (nx, ny)
 
 
 def _without_lone_points(shaded: np.ndarray, t: ReaderTuning) -> np.ndarray:

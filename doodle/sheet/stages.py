@@ -1052,9 +1052,9 @@ def _misjudged_light(read: SheetRead, decided: list[tuple[bool, float]], boxes: 
     Every grey cell is in doubt there, and each is read on its ink. A shadow misjudged leaves in the cells under it
     what it leaves in paper: a grey tint as deep as the misjudgment, with no strokes and no outline; the fills
     beside it are pencil, pressed on. So the grey cells with nothing drawn fall in two groups, set apart by the
-    widest gap in their ink when it is t.misjudged_gap or more: what is below it is the light (light 800022, a
-    phone's shadow 41 mm soft: 5 empty cells at 0.16-0.26 of ink, the solid fills at 0.47-0.59). Cells with strokes,
-    in an outline or in colour are marks whatever the light."""
+    widest gap in their ink when it is t.misjudged_gap or more: what is below it is the light (light 8, a hand's
+    shadow 44 mm soft: 3 empty cells at 0.17-0.25 of ink, the solid fills at 0.40-0.64). Cells with strokes, in an
+    outline or in colour are marks whatever the light."""
     t = read.tuning
     grey = sorted((float(read.values[index]), index) for index, (_, conf) in enumerate(decided)
                   if conf < t.uncertain_below and read.strokes.drawn[index] < t.stroke_mark

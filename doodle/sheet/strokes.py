@@ -41,8 +41,8 @@ class StrokeMap:
         # The share on pieces of stroke of t.stroke_least_mm2 or more: where the light is in doubt, only these show
         # a hand drew them (`_without_specks`).
         drawn = _without_specks(self.mask, t.stroke_least_mm2 * px_per_mm**2)
-        self.drawn = np.array([np.count_nonzero(self._inside(drawn, box)) / self._inside(drawn, box).size
-                               for box in boxes])
+        parts = (self._inside(drawn, box) for box in boxes)
+        self.drawn = np.array([np.count_nonzero(part) / part.size for part in parts])
 
     def at(self, box: tuple[int, int, int, int]) -> np.ndarray:
         return self._inside(self.mask, box)
