@@ -8,6 +8,7 @@ import copy
 import io
 import json
 import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -282,6 +283,26 @@ def test_the_record_holds_the_quilts_and_check_finds_what_does_not_hold(tmp_path
     path.write_text("{not json")
     result = CliRunner().invoke(main, ["table", "--check", str(path)])
     assert result.exit_code == 1 and "is not JSON" in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("dies", [False, True])
+def test_closing_the_desk_stops_its_readers_before_it_returns(dies):
+    """A pool shut down without waiting, or dropped when a reader died, is still winding down as Python exits and
+    can write to its closed pipe then ("Exception ignored ... Bad file descriptor" after the table closed)."""
+    desk = photos.PhotoDesk(readers=1)
+    before = set(threading.enumerate())
+
+    async def read() -> None:
+        if dies:
+            with pytest.raises(photos.UploadError):
+                await desk.run(os._exit, 1)
+        else:
+            await desk.run(abs, -3)
+
+    asyncio.run(read())
+    desk.close()
+    assert not [thread for thread in set(threading.enumerate()) - before
+                if "ExecutorManager" in type(thread).__name__]
 
 
 def test_a_reader_that_dies_is_replaced_and_the_phone_told_to_send_again():

@@ -180,7 +180,7 @@ class PhotoDesk:
         try:
             return await asyncio.get_running_loop().run_in_executor(self._pool, function, *args)
         except BrokenProcessPool:  # a reader died (out of memory, killed): the next photo gets fresh ones
-            self._pool = None
+            self.close()
             raise UploadError("the photo reader stopped while reading: send the photo again") from None
 
     async def read(self, seat_id: int, data: bytes, checks: SheetChecks,
@@ -196,5 +196,8 @@ class PhotoDesk:
             self.busy.discard(seat_id)
 
     def close(self) -> None:
+        """Stop the readers, waiting for a photo being read (under a second). A pool left running, or shut down
+        without waiting, can write to its closed pipe as Python exits ("Exception ignored ... Bad file descriptor")."""
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            pool, self._pool = self._pool, None
+            pool.shutdown(wait=True, cancel_futures=True)
