@@ -177,10 +177,13 @@ class PhotoDesk:
     async def run(self, function: Any, *args: Any) -> Any:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(self.readers, mp_context=multiprocessing.get_context("spawn"))
+        pool = self._pool
         try:
-            return await asyncio.get_running_loop().run_in_executor(self._pool, function, *args)
+            return await asyncio.get_running_loop().run_in_executor(pool, function, *args)
         except BrokenProcessPool:  # a reader died (out of memory, killed): the next photo gets fresh ones
-            self.close()
+            if self._pool is pool:  # not fresh ones another photo started meanwhile
+                self._pool = None
+            pool.shutdown(wait=True, cancel_futures=True)  # broken: its readers are gone already
             raise UploadError("the photo reader stopped while reading: send the photo again") from None
 
     async def read(self, seat_id: int, data: bytes, checks: SheetChecks,
