@@ -74,8 +74,8 @@ def _lines_near(cells: set[int], pieces: np.ndarray, origin: tuple[int, int], px
                 t: ReaderTuning) -> np.ndarray:
     """`pieces`, those near `cells` chained into the lines they make (`chained`), from the pieces across them."""
     # Only a piece across one of the cells can cross its sides, and only pieces near them can carry it on so far.
-    near = _near_cells(pieces, cells, origin, (t.pass_reach_mm + t.pass_chain_gap_mm) * px_per_mm, px_per_mm)
-    across = _near_cells(pieces[near], cells, origin, 0.0, px_per_mm)
+    near = near_cells(pieces, cells, origin, (t.pass_reach_mm + t.pass_chain_gap_mm) * px_per_mm, px_per_mm)
+    across = near_cells(pieces[near], cells, origin, 0.0, px_per_mm)
     lines = pieces.astype(np.float64)
     lines[near] = chained(pieces[near], px_per_mm, t, seeds=np.flatnonzero(across))
     return lines
@@ -149,7 +149,7 @@ def _square(index: int, origin: tuple[int, int], px_per_mm: float) -> tuple[floa
     return grid.x * px_per_mm + col * cell - origin[0], grid.y * px_per_mm + row * cell - origin[1], cell
 
 
-def _near_cells(pieces: np.ndarray, cells: set[int], origin: tuple[int, int], reach: float, px_per_mm: float
+def near_cells(pieces: np.ndarray, cells: set[int], origin: tuple[int, int], reach: float, px_per_mm: float
                 ) -> np.ndarray:
     """Per piece (in `clean`'s pixels, its (0, 0) at `origin` in the sheet image), whether it lies within `reach`
     (pixels) of one of `cells`."""
@@ -302,8 +302,8 @@ def lines_through(cells: set[int], pieces: np.ndarray, clean: np.ndarray, origin
     `origin` and `boxes` as for `passed_cells`."""
     if not len(pieces) or not cells:
         return set()
-    near = _near_cells(pieces, cells, origin, (t.pass_reach_mm + t.pass_chain_gap_mm) * px_per_mm, px_per_mm)
-    across = _near_cells(pieces[near], cells, origin, 0.0, px_per_mm)
+    near = near_cells(pieces, cells, origin, (t.pass_reach_mm + t.pass_chain_gap_mm) * px_per_mm, px_per_mm)
+    across = near_cells(pieces[near], cells, origin, 0.0, px_per_mm)
     lines = chained(pieces[near], px_per_mm, t, seeds=np.flatnonzero(across))[across] + np.array([*origin, *origin])
     points = [(_pixel(line[:2]), _pixel(line[2:])) for line in lines]  # as cv2.clipLine takes them
     found = set()

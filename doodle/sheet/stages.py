@@ -46,6 +46,7 @@ from doodle.sheet.processing import level_only, print_lift
 from doodle.sheet.scan_errors import TooDarkError
 from doodle.sheet.scribbles import scribbled_cells, sparse_pieces
 from doodle.sheet.shadows import ShadowMap, find_shadows
+from doodle.sheet.stray import stray_line_cells
 from doodle.sheet.strokes import (
     StrokeMap,
     graphite,
@@ -471,6 +472,7 @@ def decide_cells(read: SheetRead) -> None:
             and not (values[r * SIZE + c] > threshold and read.strokes.shares[r * SIZE + c] >= t.stroke_mark)
         }
     decided: list[tuple[bool, float]] = []  # each cell's reading and confidence
+    by_strokes_alone: set[int] = set()  # cells whose ink says empty, read shaded in doubt for their strokes
     for index, value in enumerate(values):
         shaded = bool(value > threshold)
         if shaded and index in shadowed and _paper_block(field_, boxes[index], t):
@@ -478,7 +480,10 @@ def decide_cells(read: SheetRead) -> None:
             # a shadow whose edge was placed a little off.
             shaded = False
             doubtful.add(index)
+        ink_says_empty = not shaded and index not in doubtful
         shaded, sure = _marks(read, index, shaded, doubtful)
+        if ink_says_empty and shaded and index in doubtful:
+            by_strokes_alone.add(index)
         # Near a shadow the light is less sure, so the margin is wider; not for dense strokes (hatching, a
         # scribble), which are measured against the light right around them (harsh 638: hatched cells beside a
         # shadow measured right were in doubt), nor for a cell even beside it (no strip lit wrongly).
@@ -512,6 +517,10 @@ def decide_cells(read: SheetRead) -> None:
     for index in (doubted_lines | through
                   | ending_in_paper(sure, paper, read.pieces, read.clean, origin, boxes, PX_PER_MM, t)):
         decided[index] = (True, min(decided[index][1], t.shadow_doubt))
+    # A cell whose only mark is a long line that turns back at neither end is more likely empty than shaded.
+    for index in stray_line_cells(lone & by_strokes_alone, paper, read.pieces, read.clean, origin, boxes, PX_PER_MM,
+                                  t):
+        decided[index] = (False, decided[index][1])
     if read.steep:
         for index in _misjudged_light(read, decided, boxes):
             decided[index] = (False, decided[index][1])

@@ -381,6 +381,26 @@ class ReaderTuning:
     pass_chain_deg: float = 6.0
     pass_corner_mm: float = 2.0  # a pass crosses a side this far or more from its ends (a slash ends within 1 mm)
     pass_slash_deg: float = 20.0  # a slash lies within this of its cell's diagonal (the generator's: 45 degrees)
+    # --- stray lines (stray.py): a long straight line that turns back at neither end ---
+    # The generator's stray lines are 25-70 mm long; a slash is 22 mm corner to corner, and a cell's worth of line
+    # is no line across the page.
+    stray_line_least_mm: float = 20.0
+    # A turn: the next pass starts beside the line's end, and the print taken out of the strokes hides the tip where
+    # it lies on a cell's side (the generator's scribbles turn 0.5-2.5 mm inside the patch's sides). A piece at
+    # another slant ending within stray_meet_mm, or strokes (stray_turn_mm2 or more: no speck of grain) behind the
+    # end and off the line within stray_free_mm, or within stray_free_near_mm where the end lies in an empty cell
+    # or off the grid. Either alone read passes as stray lines (loose-scribble 24-71: 36 exact before, 30 with the
+    # strokes alone, 31 with the pieces alone, 35 with both); stray-line 0-23: 4 exact before, 10 after.
+    stray_meet_mm: float = 3.0
+    stray_free_mm: float = 4.0
+    stray_free_near_mm: float = 2.5
+    stray_turn_mm2: float = 0.3
+    # Slashes of cells that touch corner to corner make one line along their diagonals, its ends near cell corners:
+    # a slash starts up to 2.5 mm in from each side at a corner, 3.5 mm off it (slash 0-23: 3 photos lost a slash
+    # to such a line before this was looked for; slash with part outlines 5, 19 and 20, ends 2.0-3.0 mm off, 3 more
+    # with 2 mm).
+    stray_diagonal_deg: float = 10.0
+    stray_corner_mm: float = 4.0
     # With more tints with no strokes than this that their own split puts with the paper (decide_cells), the
     # reading says the light is uneven and asks for another photo: more than 5 cells in doubt make a photo close to
     # useless (light 600006: 53; on levels 0-39 and light and mixed 0-23, at most 3 but for mixed 5: 8).

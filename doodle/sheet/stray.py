@@ -1,0 +1,101 @@
+"""Stray lines: a long straight line that turns back at neither end is a slip of the pencil, a line to cross out or
+a pencil laid on the sheet, not a way of shading. A loose scribble's pass is as straight and as long, but the pen
+turns back at both its ends into the next pass; a slash stays in its cell, and the slashes of a patch that line up
+run from one cell's corner to another's. A cell whose ink says empty and whose only mark is such a line is read
+empty, in doubt (it was read shaded, in doubt: stray-line 0-23, 4 photos of 24 exact before, 10 after).
+
+The values it decides with are `tuning.ReaderTuning`'s `stray_*`, with their evidence.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from doodle.sheet import layout
+from doodle.sheet.passes import chained, near_cells
+from doodle.sheet.pictures import Box
+from doodle.sheet.scribbles import along_pieces, cells_at, mostly_along
+from doodle.sheet.tuning import TUNING, ReaderTuning
+
+
+def stray_line_cells(cells: set[int], paper: set[int], pieces: np.ndarray, clean: np.ndarray,
+                     origin: tuple[int, int], boxes: tuple[Box, ...], px_per_mm: float, t: ReaderTuning = TUNING
+                     ) -> set[int]:
+    """Of `cells` (index row * 9 + col), those whose strokes mostly lie along one straight line at least
+    `t.stray_line_least_mm` long that turns back at neither end (`_turns_back`) and does not run from one cell's
+    corner to another's along their diagonals. `paper`: the cells known to be empty; `pieces`, `clean`, `origin`
+    and `boxes` as for `passes.passed_cells`."""
+    if not len(pieces) or not cells:
+        return set()
+    shift = np.array([*origin, *origin], np.float64)
+    found: set[int] = set()
+    for line in _lines(pieces, np.flatnonzero(near_cells(pieces, cells, origin, 0.0, px_per_mm)), px_per_mm, t):
+        ends = cells_at(np.array([line[:2], line[2:]]), origin, px_per_mm)
+        from_nowhere = any(c < 0 or c in paper for c in ends.tolist())
+        if _turns_back(line, pieces, clean, from_nowhere, px_per_mm, t) or _corner_to_corner(line + shift,
+                                                                                             px_per_mm, t):
+            continue
+        along = along_pieces(clean.shape, line[None], px_per_mm, t)
+        found |= {index for index in cells - found if mostly_along(clean, along, boxes[index], origin, px_per_mm, t)}
+    return found
+
+
+def _lines(pieces: np.ndarray, seeds: np.ndarray, px_per_mm: float, t: ReaderTuning) -> np.ndarray:
+    """The long straight lines the pieces of `seeds` lie on (each one's whole line: `passes.chained`), once each."""
+    lines = chained(pieces, px_per_mm, t, seeds=seeds)[seeds]
+    lines = lines[np.hypot(lines[:, 2] - lines[:, 0], lines[:, 3] - lines[:, 1]) >= t.stray_line_least_mm * px_per_mm]
+    return np.unique(np.round(lines), axis=0) if len(lines) else lines
+
+
+def _turns_back(line: np.ndarray, pieces: np.ndarray, clean: np.ndarray, from_nowhere: bool, px_per_mm: float,
+                t: ReaderTuning) -> bool:
+    """Whether the pen may have turned back at an end of `line` (in `clean`'s pixels), into the next pass: a piece
+    at another slant (over `t.pass_chain_deg`) ends within `t.stray_meet_mm` of it, or strokes lie behind it, off
+    the line (`_strokes_behind`). The print taken out of the strokes cuts a turn on a cell's side short, so either
+    may be all that is left of it. Where an end lies in an empty cell or off the grid (`from_nowhere`), strokes
+    behind count only nearer, within `t.stray_free_near_mm` (a line from nowhere that ends beside other strokes)."""
+    length = max(float(np.hypot(*(line[2:] - line[:2]))), 1e-9)
+    unit = (line[2:] - line[:2]) / length
+    slants = pieces[:, 2:] - pieces[:, :2]
+    slanted = np.abs(slants @ unit) < np.cos(np.radians(t.pass_chain_deg)) * np.maximum(
+        np.hypot(slants[:, 0], slants[:, 1]), 1e-9)
+    reach = (t.stray_free_near_mm if from_nowhere else t.stray_free_mm) * px_per_mm
+    for end, heading in ((line[:2], -unit), (line[2:], unit)):  # heading: out of the line at that end
+        near = np.minimum(np.hypot(*(pieces[:, :2] - end).T), np.hypot(*(pieces[:, 2:] - end).T))
+        if (slanted & (near <= t.stray_meet_mm * px_per_mm)).any() or _strokes_behind(clean, end, heading, reach,
+                                                                                      px_per_mm, t):
+            return True
+    return False
+
+
+def _strokes_behind(clean: np.ndarray, end: np.ndarray, heading: np.ndarray, reach: float, px_per_mm: float,
+                    t: ReaderTuning) -> bool:
+    """Whether strokes (`t.stray_turn_mm2` or more) lie within `reach` pixels of a line's `end` (in `clean`'s
+    pixels), behind it (against `heading`, out of the line) and off the line by more than a line's width: where the
+    pen turns back, the next pass starts beside the end. Ahead of the end (the line drawn on, faint) does not
+    count."""
+    x, y, r = int(round(end[0])), int(round(end[1])), int(np.ceil(reach))
+    y0, y1 = max(y - r, 0), min(y + r + 1, clean.shape[0])
+    x0, x1 = max(x - r, 0), min(x + r + 1, clean.shape[1])
+    if y1 <= y0 or x1 <= x0:
+        return False
+    ys, xs = np.mgrid[y0:y1, x0:x1]
+    dx, dy = xs - end[0], ys - end[1]
+    behind = ((dx * heading[0] + dy * heading[1] <= 0.5 * px_per_mm)
+              & (np.abs(dx * heading[1] - dy * heading[0]) > t.scribble_along_mm * px_per_mm)
+              & (dx**2 + dy**2 <= reach**2))
+    return np.count_nonzero(clean[y0:y1, x0:x1] & behind) >= t.stray_turn_mm2 * px_per_mm**2
+
+
+def _corner_to_corner(line: np.ndarray, px_per_mm: float, t: ReaderTuning) -> bool:
+    """Whether `line` (sheet-image pixels) runs along the cells' diagonals (within `t.stray_diagonal_deg` of 45
+    degrees) with both ends within `t.stray_corner_mm` of a corner of the grid: the slashes of cells that touch
+    corner to corner make one straight line."""
+    dx, dy = line[2:] - line[:2]
+    if abs(abs(np.degrees(np.arctan2(dy, dx))) % 90 - 45) > t.stray_diagonal_deg:
+        return False
+    cell, grid = layout.CELL_MM * px_per_mm, layout.GRID_RECT
+    x = (line[[0, 2]] - grid.x * px_per_mm) % cell
+    y = (line[[1, 3]] - grid.y * px_per_mm) % cell
+    off = np.hypot(np.minimum(x, cell - x), np.minimum(y, cell - y))
+    return bool((off <= t.stray_corner_mm * px_per_mm).all())

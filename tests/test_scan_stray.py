@@ -1,0 +1,79 @@
+"""Stray lines (doodle.sheet.stray): a long straight line that turns back at neither end marks no cell, a
+scribble's pass that turns back at both ends and slashes lined up corner to corner do."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from doodle.quilt import SIZE
+from doodle.sheet.scan import read_photo
+from doodle.sheet.stages import PX_PER_MM
+from doodle.sheet.stray import stray_line_cells
+from tests.photogen_styles import styled_photo
+from tests.test_scan import wrong_items
+from tests.test_scan_crossings import PENCIL, _at
+from tests.test_scan_outline import _printed_sheet
+from tests.test_scan_passes import _polyline, _strokes
+
+D5, E5, F5 = 4 * SIZE + 3, 4 * SIZE + 4, 4 * SIZE + 5
+ROW_5 = {D5, E5, F5}
+
+
+def _stray(sheet: np.ndarray, cells: set[int], paper: set[int] = frozenset()) -> set[int]:
+    return stray_line_cells(cells, set(paper), *_strokes(sheet), PX_PER_MM)
+
+
+def test_a_long_line_with_free_ends_is_a_stray_line_in_every_cell_it_crosses():
+    """A line 56 mm long from the middle of c5 to the middle of g5, nothing near either end."""
+    sheet = _printed_sheet()
+    cv2.line(sheet, _at(4.35, 2.5), _at(4.7, 6.0), PENCIL, 3, cv2.LINE_AA)
+    assert _stray(sheet, ROW_5) == ROW_5
+
+
+def test_a_scribbles_pass_turns_back_at_both_ends():
+    """The same passes to and fro as a loose scribble draws them over d5 to f5, turning back just inside c5's and
+    g5's near sides: each pass is as long and as straight as a stray line, but the pen turned at both its ends."""
+    sheet = _printed_sheet()
+    _polyline(sheet, [(4.15, 2.9), (4.35, 6.1), (4.55, 2.9), (4.75, 6.1), (4.9, 2.9)])
+    assert _stray(sheet, ROW_5) == set()
+
+
+@pytest.mark.parametrize("inset", [0.03, 0.08])
+def test_slashes_lined_up_corner_to_corner_are_no_stray_line(inset):
+    """The slashes of d4, e5 and f6, cells that touch corner to corner: one straight line 68 mm long along their
+    diagonals, from d4's top-left corner to f6's bottom-right (each slash drawn from `inset` of a cell in)."""
+    sheet = _printed_sheet()
+    for k in range(3):
+        cv2.line(sheet, _at(3 + k + inset, 3 + k + inset), _at(4 + k - inset, 4 + k - inset), PENCIL, 3,
+                 cv2.LINE_AA)
+    diagonal = {3 * SIZE + 3, E5, 5 * SIZE + 5}
+    assert _stray(sheet, diagonal) == set()
+    # The same slant from the middle of c3 to the middle of g7 ends in no corner: a line across the page.
+    sheet = _printed_sheet()
+    cv2.line(sheet, _at(2.5, 2.5), _at(6.5, 6.5), PENCIL, 3, cv2.LINE_AA)
+    assert _stray(sheet, diagonal) == diagonal
+
+
+def test_a_line_is_no_stray_line_where_it_ends_beside_other_strokes_unless_in_an_empty_cell():
+    """A line from the middle of c5 to g5, its right end 2 mm beside the end of a stroke that starts back across
+    g5 (a turn, or a line that ends beside another): a turn within 4 mm, unless the end lies in a cell known to be
+    empty, where only 2.5 mm counts (a line from nowhere)."""
+    sheet = _printed_sheet()
+    cv2.line(sheet, _at(4.35, 2.5), _at(4.7, 6.5), PENCIL, 3, cv2.LINE_AA)
+    cv2.line(sheet, _at(4.9, 6.44), _at(5.5, 6.2), PENCIL, 3, cv2.LINE_AA)  # 3.2 mm below the end, running back
+    assert _stray(sheet, ROW_5) == set()
+    G5 = 4 * SIZE + 6
+    assert _stray(sheet, ROW_5, paper={G5}) == ROW_5
+
+
+@pytest.mark.parametrize("seed", [7, 18, 21])
+def test_cells_crossed_only_by_stray_lines_read_empty_in_doubt(seed):
+    """Stray-line 7 (g4, h6 and i6), 18 (b9, f1 and f2) and 21 (d1, e1 and i1): empty cells crossed by lines 25-70
+    mm long read shaded, in doubt; they now read empty, still in doubt, and the quilt is read exactly."""
+    photo = styled_photo(seed, "mild", distractor="stray line")
+    result = read_photo(photo.jpeg)
+    assert not wrong_items(result, photo.truth)
+    crossed = {u.cell for u in result.uncertain if u.kind == "cell" and not u.read}
+    assert crossed and not any(photo.truth.quilt.is_covered(*cell) for cell in crossed)
