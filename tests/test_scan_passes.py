@@ -123,6 +123,18 @@ def test_a_line_from_deep_in_an_empty_cell_is_no_mark_where_it_runs():
     assert _judged(ending_in_paper, sheet, {E5, F5}, {D5}) == set()
 
 
+def test_a_pass_between_two_scribbles_across_a_hole_in_their_outline_is_in_doubt():
+    """Scribble-outlined 350018 (blind): g7 empty in a U of cells outlined as one patch (f7, h7 and the row below),
+    crossed side to side by one pass from f7's scribble to h7's. f7's return pass wobbles and was found as short
+    pieces at other slants, none reaching 8 mm past g7's side, so the pass did not count as turning there: g7 read
+    shaded and sure. A piece that turns into a cell with a scribble of its own runs on in that scribble."""
+    photo = styled_photo(350018, "mild", style="loose scribble", outlines="always")
+    result = read_photo(photo.jpeg)
+    assert not photo.truth.quilt.is_covered(6, 6)
+    assert wrong_items(result, photo.truth) <= flagged(result)
+    assert "g7" in flagged(result)
+
+
 def test_a_pass_cut_by_the_grid_lines_it_crosses_is_one_line():
     """Scribble-outlined 200021: one pass from g2's turn across h2 to i2's corner, g2 and i2 outlined on their own
     and h2 left empty between them. The grid's printed lines are taken out of the strokes, so the pass was found as

@@ -30,13 +30,13 @@ from doodle.sheet.tuning import TUNING, ReaderTuning
 
 def passed_cells(cells: set[int], pieces: np.ndarray, clean: np.ndarray, origin: tuple[int, int],
                  boxes: tuple[Box, ...], drawn: dict[str, np.ndarray], px_per_mm: float, t: ReaderTuning = TUNING,
-                 slashed: Set[int] = frozenset()) -> set[int]:
+                 slashed: Set[int] = frozenset(), scribbled: Set[int] = frozenset()) -> set[int]:
     """Of `cells` (index row * 9 + col), those whose strokes mostly lie along pieces that cross a drawn side of
     the cell, or of the cells of `cells` it joins with no drawn side between, from at least `t.pass_reach_mm`
     beyond it (a pass from d7 that turned at e7's side, then crossed e7 and f7 and ran on deep into g7). `pieces`:
     the strokes' straight pieces in `clean`'s pixels (`scribbles.sparse_pieces`); `clean`: the strokes without the
-    grid's lines, its pixel (0, 0) at `origin` in the sheet image; `drawn`: `outline.drawn_sides`'s; `slashed`: the
-    cells holding a slash of their own (see `_turned_through`)."""
+    grid's lines, its pixel (0, 0) at `origin` in the sheet image; `drawn`: `outline.drawn_sides`'s; `slashed` and
+    `scribbled`: the cells holding a slash or a scribble of their own (see `_turned_through`)."""
     if not len(pieces) or not cells:
         return set()
     found = set()
@@ -53,12 +53,14 @@ def passed_cells(cells: set[int], pieces: np.ndarray, clean: np.ndarray, origin:
     # scribbled cells; one pass from a1's scribble turned at b1's top-left corner, crossed it corner to corner and
     # turned at its bottom-right into c1's; b1 read shaded, 0.6 sure). The turns lie on the print, where the
     # scribble's own turns are not looked for (scribbles.py).
-    return found | _turned_through(cells - found, lines, pieces, clean, origin, boxes, drawn, slashed, px_per_mm, t)
+    return found | _turned_through(cells - found, lines, pieces, clean, origin, boxes, drawn, slashed, scribbled,
+                                   px_per_mm, t)
 
 
 def turned_through_cells(cells: set[int], pieces: np.ndarray, clean: np.ndarray, origin: tuple[int, int],
                          boxes: tuple[Box, ...], drawn: dict[str, np.ndarray], px_per_mm: float,
-                         t: ReaderTuning = TUNING, slashed: Set[int] = frozenset()) -> set[int]:
+                         t: ReaderTuning = TUNING, slashed: Set[int] = frozenset(),
+                         scribbled: Set[int] = frozenset()) -> set[int]:
     """Of `cells`, each holding a mark within its lines (`crossings.confined_cells`), those whose mark is a pass
     between two turns next door (see `_turned_through`), its turns at the cell's corners (scribble-outlined
     150019: h1, left empty between two scribbled cells outlined apart; one pass turned at h1's top-left corner in
@@ -67,7 +69,7 @@ def turned_through_cells(cells: set[int], pieces: np.ndarray, clean: np.ndarray,
     if not len(pieces) or not cells:
         return set()
     lines = _lines_near(cells, pieces, origin, px_per_mm, t)
-    return _turned_through(cells, lines, pieces, clean, origin, boxes, drawn, slashed, px_per_mm, t)
+    return _turned_through(cells, lines, pieces, clean, origin, boxes, drawn, slashed, scribbled, px_per_mm, t)
 
 
 def _lines_near(cells: set[int], pieces: np.ndarray, origin: tuple[int, int], px_per_mm: float,
@@ -83,13 +85,17 @@ def _lines_near(cells: set[int], pieces: np.ndarray, origin: tuple[int, int], px
 
 def _turned_through(cells: set[int], lines: np.ndarray, pieces: np.ndarray, clean: np.ndarray,
                     origin: tuple[int, int], boxes: tuple[Box, ...], drawn: dict[str, np.ndarray], slashed: Set[int],
-                    px_per_mm: float, t: ReaderTuning) -> set[int]:
+                    scribbled: Set[int], px_per_mm: float, t: ReaderTuning) -> set[int]:
     """The `cells` whose strokes mostly lie along one line (of `lines`, `pieces` chained) that ends at or past
     its sides at both ends, each end met there, on the line's course, by another piece slanted apart that runs on
     from it at least `t.pass_reach_mm` beyond a drawn side of the cell, and is no slash of a cell with a mark of
     its own (`slashed`): slashes of the two slants in cells side by side make the same zigzag, each ending at its
     corners (slash with stray lines 10001: g8's "/" between h8's and g9's "\\"). A scribble's passes within its
-    cell's lines make a mark of its own too, but no slash (scribble-outlined 150019: g1)."""
+    cell's lines make a mark of its own too, but no slash (scribble-outlined 150019: g1). A piece that turns into
+    a cell of `scribbled` past the drawn side runs on in that scribble, however short it is found (its passes
+    wobble, and are cut into pieces at other slants: scribble-outlined 350018, blind, g7: empty in a U of cells
+    outlined as one patch, crossed side to side by one pass from f7's scribble to h7's; the pieces of f7's return
+    pass reached 5 mm past its side, g7 read shaded and sure)."""
     if not cells:
         return set()
     near = np.concatenate([pieces[:, :2], pieces[:, 2:]])  # each piece's two ends, and the other end of each
@@ -100,17 +106,18 @@ def _turned_through(cells: set[int], lines: np.ndarray, pieces: np.ndarray, clea
     off_diagonal = np.abs(np.abs(heading[:, 0]) - np.abs(heading[:, 1]))
     slash = ((off_diagonal <= np.sqrt(2) * np.sin(np.radians(t.pass_slash_deg)))
              & np.isin(cells_at((near + far) / 2, origin, px_per_mm), list(slashed)))
+    into_scribble = np.isin(cells_at(far, origin, px_per_mm), list(scribbled))
     return {index for index in cells
-            if _turned_through_one(index, lines, (near, far, heading, slash), clean, origin, boxes, drawn,
-                                   px_per_mm, t)}
+            if _turned_through_one(index, lines, (near, far, heading, slash, into_scribble), clean, origin, boxes,
+                                   drawn, px_per_mm, t)}
 
 
 def _turned_through_one(index: int, lines: np.ndarray, ends: tuple[np.ndarray, ...], clean: np.ndarray,
                         origin: tuple[int, int], boxes: tuple[Box, ...], drawn: dict[str, np.ndarray],
                         px_per_mm: float, t: ReaderTuning) -> bool:
     """`_turned_through` for one cell; `ends`: every piece's ends both ways round (near, far), its heading from
-    the near end, and whether it is a slash's end."""
-    near, far, heading, slash = ends
+    the near end, whether it is a slash's end and whether its far end lies in a scribble of its own."""
+    near, far, heading, slash, into_scribble = ends
     left, top, cell = _square(index, origin, px_per_mm)
     right, bottom, reach = left + cell, top + cell, t.pass_reach_mm * px_per_mm
     meet, edge = t.scribble_meet_mm * px_per_mm, t.pass_corner_mm * px_per_mm
@@ -119,6 +126,8 @@ def _turned_through_one(index: int, lines: np.ndarray, ends: tuple[np.ndarray, .
     # The far ends `reach` or more past a drawn side of the cell, but for a slash's end.
     beyond = (drawn_left & (x <= left - reach) | drawn_right & (x >= right + reach)
               | drawn_above & (y <= top - reach) | drawn_below & (y >= bottom + reach)) & ~slash
+    beyond |= (drawn_left & (x < left) | drawn_right & (x > right) | drawn_above & (y < top)
+               | drawn_below & (y > bottom)) & into_scribble & ~slash
 
     def at_side(point: np.ndarray) -> bool:
         return min(point[0] - left, right - point[0], point[1] - top, bottom - point[1]) <= edge

@@ -350,9 +350,11 @@ def find_strokes(read: SheetRead) -> None:
         lone = (read.outlined & stroked) - read.confined - read.scribbled - {
             i for i in marked if shaded[i] and read.values[i] >= t.stray_ink}
         slashed = read.confined - read.scribbled
-        read.passed = passed_cells(lone, pieces, clean, origin, boxes, drawn, PX_PER_MM, t, slashed=slashed)
+        read.passed = passed_cells(lone, pieces, clean, origin, boxes, drawn, PX_PER_MM, t, slashed=slashed,
+                                   scribbled=read.scribbled)
         # A mark within a cell's lines may be a pass between turns at its corners, next door.
-        turned = turned_through_cells(slashed, pieces, clean, origin, boxes, drawn, PX_PER_MM, t, slashed=slashed)
+        turned = turned_through_cells(slashed, pieces, clean, origin, boxes, drawn, PX_PER_MM, t, slashed=slashed,
+                                      scribbled=read.scribbled)
         read.confined -= turned
         read.passed |= turned
     read.show("strokes", _strokes_picture)
