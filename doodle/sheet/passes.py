@@ -159,7 +159,7 @@ def _square(index: int, origin: tuple[int, int], px_per_mm: float) -> tuple[floa
 
 
 def near_cells(pieces: np.ndarray, cells: set[int], origin: tuple[int, int], reach: float, px_per_mm: float
-                ) -> np.ndarray:
+               ) -> np.ndarray:
     """Per piece (in `clean`'s pixels, its (0, 0) at `origin` in the sheet image), whether it lies within `reach`
     (pixels) of one of `cells`."""
     xs, ys = pieces[:, [0, 2]], pieces[:, [1, 3]]
