@@ -123,11 +123,15 @@ def _turned_through_one(index: int, lines: np.ndarray, ends: tuple[np.ndarray, .
     meet, edge = t.scribble_meet_mm * px_per_mm, t.pass_corner_mm * px_per_mm
     drawn_above, drawn_below, drawn_left, drawn_right = (here for _, here in sides_drawn(drawn, index))
     x, y = far.T
-    # The far ends `reach` or more past a drawn side of the cell, but for a slash's end.
-    beyond = (drawn_left & (x <= left - reach) | drawn_right & (x >= right + reach)
-              | drawn_above & (y <= top - reach) | drawn_below & (y >= bottom + reach)) & ~slash
-    beyond |= (drawn_left & (x < left) | drawn_right & (x > right) | drawn_above & (y < top)
-               | drawn_below & (y > bottom)) & into_scribble & ~slash
+
+    def past(by: float) -> np.ndarray:
+        """Whether each far end lies `by` or more past a drawn side of the cell."""
+        return (drawn_left & (x <= left - by) | drawn_right & (x >= right + by)
+                | drawn_above & (y <= top - by) | drawn_below & (y >= bottom + by))
+
+    # The far ends `reach` or more past a drawn side of the cell (anywhere past it, into a scribble), but for a
+    # slash's end.
+    beyond = (past(reach) | past(0.0) & into_scribble) & ~slash
 
     def at_side(point: np.ndarray) -> bool:
         return min(point[0] - left, right - point[0], point[1] - top, bottom - point[1]) <= edge

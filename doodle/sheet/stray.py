@@ -27,12 +27,11 @@ def stray_line_cells(cells: set[int], paper: set[int], pieces: np.ndarray, clean
     and `boxes` as for `passes.passed_cells`."""
     if not len(pieces) or not cells:
         return set()
-    shift = np.array([*origin, *origin], np.float64)
     found: set[int] = set()
     for line in _lines(pieces, np.flatnonzero(near_cells(pieces, cells, origin, 0.0, px_per_mm)), px_per_mm, t):
         ends = cells_at(np.array([line[:2], line[2:]]), origin, px_per_mm)
         from_nowhere = any(c < 0 or c in paper for c in ends.tolist())
-        if _turns_back(line, pieces, clean, from_nowhere, px_per_mm, t) or _corner_to_corner(line + shift,
+        if _turns_back(line, pieces, clean, from_nowhere, px_per_mm, t) or _corner_to_corner(line, origin,
                                                                                              px_per_mm, t):
             continue
         along = along_pieces(clean.shape, line[None], px_per_mm, t)
@@ -87,15 +86,15 @@ def _strokes_behind(clean: np.ndarray, end: np.ndarray, heading: np.ndarray, rea
     return np.count_nonzero(clean[y0:y1, x0:x1] & behind) >= t.stray_turn_mm2 * px_per_mm**2
 
 
-def _corner_to_corner(line: np.ndarray, px_per_mm: float, t: ReaderTuning) -> bool:
-    """Whether `line` (sheet-image pixels) runs along the cells' diagonals (within `t.stray_diagonal_deg` of 45
-    degrees) with both ends within `t.stray_corner_mm` of a corner of the grid: the slashes of cells that touch
-    corner to corner make one straight line."""
+def _corner_to_corner(line: np.ndarray, origin: tuple[int, int], px_per_mm: float, t: ReaderTuning) -> bool:
+    """Whether `line` (in `clean`'s pixels, its (0, 0) at `origin` in the sheet image) runs along the cells'
+    diagonals (within `t.stray_diagonal_deg` of 45 degrees) with both ends within `t.stray_corner_mm` of a corner
+    of the grid: the slashes of cells that touch corner to corner make one straight line."""
     dx, dy = line[2:] - line[:2]
     if abs(abs(np.degrees(np.arctan2(dy, dx))) % 90 - 45) > t.stray_diagonal_deg:
         return False
     cell, grid = layout.CELL_MM * px_per_mm, layout.GRID_RECT
-    x = (line[[0, 2]] - grid.x * px_per_mm) % cell
-    y = (line[[1, 3]] - grid.y * px_per_mm) % cell
+    x = (line[[0, 2]] + origin[0] - grid.x * px_per_mm) % cell
+    y = (line[[1, 3]] + origin[1] - grid.y * px_per_mm) % cell
     off = np.hypot(np.minimum(x, cell - x), np.minimum(y, cell - y))
     return bool((off <= t.stray_corner_mm * px_per_mm).all())
