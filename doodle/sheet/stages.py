@@ -637,18 +637,28 @@ def read_specials(read: SheetRead) -> None:
     specials = []
     seen: list[tuple[Box, np.ndarray, pictures.Colour]] = []  # each box's strokes, for the trace
     boxes = [special.check.inset(t.check_inset_mm).to_px(PX_PER_MM) for special in layout.SPECIALS]
-    inks, noisy = _box_inks(sheet, boxes, t)
-    for special, box, ink in zip(layout.SPECIALS, boxes, inks, strict=True):
-        value = float((ink > t.check_stroke_ink).mean())
+    framed = [special.check.inset(-t.check_frame_mm).to_px(PX_PER_MM) for special in layout.SPECIALS]
+    inks, frames, noisy = _box_inks(sheet, boxes, framed, t)
+    usual = max(frames)
+    for special, box, ink, frame in zip(layout.SPECIALS, boxes, inks, frames, strict=True):
+        # Strokes against the box's own printed frame: a glare's fringe that keeps the frame at a share of the
+        # boxes' usual contrast keeps a cross at that share too (light 3300011, blind: the 'cut' box's frame at
+        # 0.68 of the others', its cross at 0.12-0.15 of ink, read unused at 0.03 of strokes, unflagged).
+        kept = min(1.0, max(frame / max(usual, 1e-6), t.check_frame_least))
+        stroke_ink = t.check_stroke_ink * kept
+        strokes = ink > stroke_ink
+        value = float(strokes.mean())
         crossed = value > t.check_threshold
         conf = min(1.0, log_distance(value, t.check_threshold, t) / t.check_log_margin)
+        if crossed != (float((ink > t.check_stroke_ink).mean()) > t.check_threshold):
+            conf = min(conf, t.shadow_doubt)  # crossed only against its washed-out frame: a glare's fringe
         if t.check_faint < value < t.check_sure and uneven_around(sheet, special.check, t):
             conf = min(conf, t.shadow_doubt)
-        if crossed and level_only(ink, t.check_stroke_ink, read.print_lift, t):
+        if crossed and level_only(ink, stroke_ink, read.print_lift, t):
             conf = min(conf, t.shadow_doubt)  # grey all over on a processed photo: a halo or a light solid fill
         if crossed and noisy and value < t.check_sure:
             conf = min(conf, t.shadow_doubt)  # a little ink over a noisy channel: the noise may vary from box to box
-        if crossed and stain_coloured(read.plain.normalised, box, ink > t.check_stroke_ink, t):
+        if crossed and stain_coloured(read.plain.normalised, box, strokes, t):
             conf = min(conf, t.shadow_doubt)  # brown strokes: a tea or coffee ring's rim across the box?
         read.confidences.append(conf)
         if crossed:
@@ -656,16 +666,20 @@ def read_specials(read: SheetRead) -> None:
         if conf < t.uncertain_below:
             read.uncertain.append(Uncertain.of_special(special.name, crossed, conf))
         if read.trace is not None:
-            seen.append((box, ink > t.check_stroke_ink, _verdict(conf, crossed, t)))
+            seen.append((box, strokes, _verdict(conf, crossed, t)))
     read.specials = tuple(specials)
     read.show("specials", lambda read: pictures.framed(
         pictures.pasted(read.sheet.shape, [(box, pictures.ink(strokes)) for box, strokes, _ in seen]),
         [(box, colour, "") for box, _, colour in seen]))
 
 
-def _box_inks(sheet: np.ndarray, boxes: list[Box], t: ReaderTuning) -> tuple[list[np.ndarray], bool]:
-    """The ink inside each special box, over what its paper shows in this photo, and whether any channel was
-    noisy. A channel in which even the barest of the four boxes reads as ink (its median over t.check_paper_floor)
+def _box_inks(sheet: np.ndarray, boxes: list[Box], framed: list[Box], t: ReaderTuning
+              ) -> tuple[list[np.ndarray], list[float], bool]:
+    """The ink inside each special box (`boxes`), over what its paper shows in this photo; the ink of its printed
+    frame (the darker part of the band `framed` less t.check_frame_mm on each side, `framed` holding its box);
+    and whether any channel was noisy.
+
+    A channel in which even the barest of the four boxes reads as ink (its median over t.check_paper_floor)
     is noise there, and that much is taken off it in every box: a dim tungsten photo's blue channel, amplified and
     recompressed by a messaging app, read 0.09 of ink over a bare box's paper and spilled the frames' colour inside
     (mixed 1500007: two unused boxes read crossed at 0.18 and 0.20, unflagged; red and green read 0.01-0.02 there).
@@ -673,11 +687,31 @@ def _box_inks(sheet: np.ndarray, boxes: list[Box], t: ReaderTuning) -> tuple[lis
     also varies from box to box (a sixth of the light in blue, noise in 1 mm grains, left an unused box at 0.16
     over the barest box's floor), which the caller doubts."""
     reach = round(t.check_reach_mm * PX_PER_MM)
-    channels = [local_channel_ink(sheet, box, reach, t) for box in boxes]
-    medians = [np.median(ink.reshape(3, -1), axis=1) for ink in channels if ink.size]
+    band = round(2 * t.check_frame_mm * PX_PER_MM)
+    height, width = sheet.shape[:2]
+
+    def clipped(box: Box) -> Box:
+        x0, y0, x1, y1 = box
+        return min(max(x0, 0), width), min(max(y0, 0), height), min(max(x1, 0), width), min(max(y1, 0), height)
+
+    insides, rings, medians = [], [], []
+    for box, outer in zip(boxes, framed, strict=True):
+        ox0, oy0, ox1, oy1 = outer = clipped(outer)
+        x0, y0, x1, y1 = clipped(box)
+        channels = local_channel_ink(sheet, outer, reach, t)
+        inside = channels[:, y0 - oy0 : y1 - oy0, x0 - ox0 : x1 - ox0]
+        ring = np.ones(channels.shape[1:], bool)
+        ring[band : oy1 - oy0 - band, band : ox1 - ox0 - band] = False
+        insides.append(inside)
+        rings.append(channels[:, ring])
+        if inside.size:
+            medians.append(np.median(inside.reshape(3, -1), axis=1))
     floor = np.min(medians, axis=0) if medians else np.zeros(3)
-    noise = np.maximum(floor - t.check_paper_floor, 0.0).astype(np.float32)[:, None, None]
-    return [(ink - noise).max(axis=0) for ink in channels], bool(noise.any())
+    noise = np.maximum(floor - t.check_paper_floor, 0.0).astype(np.float32)
+    frames = [(ring - noise[:, None]).max(axis=0) for ring in rings]
+    return ([(inside - noise[:, None, None]).max(axis=0) for inside in insides],
+            [float(np.percentile(frame, t.check_frame_percentile)) if frame.size else 0.0 for frame in frames],
+            bool(noise.any()))
 
 
 def read_rounds(read: SheetRead) -> None:
