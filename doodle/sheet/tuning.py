@@ -486,12 +486,15 @@ class ReaderTuning:
     # photo's paper reads up to 0.03 in every channel (seen sets; a dim tungsten photo's blue 0.09).
     check_paper_floor: float = 0.03
     # Strokes in a box are measured against its own printed frame: the darker part (check_frame_percentile) of a
-    # band check_frame_mm either side of it, against the darkest frame of the four. A glare adds light to print and
-    # pencil alike, so a frame kept at a share of that contrast keeps a cross at the same share, and strokes count
-    # from that share of check_stroke_ink (light 3300011, blind: 'cut' crossed under a glare's fringe, its frame
-    # at 0.68 of the others', its cross at 0.12-0.15 of ink, read unused unflagged). Over 275 photos (families
-    # 0-23, moderate and harsh 0-29) no box changed reading; unused boxes read at most 0.0013 of strokes so, down
-    # to a frame at 0.51 of the darkest. A frame kept below check_frame_least is a glare's (glare.py doubts it).
+    # band check_frame_mm either side of it, against the second darkest frame of the four (one may be darker for
+    # pencil over it; and the darkest of four frames in even light is above their usual by chance: a blue channel
+    # left noisy by a dim lamp put an empty box at 0.121 of strokes, and its frame at 0.99 of the darkest would
+    # have crossed it). A glare adds light to print and pencil alike, so a frame kept at a share of that contrast
+    # keeps a cross at the same share, and strokes count from that share of check_stroke_ink (light 3300011,
+    # blind: 'cut' crossed under a glare's fringe, its frame at 0.76 of the usual, its cross at 0.12-0.15 of ink,
+    # read unused unflagged). Over 275 photos (families 0-23, moderate and harsh 0-29) no box changed reading;
+    # unused boxes read at most 0.0013 of strokes so. A frame kept below check_frame_least is a glare's (glare.py
+    # doubts it).
     check_frame_mm: float = 0.8
     check_frame_percentile: float = 97
     check_frame_least: float = 0.5
