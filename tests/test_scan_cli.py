@@ -18,6 +18,7 @@ from doodle.quilt import Quilt
 from doodle.sheet import layout
 from doodle.sheet.scan import read_photo
 from tests.photogen import make_photo
+from tests.photogen_families import family_photo
 
 EXAMPLES = Path(__file__).resolve().parent / "photos"  # layout 1 and 2 photos of random fills, read exactly
 SURE = EXAMPLES / "moderate-5.jpg"  # read with no doubt
@@ -124,6 +125,20 @@ def test_uncertain_marks_give_their_own_exit_code_or_are_asked(tmp_path):
     assert one_by_one.exit_code == 0, one_by_one.output
     assert "is it shaded?" in one_by_one.output
     assert json.loads(one_by_one.output.strip().splitlines()[-1])["quilt"] == expected["quilt"]
+
+
+@pytest.mark.parametrize(("family", "seed", "line"), [
+    ("framing", 3400005, "special box 'twice' not all in the photo, so it was not read: check it on the sheet"),
+    ("light", 1000005, "special box 'cut' under glare: washed out to white, pencil may not show"),
+])
+def test_a_special_box_to_check_is_named(tmp_path, family, seed, line):
+    """A box outside the photo (framing 3400005: the sheet's edge cut off past 'twice') or under a glare is named
+    on its line: the glare's line was only "under glare: ...", which box left for the player to guess."""
+    path = tmp_path / "sheet.jpg"
+    path.write_bytes(family_photo(seed, family).jpeg)
+    result = run("--no-ask", "--no-color", str(path))
+    assert result.exit_code == EXIT_UNCERTAIN, result.output
+    assert f"\n  {line}\n" in result.output
 
 
 def test_several_photos_give_one_table_or_json_lines(tmp_path):

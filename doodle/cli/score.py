@@ -140,8 +140,9 @@ def _same_sheet_warnings(readings: list[Reading]) -> list[str]:
 
 def _doubt_text(doubt: Uncertain) -> str:
     """One doubt as a line: what the reader read and how sure it is, or what a check found."""
-    if doubt.reason is not None:
-        return doubt.reason if doubt.kind != "cell" else f"cell {doubt.name} {doubt.reason}"
+    if doubt.reason is not None:  # a round's, the quilt's and the checks' reasons name what they are about
+        named = {"cell": f"cell {doubt.name} ", "special": f"special box '{doubt.name}' "}.get(doubt.kind, "")
+        return named + doubt.reason
     state = {"cell": ("shaded", "empty"), "special": ("crossed", "unused"), "bubble": ("filled", "empty")}[doubt.kind]
     label = f"cell {doubt.name}" if doubt.kind == "cell" else doubt.name
     return f"{label} read as {state[0] if doubt.read else state[1]} (confidence {doubt.confidence:.2f})"

@@ -206,6 +206,7 @@ UNSURE_ROUND_REASON = (
     "trust the score read ({score}); check it on the sheet"
 )
 OUT_OF_VIEW_REASON = "round {number}: its bubbles are not all in the photo, so its score was not read"
+BOX_OUT_OF_VIEW_REASON = "not all in the photo, so it was not read: check it on the sheet"
 
 
 def placed_reading(items: PlacedItems, specials_used: tuple[str, ...] | None, round_scores: tuple[int | None, ...],
@@ -226,7 +227,7 @@ def placed_reading(items: PlacedItems, specials_used: tuple[str, ...] | None, ro
         unseen = {name for name in items.specials if name not in items.specials_in_view}
         specials_used = tuple(name for name in specials_used if name not in unseen)
         uncertain = tuple(d for d in uncertain if d.special not in unseen)
-        doubts += [Uncertain.of_special(name, False, 0.0) for name in sorted(unseen)]
+        doubts += [Uncertain.of_special(name, False, 0.0, BOX_OUT_OF_VIEW_REASON) for name in sorted(unseen)]
         doubts += [Uncertain.of_special(name, name in specials_used, t.placed_unsure_confidence)
                    for name, spread in items.specials.items() if name not in unseen and spread > t.placed_sure_mm]
     if items.read_rounds:
