@@ -565,13 +565,22 @@ def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tup
     few_strokes = value < t.tint_sure and strokes < t.stroke_dense
     if (index in read.confined or index in read.scribbled) and not stain_coloured(
             read.light.normalised, box, read.strokes.at(box), t):
-        # DECISION: strokes drawn within one cell's lines, none running on through its sides, are a mark of that
-        # cell, as a player means it (a slash from corner to corner, an X), outlined or not. A stray line runs on
-        # into the next cell (crossings.py); a tea ring's rim is brown, on its strokes (tea-ring 20008: a faint rim
-        # whose curve crossings.py does not follow, brown on its strokes and not over the cell).
-        # DECISION: so is a cell in which a scribble's passes turn back, its strokes those passes: a stray line
-        # never turns back (scribbles.py).
-        return True, True
+        if stain_coloured(read.plain.normalised, box, read.strokes.at(box), t):
+            # Brown in the photo's own light only: a shadow multiplies every channel alike, so that light keeps a
+            # stroke's colour where a soft shadow taken out too deep or too shallow leaves it off (tea-ring 360009,
+            # blind: a tea ring's rim curving within d9, empty, under a hand's soft shadow: 0.79 of chroma over its
+            # ink in the light read in, 0.52 in the photo's own; read as d9's own mark, shaded, unflagged). Only a
+            # doubt: that light is blurred across a hard shadow's edge, and browned pale yellow fills there (asked
+            # of every faint cell's strokes, harsh 0-39 and 3000-3039 lost 3 exact photos).
+            doubtful.add(index)
+        else:
+            # DECISION: strokes drawn within one cell's lines, none running on through its sides, are a mark of that
+            # cell, as a player means it (a slash from corner to corner, an X), outlined or not. A stray line runs on
+            # into the next cell (crossings.py); a tea ring's rim is brown, on its strokes (tea-ring 20008: a faint rim
+            # whose curve crossings.py does not follow, brown on its strokes and not over the cell).
+            # DECISION: so is a cell in which a scribble's passes turn back, its strokes those passes: a stray line
+            # never turns back (scribbles.py).
+            return True, True
     if not shaded and strokes >= t.stroke_mark:
         # Little ink on average, but strokes: a deliberate mark (a slash, a loose scribble) when the player
         # outlined the cell, else maybe a stray line (or a ring's rim: see below).
