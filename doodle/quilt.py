@@ -48,6 +48,17 @@ def cell_names(cells: Iterable[Cell]) -> str:
     return f"cell{'s' * (len(cells) != 1)} {cell_list(cells)}"
 
 
+def cells_in_words(cells: Iterable[Cell], most: int = 6) -> str:
+    """`cell_names`, or for more than `most` cells their count and the corners they span: "14 cells from b2 to
+    h7"."""
+    cells = list(cells)
+    if len(cells) <= most:
+        return cell_names(cells)
+    rows = [row for row, _ in cells]
+    cols = [col for _, col in cells]
+    return f"{len(cells)} cells from {cell_name(min(rows), min(cols))} to {cell_name(max(rows), max(cols))}"
+
+
 def cells_are(cells: Iterable[Cell]) -> str:
     """'cell c4 is' or 'cells c4, d4 are', to go on with what they are."""
     cells = list(cells)

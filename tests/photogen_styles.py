@@ -127,11 +127,15 @@ def mirrored_photo(seed: int, level: str | Conditions = "mild") -> SyntheticPhot
 MARK_STYLES = ("slash", "loose scribble", "felt-tip")
 """Patch styles: one diagonal stroke per cell; a scribble of so few passes that one or two strokes cross a cell; a
 felt-tip that fills the patch and bleeds over its lines."""
-DISTRACTORS = ("smudge", "coffee ring", "tea ring", "hand smear", "stray line")
+DISTRACTORS = ("smudge", "coffee ring", "tea ring", "hand smear", "stray line", "pencil on sheet")
 """Drawn on empty cells: a faint round eraser smudge (no outline, about 8% darker than paper); a mug's ring, its
 inside tinted; a ring of tea or coffee of any tint, width and wholeness (an arc, a ring with no tint inside, a
 wide pale one); a smear of graphite a hand dragged from shading across the sheet; a stray pencil line, 25-70 mm
-long at any angle (a slip, a line to cross out, a pencil laid on the sheet), through the empty cell and on."""
+long at any angle (a slip, a line to cross out, a pencil laid on the sheet), through the empty cell and on; a
+pencil left lying on the sheet, through an empty cell at any angle (one per photo: an opaque painted body with
+its facets, a sharpened tip, its soft shadow on the paper)."""
+PENCIL_BODIES = ((0.95, 0.78, 0.15), (0.85, 0.65, 0.45), (0.15, 0.30, 0.75), (0.75, 0.12, 0.12), (0.12, 0.12, 0.13),
+                 (0.15, 0.55, 0.25))  # RGB reflectance: yellow, bare wood, blue, red, black, green
 OUTLINES = ("some", "always", "never", "partial")
 """How players outline their patches: some do (the project's generator: half of them, 70% for MARK_STYLES), every
 one, none, or with sides left out."""
@@ -227,6 +231,9 @@ class _StyledDrawer(photogen._PageDrawer):
         if self.distractor == "stray line":
             self._stray_line(cx, cy)
             return
+        if self.distractor == "pencil on sheet":
+            self._pencil_on_sheet(cx, cy)
+            return
         if self.distractor == "smudge":
             radius = rng.uniform(4.0, 9.0)
             box = L.Rect(cx - radius * 1.6, cy - radius * 1.6, radius * 3.2, radius * 3.2)
@@ -273,6 +280,37 @@ class _StyledDrawer(photogen._PageDrawer):
             x0, y0 = (int(v) for v in self.px(edge.x + 0.5, edge.y + 0.5))
             x1, y1 = (int(v) for v in self.px(edge.x2 - 0.5, edge.y2 - 0.5))
             self.page[y0:y1, x0:x1] = before[y0:y1, x0:x1]
+
+    def _pencil_on_sheet(self, cx: float, cy: float) -> None:
+        """A pencil lying on the sheet through (cx, cy) mm, the first time only: it hides what is under it, and
+        casts a soft shadow to one side."""
+        if getattr(self, "_pencil_laid", False):
+            return
+        self._pencil_laid = True
+        rng = self.rng
+        length, width = self.mm(rng.uniform(120.0, 180.0)), self.mm(rng.uniform(6.5, 8.0))
+        angle = rng.uniform(0.0, math.pi)
+        along, across = np.array([math.cos(angle), math.sin(angle)]), np.array([-math.sin(angle), math.cos(angle)])
+        centre = np.array(self.px(cx, cy)) + along * rng.uniform(-0.3, 0.3) * length
+        h, w = self.page.shape[:2]
+        ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+        u = (xs - centre[0]) * along[0] + (ys - centre[1]) * along[1]  # along the pencil, from its middle
+        v = (xs - centre[0]) * across[0] + (ys - centre[1]) * across[1]  # across it
+        tip = self.mm(rng.uniform(14.0, 20.0))
+        half = np.where(u > length / 2 - tip, width / 2 * np.clip((length / 2 - u) / tip, 0.0, 1.0), width / 2)
+        inside = (np.abs(u) <= length / 2) & (np.abs(v) <= half)
+        body = cv2.GaussianBlur(inside.astype(np.float32), (0, 0), 0.7)
+        offset = across * self.mm(rng.uniform(1.5, 4.0)) * rng.choice([-1.0, 1.0])
+        cast = np.roll(inside.astype(np.float32), (round(offset[1]), round(offset[0])), axis=(0, 1))
+        shade = cv2.GaussianBlur(cast, (0, 0), self.mm(rng.uniform(1.0, 3.0)))
+        page = self.page.astype(np.float32) * (1.0 - rng.uniform(0.25, 0.5) * shade)[..., None]
+        facets = np.where(np.abs(v) < width / 6, 1.0, np.where(v > 0, 0.8, 0.65)).astype(np.float32)
+        colour = np.array(PENCIL_BODIES[int(rng.integers(len(PENCIL_BODIES)))], np.float32) * 255.0
+        painted = colour[None, None, :] * facets[..., None]
+        wood = u > length / 2 - tip  # the sharpened cone: bare wood, then the lead
+        painted[wood] = np.array([0.85, 0.68, 0.48], np.float32) * 255.0
+        painted[u > length / 2 - tip / 4] = 45.0
+        self.page[:] = np.clip(page * (1.0 - body[..., None]) + painted * body[..., None], 0, 255).astype(np.uint8)
 
     def _stray_line(self, cx: float, cy: float) -> None:
         """A pencil line through (cx, cy) at any angle, in the pencil's own widths and strengths."""

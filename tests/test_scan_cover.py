@@ -1,4 +1,5 @@
-"""What covers a corner marker (doodle/sheet/cover.py): a thumb holding the sheet down is left out of the paper."""
+"""What covers the sheet (doodle/sheet/cover.py): a thumb holding the sheet down over a corner marker is left out of
+the paper; what lies over the grid (a pencil left on it) puts the cells under it in doubt."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ import numpy as np
 import pytest
 
 from doodle.sheet import layout
-from doodle.sheet.cover import cover_over
+from doodle.sheet.cover import COVER_REASON, cover_over, covered_cells
 from doodle.sheet.scan import PX_PER_MM, read_photo
 from tests.photogen import make_photo
+from tests.photogen_styles import styled_photo
+from tests.test_scan import flagged, wrong_items
 
 SKIN = (120, 150, 205)  # BGR
 
@@ -75,3 +78,60 @@ def test_a_thumb_over_a_cell_is_no_stains_edge_and_the_cell_is_read_on_what_show
     result = read_photo(photo.jpeg)
     assert result.quilt == photo.truth.quilt
     assert len([doubt for doubt in result.uncertain if doubt.kind == "cell"]) <= 1
+
+
+def _grid_sheet() -> np.ndarray:
+    """`_sheet` with the grid's lines printed as the PDF prints them."""
+    sheet = _sheet()
+    grid = layout.GRID_RECT
+    for k in range(layout.GRID_SIZE + 1):
+        width = layout.GRID_OUTER_LINE_MM if k in (0, layout.GRID_SIZE) else layout.GRID_INNER_LINE_MM
+        thick = max(1, round(width * PX_PER_MM))
+        x, y = (round((start + k * layout.CELL_MM) * PX_PER_MM) for start in (grid.x, grid.y))
+        x0, y0, x1, y1 = grid.to_px(PX_PER_MM)
+        sheet[y - thick // 2 : y - thick // 2 + thick, x0:x1] = 25
+        sheet[y0:y1, x - thick // 2 : x - thick // 2 + thick] = 25
+    return cv2.GaussianBlur(sheet, (0, 0), 0.6)
+
+
+def test_a_bar_over_the_grid_covers_the_cells_it_crosses_and_print_or_pencil_beside_a_line_none():
+    sheet = _grid_sheet()
+    assert covered_cells(sheet, PX_PER_MM) == frozenset()
+    # Pencil of every kind beside and over the lines: a dark fill over c3 and d3, an outline drawn 1 mm inside
+    # e5's sides, a stroke across a line: the print shows through all of it.
+    marked = sheet.copy()
+    for row, col in ((2, 2), (2, 3)):
+        x0, y0, x1, y1 = layout.cell_rect(row, col).inset(-0.3).to_px(PX_PER_MM)
+        marked[y0:y1, x0:x1] = (marked[y0:y1, x0:x1] * 0.35).astype(np.uint8)
+    x0, y0, x1, y1 = layout.cell_rect(4, 4).inset(1.0).to_px(PX_PER_MM)
+    cv2.rectangle(marked, (x0, y0), (x1, y1), (70, 70, 70), 3)
+    cx, cy = (round(v * PX_PER_MM) for v in layout.cell_rect(6, 6).center)
+    cv2.line(marked, (cx - 40, cy + 50), (cx + 40, cy - 50), (60, 60, 60), 3)
+    assert covered_cells(marked, PX_PER_MM) == frozenset()
+    # A yellow bar 8 mm wide from the middle of b2 to the middle of f6: the cells it crosses, and no others far off.
+    covered = sheet.copy()
+    start, end = ((round(v * PX_PER_MM) for v in layout.cell_rect(*cell).center) for cell in ((1, 1), (5, 5)))
+    cv2.line(covered, tuple(start), tuple(end), (40, 200, 235), round(8 * PX_PER_MM))
+    found = covered_cells(covered, PX_PER_MM)
+    assert {(2, 2), (3, 3), (4, 4)} <= found
+    assert all(abs(row - col) <= 1 and 1 <= row <= 5 for row, col in found)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 7, 13, 10000])
+def test_a_pencil_left_on_the_sheet_puts_the_cells_under_it_in_doubt(seed):
+    """A pencil lying across the grid reads as shading where it lies over empty cells, and hides shading where it
+    lies over shaded ones: its cells read wrongly, with no doubt, on 20 of pencil-on-sheet 0-23. The print does
+    not show through it: the cells beside where the lines are hidden are in doubt, and a note says so."""
+    photo = styled_photo(seed, "mild", distractor="pencil on sheet")
+    result = read_photo(photo.jpeg)
+    assert wrong_items(result, photo.truth) <= flagged(result)
+    assert any(doubt.reason == COVER_REASON for doubt in result.uncertain)
+    assert any(note.startswith("something lies over") for note in result.notes)
+
+
+@pytest.mark.parametrize(("level", "seed"), [("mild", 0), ("harsh", 2), ("harsh", 25)])
+def test_a_sheet_with_nothing_over_it_has_no_cover(level, seed):
+    photo = make_photo(seed, level)
+    result = read_photo(photo.jpeg)
+    assert not any(note.startswith("something lies over") for note in result.notes)
+    assert not any(doubt.reason == COVER_REASON for doubt in result.uncertain)

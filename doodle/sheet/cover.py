@@ -1,4 +1,5 @@
-"""What covers part of the sheet: a thumb or a finger holding the sheet down over a corner marker.
+"""What covers part of the sheet: a thumb or a finger holding the sheet down over a corner marker, and anything
+lying over the grid (a pencil left on the sheet, a finger).
 
 A corner marker that was not seen, although its place is inside the photo, is covered. Whatever covers it covers
 the paper around it too, and is darker than paper: taken as paper, it darkens the light estimated around it, and
@@ -7,14 +8,27 @@ made the light beside it look steep, and 13 to 22 cells were put in doubt; 0 to 
 and left out of the paper: from the middle of the marker's place, the area of the same colour, grown as long as
 the colour changes gradually (a thumb's edge against paper is a step; the light over the thumb changes smoothly).
 A marker lost to glare or blur is not covered: its middle looks like paper or print, and nothing is left out.
+
+Over the grid, what covers it hides the print: on a sharp photo a printed line shows through pencil of any colour
+or pressure (the print is darker than any of them), but not through a pencil or a finger lying over it. So
+wherever a stretch of a grid line is no darker than the sheet on one side of it or the other, and that sheet is
+not paper (paper washed out to white is a glare's, see glare.py), something lies over the cells beside it: they
+cannot be read (a pencil left across the grid read the cells under its body as shaded, and hid the shading of
+others, with no doubt: 20 of pencil-on-sheet 0-23). On a blurred photo the print fades into dark fills too, and
+nothing is said.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
+from doodle.geometry import Cell
+from doodle.quilt import SIZE, Quilt, cells_in_words
 from doodle.sheet import layout
+from doodle.sheet.doubts import Uncertain
 from doodle.sheet.tuning import TUNING, ReaderTuning
 
 
@@ -47,3 +61,101 @@ def cover_over(sheet: np.ndarray, marker: layout.Rect, px_per_mm: float, t: Read
     region = cv2.dilate(region, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (margin, margin)))
     covered[y0:y1, x0:x1] = cv2.resize(region, (x1 - x0, y1 - y0), interpolation=cv2.INTER_NEAREST) > 0
     return covered
+
+
+COVER_REASON = "covered: the print does not show through what lies over it"
+COVER_ADVICE = "move it off the sheet and retake the photo"
+
+
+def cover_doubts(cells: frozenset[Cell], quilt: Quilt) -> tuple[Uncertain, ...]:
+    """The `cells` something lies over, as doubts (confidence 0, whatever `quilt` read there: what lies over a cell
+    can read as shading, or hide it)."""
+    return tuple(Uncertain.of_cell(cell, quilt.is_covered(*cell), 0.0, COVER_REASON) for cell in sorted(cells))
+
+
+def cover_note(cells: frozenset[Cell]) -> str:
+    """What a player is told of `cells` something lies over."""
+    return (f"something lies over {cells_in_words(cells)} (a pencil, a finger?): the print does not show through "
+            f"it, so what is under it cannot be read; {COVER_ADVICE}")
+
+
+def covered_cells(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) -> frozenset[Cell]:
+    """The cells beside a stretch of the grid's printed lines, t.cover_run_mm long or longer, that does not show on
+    the flattened sheet `sheet` (BGR uint8, `px_per_mm`): something lies over them. None when the photo's print is
+    too faint all over to tell (t.cover_sharp_print)."""
+    grid, cell = layout.GRID_RECT, layout.CELL_MM
+    views = ((True, sheet, grid.y, grid.x), (False, sheet.transpose(1, 0, 2), grid.x, grid.y))
+    measured = [(across, _line_pieces(image, [start + k * cell for k in range(SIZE + 1)], along, px_per_mm, t))
+                for across, image, start, along in views]
+    # A blurred photo shows its thin print faintly everywhere: a piece is hidden against the print of this photo.
+    shown = np.concatenate([pieces.contrast for _, lines in measured for pieces in lines])
+    shown = shown[np.isfinite(shown)]
+    typical = float(np.median(shown)) if shown.size else 0.0
+    if typical < t.cover_sharp_print:
+        # Blurred past that, the print no longer shows through a dark fill either (harsh 22: whole sides between
+        # solid cells at 0.00): nothing tells what lies over the grid from pencil.
+        return frozenset()
+    least = min(t.cover_line_contrast, t.cover_typical_share * typical)
+    # What lies over the grid is not paper: darker than the sheet's paper in one colour at least (a faint print on
+    # paper, a line lost to a sharpened photo's halo, are paper there).
+    paper = float(np.median(np.concatenate([pieces.shade for _, lines in measured for pieces in lines])))
+    per_cell = round(cell / t.cover_piece_mm)
+    run = max(1, round(t.cover_run_mm / t.cover_piece_mm))
+    covered: set[Cell] = set()
+    for across, lines in measured:
+        for line, pieces in enumerate(lines):
+            hidden = (pieces.contrast < least) & (pieces.shade < t.cover_not_paper * paper)
+            in_run = np.convolve(hidden.astype(int), np.ones(run, int), mode="valid") >= run
+            for first in np.flatnonzero(in_run):
+                for piece in range(first, first + run):
+                    along = piece // per_cell
+                    covered.update((beside, along) if across else (along, beside)
+                                   for beside in (line - 1, line) if 0 <= beside < SIZE)
+    return frozenset(covered)
+
+
+@dataclass(frozen=True)
+class _Pieces:
+    """A printed line's pieces, each measured in the middle of its columns: how much darker (log) the line is than
+    the sheet on both sides of it, and that sheet's darkest colour (washed out to white by a glare, paper's)."""
+
+    contrast: np.ndarray
+    shade: np.ndarray
+
+
+def _line_pieces(image: np.ndarray, lines_mm: list[float], along_mm: float, px_per_mm: float,
+                 t: ReaderTuning) -> list[_Pieces]:
+    """The pieces (t.cover_piece_mm long, from `along_mm` across the grid) of each horizontal line of `image` at
+    `lines_mm` (mm from the top), measured column by column: the line's darkest pixel against the brightest of the
+    sheet within t.cover_beside_mm of it above, and below. A printed line is a narrow ridge, darker than the paper
+    on both sides (however close a drawn outline runs beside it, or dark a fill over it); across what lies over it
+    (a pencil's painted facets), one side at least is no brighter than the line."""
+    piece = round(t.cover_piece_mm * px_per_mm)
+    count = round(SIZE * layout.CELL_MM / t.cover_piece_mm)
+    x0 = round(along_mm * px_per_mm)
+
+    def middle(values: np.ndarray) -> np.ndarray:
+        return np.median(values.reshape(count, piece), axis=1)
+
+    reach = round(t.cover_beside_mm * px_per_mm)
+    found = []
+    for k, y_mm in enumerate(lines_mm):
+        half = (layout.GRID_OUTER_LINE_MM if k in (0, len(lines_mm) - 1) else layout.GRID_INNER_LINE_MM) / 2
+        half = round((half + t.cover_line_pad_mm) * px_per_mm)
+        middle_row = round(y_mm * px_per_mm)
+        top = middle_row - half - reach
+        if top < 0 or middle_row + half + reach + 1 > image.shape[0]:
+            found.append(_Pieces(np.full(count, np.inf), np.full(count, 256.0)))
+            continue
+        band = image[top : middle_row + half + reach + 1, x0 : x0 + count * piece].astype(np.float32) + 1.0
+        # Each column's line: its darkest row near where the line is printed; the sheet beside it: the brightest
+        # within `reach` of that row, above and below.
+        darkness = band.min(axis=2)
+        at = reach + np.argmin(darkness[reach : reach + 2 * half + 1], axis=0)  # (columns,)
+        columns = np.arange(band.shape[1])
+        line = band[at, columns]  # (columns, 3)
+        above = np.max([band[at - d, columns] for d in range(1, reach + 1)], axis=0)
+        below = np.max([band[at + d, columns] for d in range(1, reach + 1)], axis=0)
+        beside = np.minimum(above, below)
+        found.append(_Pieces(contrast=middle(np.log(beside / line).max(axis=1)), shade=middle(beside.min(axis=1))))
+    return found

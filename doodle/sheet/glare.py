@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from doodle.geometry import Cell
-from doodle.quilt import SIZE, Quilt, cell_name, cell_names
+from doodle.quilt import SIZE, Quilt, cells_in_words
 from doodle.sheet import layout
 from doodle.sheet.doubts import Uncertain
 from doodle.sheet.strokes import side_neighbours
@@ -50,7 +50,7 @@ class Glare:
         """Where the glare is, as players name the places, and what to do."""
         places = []
         if self.cells:
-            places.append(_cells_text(self.cells))
+            places.append(cells_in_words(self.cells, MAX_NAMED_CELLS))
         if self.specials:
             names = " and ".join(f"'{name}'" for name in self.specials)
             places.append(f"the special box{'es' * (len(self.specials) > 1)} {names}")
@@ -205,12 +205,3 @@ def _spread(cells: set[Cell], across: np.ndarray, down: np.ndarray, below: float
                 found.add(near)
                 frontier.append(near)
     return found
-
-
-def _cells_text(cells: frozenset[Cell]) -> str:
-    if len(cells) <= MAX_NAMED_CELLS:
-        return cell_names(cells)
-    rows = [row for row, _ in cells]
-    cols = [col for _, col in cells]
-    corner, far = cell_name(min(rows), min(cols)), cell_name(max(rows), max(cols))
-    return f"{len(cells)} cells from {corner} to {far}"

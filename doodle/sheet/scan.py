@@ -22,8 +22,9 @@ from doodle.game.checks import SheetChecks
 from doodle.geometry import Cell
 from doodle.quilt import MAX_ROUND_SCORE, SIZE, Quilt, mask_of
 from doodle.sheet import layout
+from doodle.sheet.cover import cover_doubts, cover_note, covered_cells
 from doodle.sheet.doubts import Uncertain, check_reading
-from doodle.sheet.glare import Glare, find_glare
+from doodle.sheet.glare import find_glare
 from doodle.sheet.markers import MarkerFit, detect_markers, fit_markers
 from doodle.sheet.photo import PhotoSource, load_photo
 from doodle.sheet.qr import read_sheet_code
@@ -407,21 +408,26 @@ def _result(read: SheetRead, method: str, markers_found: int) -> ScanResult:
         rounds_read=read.marks,
         round_bubbles=read.bubbles if read.marks else (),
     )
-    return _under_glare(result, find_glare(read.sheet, PX_PER_MM, read.tuning, result.quilt.cells))
+    glare = find_glare(read.sheet, PX_PER_MM, read.tuning, result.quilt.cells)
+    if glare:
+        result = _with_doubts(result, glare.doubts(result.quilt, result.specials_used, result.round_scores),
+                              glare.note)
+    covered = covered_cells(read.sheet, PX_PER_MM, read.tuning)
+    if covered:
+        result = _with_doubts(result, cover_doubts(covered, result.quilt), cover_note(covered))
+    return result
 
 
-def _under_glare(result: ScanResult, glare: Glare) -> ScanResult:
-    """The result with what a glare may hide in doubt (saturated paper cannot be read) and a note saying where."""
-    if not glare:
-        return result
-    doubts = glare.doubts(result.quilt, result.specials_used, result.round_scores)
+def _with_doubts(result: ScanResult, doubts: tuple[Uncertain, ...], note: str) -> ScanResult:
+    """The result with `doubts` (confidence 0: what cannot be read, whatever was read there; each in place of a
+    doubt the reading had on the same item) and `note` saying why."""
     replaced = {(doubt.kind, doubt.name) for doubt in doubts}
     cells = {doubt.cell for doubt in doubts if doubt.kind == "cell"}
     confidence = tuple(tuple(0.0 if (row, col) in cells else value for col, value in enumerate(values))
                        for row, values in enumerate(result.cell_confidence))
     return replace(result, uncertain=tuple(d for d in result.uncertain if (d.kind, d.name) not in replaced) + doubts,
                    cell_confidence=confidence, confidence=0.0 if doubts else result.confidence,
-                   notes=result.notes + (glare.note,))
+                   notes=result.notes + (note,))
 
 
 def _unique(doubts: list[Uncertain]) -> tuple[Uncertain, ...]:
