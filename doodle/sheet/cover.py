@@ -87,15 +87,12 @@ def covered_cells(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING)
     views = ((True, sheet, grid.y, grid.x), (False, sheet.transpose(1, 0, 2), grid.x, grid.y))
     measured = [(across, _line_pieces(image, [start + k * cell for k in range(SIZE + 1)], along, px_per_mm, t))
                 for across, image, start, along in views]
-    # A blurred photo shows its thin print faintly everywhere: a piece is hidden against the print of this photo.
+    # A blurred photo shows its thin print faintly everywhere, and no longer through a dark fill either (harsh 22:
+    # whole sides between solid cells at 0.00): nothing there tells what lies over the grid from pencil.
     shown = np.concatenate([pieces.contrast for _, lines in measured for pieces in lines])
     shown = shown[np.isfinite(shown)]
-    typical = float(np.median(shown)) if shown.size else 0.0
-    if typical < t.cover_sharp_print:
-        # Blurred past that, the print no longer shows through a dark fill either (harsh 22: whole sides between
-        # solid cells at 0.00): nothing tells what lies over the grid from pencil.
+    if not shown.size or float(np.median(shown)) < t.cover_sharp_print:
         return frozenset()
-    least = min(t.cover_line_contrast, t.cover_typical_share * typical)
     # What lies over the grid is not paper: darker than the sheet's paper in one colour at least (a faint print on
     # paper, a line lost to a sharpened photo's halo, are paper there).
     paper = float(np.median(np.concatenate([pieces.shade for _, lines in measured for pieces in lines])))
@@ -104,7 +101,7 @@ def covered_cells(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING)
     covered: set[Cell] = set()
     for across, lines in measured:
         for line, pieces in enumerate(lines):
-            hidden = (pieces.contrast < least) & (pieces.shade < t.cover_not_paper * paper)
+            hidden = (pieces.contrast < t.cover_line_contrast) & (pieces.shade < t.cover_not_paper * paper)
             in_run = np.convolve(hidden.astype(int), np.ones(run, int), mode="valid") >= run
             for first in np.flatnonzero(in_run):
                 for piece in range(first, first + run):

@@ -206,10 +206,11 @@ class ReaderTuning:
     # Something lying over the grid (cover.covered_cells): a grid line's pieces, cover_piece_mm long, where the line
     # (its darkest pixel within cover_line_pad_mm of where it is printed) is no darker in log than the brightest of
     # the sheet within cover_beside_mm of it on one side or the other, in the middle of the piece's columns, by
-    # cover_line_contrast (or cover_typical_share of the photo's median piece, if less), cover_run_mm or more in a
-    # row. Printed lines measure 0.7-1.2 on mild photos (1st percentile to median), 0.2-0.6 on moderate, and as
-    # little as 0.0-0.3 on harsh, where a blur fades the print into dark fills (whole sides between solid cells
-    # of harsh 22 at 0.00): under cover_sharp_print nothing is taken as hidden. A pencil lying over the grid
+    # cover_line_contrast, cover_run_mm or more in a row, where that sheet is darker than cover_not_paper of the
+    # sheet's usual beside a line in one colour at least (not paper). Printed lines measure 0.7-1.2 on mild photos
+    # (1st percentile to median), 0.2-0.6 on moderate, and as little as 0.0-0.3 on harsh, where a blur fades the
+    # print into dark fills (whole sides between solid cells of harsh 22 at 0.00): where the photo's median piece is
+    # under cover_sharp_print, nothing is taken as hidden. A pencil lying over the grid
     # measures 0.00-0.05. Nothing over them, cells were found covered on 1 of 120 photos (mild, moderate and harsh
     # 0-39: moderate 34, 2 cells, a scribble's stroke along a line beside a solid fill) and 6 of 512 others (harsh
     # 40-79, moderate 3000-3039, families and style families 0-23: 1 to 7 cells, where a blurred line fades into a
@@ -219,10 +220,9 @@ class ReaderTuning:
     cover_line_pad_mm: float = 0.35
     cover_beside_mm: float = 1.6
     cover_line_contrast: float = 0.08
-    cover_typical_share: float = 0.2  # ... and by this share of the photo's median piece, blurred print being faint
-    cover_sharp_print: float = 0.6  # the photo's median piece: under this, no line is taken as hidden
+    cover_sharp_print: float = 0.6
     cover_run_mm: float = 6.0
-    cover_not_paper: float = 0.8  # ... where the sheet beside is darker than this share of paper in one colour
+    cover_not_paper: float = 0.8
 
     # --- the cells: threshold and confidence ---
     # Cell threshold window (ink units): empty paper measures about 0, the lightest pencil fill well above 0.05.
