@@ -564,8 +564,8 @@ def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tup
     box = cell_boxes(t.cell_inset_mm)[index]
     few_strokes = value < t.tint_sure and strokes < t.stroke_dense
     if (index in read.confined or index in read.scribbled) and not stain_coloured(
-            read.light.normalised, box, read.strokes.at(box), t):
-        if stain_coloured(read.plain.normalised, box, read.strokes.at(box), t):
+            read.light.normalised, box, on_strokes := read.strokes.at(box), t):
+        if stain_coloured(read.plain.normalised, box, on_strokes, t):
             # Brown in the photo's own light only: a shadow multiplies every channel alike, so that light keeps a
             # stroke's colour where a soft shadow taken out too deep or too shallow leaves it off (tea-ring 360009,
             # blind: a tea ring's rim curving within d9, empty, under a hand's soft shadow: 0.79 of chroma over its

@@ -210,12 +210,12 @@ class ReaderTuning:
     # sheet's usual beside a line in one colour at least (not paper). Printed lines measure 0.7-1.2 on mild photos
     # (1st percentile to median), 0.2-0.6 on moderate, and as little as 0.0-0.3 on harsh, where a blur fades the
     # print into dark fills (whole sides between solid cells of harsh 22 at 0.00): where the photo's median piece is
-    # under cover_sharp_print, nothing is taken as hidden. A pencil lying over the grid
-    # measures 0.00-0.05. Nothing over them, cells were found covered on 1 of 120 photos (mild, moderate and harsh
-    # 0-39: moderate 34, 2 cells, a scribble's stroke along a line beside a solid fill) and 6 of 512 others (harsh
-    # 40-79, moderate 3000-3039, families and style families 0-23: 1 to 7 cells, where a blurred line fades into a
-    # dark fill on one side). Leaving out lines beside cells shaded hard lost most pencils: over an empty cell a
-    # pencil's body reads as hard shading.
+    # under cover_sharp_print, nothing is taken as hidden. A pencil lying over the grid measures 0.00-0.05. Nothing
+    # over them, cells were found covered on 1 of 120 photos (mild, moderate and harsh 0-39: moderate 34, 2 cells,
+    # a scribble's stroke along a line beside a solid fill) and 6 of 512 others (harsh 40-79, moderate 3000-3039,
+    # families and style families 0-23: 1 to 7 cells, where a blurred line fades into a dark fill on one side).
+    # Leaving out lines beside cells shaded hard lost most pencils: over an empty cell a pencil's body reads as
+    # hard shading.
     cover_piece_mm: float = 2.0
     cover_line_pad_mm: float = 0.35
     cover_beside_mm: float = 1.6
