@@ -10,6 +10,7 @@ import pytest
 
 from doodle.sheet import layout as L
 from doodle.sheet.markers import fit_markers
+from doodle.sheet.placement import BOX_OUT_OF_VIEW_REASON
 from doodle.sheet.scan import (
     COVERED_MESSAGE,
     MIRRORED_NOTE,
@@ -104,3 +105,18 @@ def test_a_sheet_lying_over_another_and_cut_by_the_frame_is_refused_naming_both(
     assert not photo.details["second_in_view"]
     with pytest.raises(ScanError, match="part of the grid is outside the photo.*another sheet is in view"):
         read_photo(photo.jpeg)
+
+
+def test_a_box_beyond_the_photo_s_edge_is_not_read_but_in_doubt():
+    """Blind second-sheet-over 370017: the sheet on top is read by 3 of its markers, its crossed 'twice' box cut
+    off by the photo's top edge. Beyond the edge the flattened sheet repeats the edge's pixels: the box read as
+    unused, with no doubt. It is not read now, and named as out of the photo."""
+    photo = two_sheet_photo(370017, "mild", "over")
+    result = read_photo(photo.jpeg)
+    assert result.method == "markers"
+    assert any("twice" in truth.specials_used for truth in photo.truths)
+    assert "twice" not in result.specials_used
+    doubt = next(u for u in result.uncertain if u.kind == "special" and u.special == "twice")
+    assert doubt.reason == BOX_OUT_OF_VIEW_REASON and doubt.confidence == 0.0
+    # Every other box is in the photo, and still read.
+    assert not [u for u in result.uncertain if u.kind == "special" and u.special != "twice"]

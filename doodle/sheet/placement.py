@@ -13,7 +13,7 @@ uncertainties and the limits of a placement are in `tuning.ReaderTuning` (`grid_
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -179,6 +179,14 @@ def placed_items(placement: Placement, inside: np.ndarray, px_per_mm: float, t: 
                 for special in layout.SPECIALS}
     rounds = {block.number: max(placement.uncertainty_mm(layout.bubble_center(block.number, place, digit))
                                 for place in layout.PLACES for digit in (0, 9)) for block in layout.ROUNDS}
+    return replace(items_in_view(inside, px_per_mm, t), specials=specials, rounds=rounds)
+
+
+def items_in_view(inside: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) -> PlacedItems:
+    """The boxes and round scores of a sheet placed surely (by its corner markers) that are in the photo
+    (`inside`, as in `placed_items`). Beyond the photo's edge the flattened sheet repeats the edge's last pixels:
+    a box there reads whatever the edge shows (second-sheet-over 370017: a crossed 'twice' box cut off by the
+    photo's top edge read as unused, with no doubt)."""
     around = -t.placed_in_view_mm
     boxes_in_view = frozenset(special.name for special in layout.SPECIALS
                               if _all_inside(inside, special.check.inset(around), px_per_mm))
@@ -186,7 +194,9 @@ def placed_items(placement: Placement, inside: np.ndarray, px_per_mm: float, t: 
         block.number for block in layout.ROUNDS
         if all(_all_inside(inside, layout.bubble_rect(block.number, place, digit).inset(around), px_per_mm)
                for place in layout.PLACES for digit in range(10)))
-    return PlacedItems(specials, rounds, boxes_in_view, bubbles_in_view, t.placed_unsure_mm)
+    return PlacedItems({special.name: 0.0 for special in layout.SPECIALS},
+                       {block.number: 0.0 for block in layout.ROUNDS}, boxes_in_view, bubbles_in_view,
+                       t.placed_unsure_mm)
 
 
 def _corners(rect: layout.Rect) -> tuple[tuple[float, float], ...]:

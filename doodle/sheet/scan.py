@@ -247,7 +247,8 @@ def _read_image(
             sheet, inside = _warp(image, search.fit.homography, refinement)
         covered = tuple(marker.corner for marker in layout.MARKERS
                        if marker.corner not in search.fit.corners and inside[_box_px(marker.rect)].all())
-        read = _read_sheet(sheet, inside, METHOD_MARKERS, search.found, tuning, trace, covered)
+        read = _in_view(_read_sheet(sheet, inside, METHOD_MARKERS, search.found, tuning, trace, covered), inside,
+                        tuning)
         result = _identified(read, gray, search.fit, tuning)
         return _unflat(replace(result, notes=notes + result.notes), refinement, tuning).checked(checks)
     _check_light_and_focus(gray, tuning)
@@ -309,6 +310,20 @@ def _faced(result: ScanResult, facing: Facing, tuning: ReaderTuning) -> ScanResu
 
     return replace(result, uncertain=(Uncertain.of_quilt(every, UNKNOWN_REASON), *result.uncertain),
                    confidence=min(result.confidence, tuning.unknown_way_up_confidence))
+
+
+def _in_view(result: ScanResult, inside: np.ndarray, tuning: ReaderTuning) -> ScanResult:
+    """The reading without the special boxes and round scores that are not all in the photo (`inside`): each is
+    in doubt instead, and the reading's confidence 0."""
+    from doodle.sheet import placement as placing
+
+    items = placing.items_in_view(inside, PX_PER_MM, tuning)
+    if len(items.specials_in_view) == len(layout.SPECIALS) and len(items.rounds_in_view) == len(layout.ROUNDS):
+        return result
+    used, scores, uncertain = placing.placed_reading(items, result.specials_used, result.round_scores,
+                                                     result.uncertain, tuning)
+    return replace(result, specials_used=used, round_scores=scores, uncertain=uncertain,
+                   rounds_read=result.rounds_read and items.read_rounds, confidence=0.0)
 
 
 def _identified(result: ScanResult, gray: np.ndarray, fit: MarkerFit, tuning: ReaderTuning) -> ScanResult:
