@@ -117,7 +117,21 @@ def test_a_bar_over_the_grid_covers_the_cells_it_crosses_and_print_or_pencil_bes
     assert all(abs(row - col) <= 1 and 1 <= row <= 5 for row, col in found)
 
 
-@pytest.mark.parametrize("seed", [1, 2, 7, 13, 10000])
+def test_a_painted_pencil_over_the_grid_is_found_through_the_grain_of_its_dark_colours():
+    """A blue pencil's paint is dark in the red: there the grain alone made the hidden line look darker than the
+    paint beside it (0.08-0.2), and a blue pencil across the grid went unseen. The line is measured in the colour
+    that is brightest beside it."""
+    sheet = _grid_sheet()
+    start, end = ((round(v * PX_PER_MM) for v in layout.cell_rect(*cell).center) for cell in ((1, 6), (6, 1)))
+    cv2.line(sheet, tuple(start), tuple(end), (190, 70, 35), round(7 * PX_PER_MM))  # BGR: blue paint
+    grain = np.random.default_rng(3).normal(0.0, 4.0, sheet.shape)
+    grainy = np.clip(sheet + grain, 0, 255).astype(np.uint8)
+    found = covered_cells(grainy, PX_PER_MM)
+    assert {(2, 5), (3, 4), (4, 3)} <= found
+    assert all(abs(row + col - 7) <= 1 for row, col in found)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 4, 7, 12, 13, 22, 10000])
 def test_a_pencil_left_on_the_sheet_puts_the_cells_under_it_in_doubt(seed):
     """A pencil lying across the grid reads as shading where it lies over empty cells, and hides shading where it
     lies over shaded ones: its cells read wrongly, with no doubt, on 20 of pencil-on-sheet 0-23. The print does

@@ -15,7 +15,9 @@ wherever a stretch of a grid line is no darker than the sheet on one side of it 
 not paper (paper washed out to white is a glare's, see glare.py), something lies over the cells beside it: they
 cannot be read (a pencil left across the grid read the cells under its body as shaded, and hid the shading of
 others, with no doubt: 20 of pencil-on-sheet 0-23). On a blurred photo the print fades into dark fills too, and
-nothing is said.
+nothing is said. How much darker the line is, is measured in the colour in which the sheet beside it is
+brightest: a pencil's paint is dark in one colour or two, and there the grain of a photo alone made the line look
+darker than what lies over it (13 of pencil-on-sheet 0-23 and 10000-10023 still wrong with no doubt; 0 now).
 """
 
 from __future__ import annotations
@@ -126,7 +128,9 @@ def _line_pieces(image: np.ndarray, lines_mm: list[float], along_mm: float, px_p
     `lines_mm` (mm from the top), measured column by column: the line's darkest pixel against the brightest of the
     sheet within t.cover_beside_mm of it above, and below. A printed line is a narrow ridge, darker than the paper
     on both sides (however close a drawn outline runs beside it, or dark a fill over it); across what lies over it
-    (a pencil's painted facets), one side at least is no brighter than the line."""
+    (a pencil's painted facets), one side at least is no brighter than the line. Measured in each column's colour
+    that is brightest beside the line: in a colour the sheet is dark in, noise alone makes the darkest pixel darker
+    and the brightest brighter."""
     piece = round(t.cover_piece_mm * px_per_mm)
     count = round(SIZE * layout.CELL_MM / t.cover_piece_mm)
     x0 = round(along_mm * px_per_mm)
@@ -154,5 +158,7 @@ def _line_pieces(image: np.ndarray, lines_mm: list[float], along_mm: float, px_p
         above = np.max([band[at - d, columns] for d in range(1, reach + 1)], axis=0)
         below = np.max([band[at + d, columns] for d in range(1, reach + 1)], axis=0)
         beside = np.minimum(above, below)
-        found.append(_Pieces(contrast=middle(np.log(beside / line).max(axis=1)), shade=middle(beside.min(axis=1))))
+        lit = np.argmax(beside, axis=1)[:, None]  # the channel with the most light beside the line: the least noise
+        contrast = np.log(np.take_along_axis(beside, lit, 1) / np.take_along_axis(line, lit, 1))[:, 0]
+        found.append(_Pieces(contrast=middle(contrast), shade=middle(beside.min(axis=1))))
     return found

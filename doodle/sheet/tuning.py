@@ -207,22 +207,25 @@ class ReaderTuning:
     # (its darkest pixel within cover_line_pad_mm of where it is printed) is no darker in log than the brightest of
     # the sheet within cover_beside_mm of it on one side or the other, in the middle of the piece's columns, by
     # cover_line_contrast, cover_run_mm or more in a row, where that sheet is darker than cover_not_paper of the
-    # sheet's usual beside a line in one colour at least (not paper). Printed lines measure 0.7-1.2 on mild photos
-    # (1st percentile to median), 0.2-0.6 on moderate, and as little as 0.0-0.3 on harsh, where a blur fades the
-    # print into dark fills (whole sides between solid cells of harsh 22 at 0.00): where the photo's median piece is
-    # under cover_sharp_print, nothing is taken as hidden. A pencil lying over the grid measures 0.00-0.05. Nothing
-    # over them, cells were found covered on 1 of 120 photos (mild, moderate and harsh 0-39: moderate 34, 2 cells,
-    # a scribble's stroke along a line beside a solid fill) and 6 of 512 others (harsh 40-79, moderate 3000-3039,
-    # families and style families 0-23: 1 to 7 cells, where a blurred line fades into a dark fill on one side).
-    # Leaving out lines beside cells shaded hard lost most pencils: over an empty cell a pencil's body reads as
-    # hard shading.
+    # sheet's usual beside a line in one colour at least (not paper). The contrast is measured in the colour that
+    # is brightest beside the line: a pencil's paint is dark in one colour or two, where the grain alone passed
+    # 0.08 (a blue pencil over the grid of pencil-on-sheet 10001 measured 0.08-0.2 at most, and -0.02-0.02 in the
+    # blue). Printed lines measure 0.7-1.2 on mild photos (1st percentile to median), 0.2-0.6 on moderate, and as
+    # little as 0.0-0.3 on harsh, where a blur fades the print into dark fills (whole sides between solid cells of
+    # harsh 22 at 0.00): where the photo's median piece is under cover_sharp_print, nothing is taken as hidden.
+    # A pencil's body is darker than 0.45 of paper in one colour at least (yellow, red, blue, green or black paint,
+    # bare wood); a dense hatching blurred by a phone's denoising, 0.7-0.8 (sensor 23). With nothing over them,
+    # cells were found covered on 6 of 523 photos (mild, moderate and harsh 0-39, harsh 40-79, moderate
+    # 3000-3039, families 0-23 and style families 0-11: 1 to 4 cells, where a blurred line fades into a dark fill
+    # on one side); 0.5 of paper left 1, but lost a pencil's cells on 6 photos of 48. Leaving out lines beside
+    # cells shaded hard lost most pencils: over an empty cell a pencil's body reads as hard shading.
     cover_piece_mm: float = 2.0
     cover_line_pad_mm: float = 0.35
     cover_beside_mm: float = 1.6
     cover_line_contrast: float = 0.08
     cover_sharp_print: float = 0.6
     cover_run_mm: float = 6.0
-    cover_not_paper: float = 0.8
+    cover_not_paper: float = 0.6
 
     # --- the cells: threshold and confidence ---
     # Cell threshold window (ink units): empty paper measures about 0, the lightest pencil fill well above 0.05.
