@@ -127,18 +127,21 @@ def mirrored_photo(seed: int, level: str | Conditions = "mild") -> SyntheticPhot
 MARK_STYLES = ("slash", "loose scribble", "felt-tip")
 """Patch styles: one diagonal stroke per cell; a scribble of so few passes that one or two strokes cross a cell; a
 felt-tip that fills the patch and bleeds over its lines."""
-DISTRACTORS = ("smudge", "coffee ring", "tea ring", "hand smear", "stray line", "pencil on sheet")
+DISTRACTORS = ("smudge", "coffee ring", "tea ring", "hand smear", "stray line", "pencil on sheet", "finger on sheet")
 """Drawn on empty cells: a faint round eraser smudge (no outline, about 8% darker than paper); a mug's ring, its
 inside tinted; a ring of tea or coffee of any tint, width and wholeness (an arc, a ring with no tint inside, a
 wide pale one); a smear of graphite a hand dragged from shading across the sheet; a stray pencil line, 25-70 mm
 long at any angle (a slip, a line to cross out, a pencil laid on the sheet), through the empty cell and on; a
 pencil left lying on the sheet, through an empty cell at any angle (one per photo: an opaque painted body with
-its facets, a sharpened tip, its soft shadow on the paper)."""
+its facets, a sharpened tip, its soft shadow on the paper); a finger holding the sheet down, its tip over an empty
+cell, reaching in from the nearest edge of the page (one per photo: skin of any tone, rounder and lit on top, a
+nail, a soft shadow)."""
 PENCIL_BODIES = ((0.95, 0.78, 0.15), (0.85, 0.65, 0.45), (0.15, 0.30, 0.75), (0.75, 0.12, 0.12), (0.12, 0.12, 0.13),
                  (0.15, 0.55, 0.25))  # RGB reflectance: yellow, bare wood, blue, red, black, green
 OUTLINES = ("some", "always", "never", "partial")
 """How players outline their patches: some do (the project's generator: half of them, 70% for MARK_STYLES), every
 one, none, or with sides left out."""
+SKIN = ((0.93, 0.76, 0.65), (0.80, 0.58, 0.45), (0.62, 0.42, 0.30), (0.42, 0.28, 0.20))  # RGB, light to dark
 COFFEE = (0.78, 0.62, 0.45)
 TEA = ((0.85, 0.70, 0.50), (0.72, 0.55, 0.40), (0.80, 0.68, 0.58))  # weak tea, strong coffee, milky coffee
 FELT_TIPS = ((0.20, 0.45, 0.90), (0.90, 0.25, 0.30), (0.25, 0.70, 0.35), (0.25, 0.25, 0.28))
@@ -234,6 +237,9 @@ class _StyledDrawer(photogen._PageDrawer):
         if self.distractor == "pencil on sheet":
             self._pencil_on_sheet(cx, cy)
             return
+        if self.distractor == "finger on sheet":
+            self._finger_on_sheet(cx, cy)
+            return
         if self.distractor == "smudge":
             radius = rng.uniform(4.0, 9.0)
             box = L.Rect(cx - radius * 1.6, cy - radius * 1.6, radius * 3.2, radius * 3.2)
@@ -311,6 +317,47 @@ class _StyledDrawer(photogen._PageDrawer):
         painted[wood] = np.array([0.85, 0.68, 0.48], np.float32) * 255.0
         painted[u > length / 2 - tip / 4] = 45.0
         self.page[:] = np.clip(page * (1.0 - body[..., None]) + painted * body[..., None], 0, 255).astype(np.uint8)
+
+    def _finger_on_sheet(self, cx: float, cy: float) -> None:
+        """A finger whose tip lies over (cx, cy) mm, the first time only, reaching in from the nearest edge of the
+        page: a rounded body of skin, lit on top and darker at its sides, a nail near the tip, a soft shadow."""
+        if getattr(self, "_finger_laid", False):
+            return
+        self._finger_laid = True
+        rng = self.rng
+        tip = np.array(self.px(cx, cy))
+        h, w = self.page.shape[:2]
+        # Towards the nearest edge of the page (pixels away), give or take 25 degrees.
+        edges = {0.0: w - tip[0], math.pi: tip[0], math.pi / 2: h - tip[1], -math.pi / 2: tip[1]}
+        nearest = min(edges, key=edges.get)
+        angle = nearest + math.radians(rng.uniform(-25.0, 25.0))
+        back = np.array([math.cos(angle), math.sin(angle)])  # from the tip towards the hand
+        across = np.array([-back[1], back[0]])
+        half = self.mm(rng.uniform(7.5, 9.5))
+        length = edges[nearest] * 1.2 + self.mm(40.0)
+        ends = np.array([tip - back * half, tip + back * length])
+        reach = half + self.mm(6.0)
+        x0, y0 = np.maximum(np.floor(ends.min(axis=0) - reach), 0).astype(int)
+        x1, y1 = np.minimum(np.ceil(ends.max(axis=0) + reach), [w, h]).astype(int)
+        if x1 <= x0 or y1 <= y0:
+            return
+        ys, xs = np.mgrid[y0:y1, x0:x1].astype(np.float32)
+        u = (xs - tip[0]) * back[0] + (ys - tip[1]) * back[1]  # along the finger, from its tip's centre
+        v = (xs - tip[0]) * across[0] + (ys - tip[1]) * across[1]
+        radius = np.where(u >= 0, np.abs(v), np.hypot(u, v))  # from the finger's axis (round at the tip)
+        inside = (radius <= half) & (u <= length)
+        body = cv2.GaussianBlur(inside.astype(np.float32), (0, 0), self.mm(0.4))  # a little out of focus
+        offset = across * self.mm(rng.uniform(2.0, 5.0)) * rng.choice([-1.0, 1.0]) + back * self.mm(1.0)
+        cast = np.roll(inside.astype(np.float32), (round(offset[1]), round(offset[0])), axis=(0, 1))
+        shade = cv2.GaussianBlur(cast, (0, 0), self.mm(rng.uniform(2.0, 4.0)))
+        window = self.page[y0:y1, x0:x1].astype(np.float32) * (1.0 - rng.uniform(0.25, 0.5) * shade)[..., None]
+        skin = np.array(SKIN[int(rng.integers(len(SKIN)))], np.float32) * 255.0
+        lit = 0.7 + 0.3 * np.sqrt(np.clip(1.0 - (radius / half) ** 2, 0.0, 1.0))  # round: lit on top
+        painted = skin[None, None, :] * lit[..., None]
+        nail = ((u - half * 0.9) / (half * 0.75)) ** 2 + (v / (half * 0.6)) ** 2 <= 1.0
+        painted[nail] = painted[nail] * 0.6 + np.array([0.96, 0.85, 0.84], np.float32) * 255.0 * 0.4
+        self.page[y0:y1, x0:x1] = np.clip(window * (1.0 - body[..., None]) + painted * body[..., None], 0,
+                                          255).astype(np.uint8)
 
     def _stray_line(self, cx: float, cy: float) -> None:
         """A pencil line through (cx, cy) at any angle, in the pencil's own widths and strengths."""

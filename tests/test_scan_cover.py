@@ -143,6 +143,18 @@ def test_a_pencil_left_on_the_sheet_puts_the_cells_under_it_in_doubt(seed):
     assert any(note.startswith("something lies over") for note in result.notes)
 
 
+@pytest.mark.parametrize("seed", [0, 5, 11])
+def test_a_finger_holding_the_sheet_down_over_the_grid_puts_the_cells_under_it_in_doubt(seed):
+    """A finger over the grid (finger-on-sheet, a family the cover was not tuned on): skin reads as a coloured fill
+    over empty cells. The print does not show through it either, so its cells are in doubt and a note says so;
+    nothing is read wrong without a doubt."""
+    photo = styled_photo(seed, "mild", distractor="finger on sheet")
+    result = read_photo(photo.jpeg)
+    assert wrong_items(result, photo.truth) <= flagged(result)
+    assert any(doubt.reason == COVER_REASON for doubt in result.uncertain)
+    assert any(note.startswith("something lies over") for note in result.notes)
+
+
 @pytest.mark.parametrize(("level", "seed"), [("mild", 0), ("harsh", 2), ("harsh", 25)])
 def test_a_sheet_with_nothing_over_it_has_no_cover(level, seed):
     photo = make_photo(seed, level)
