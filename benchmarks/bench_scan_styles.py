@@ -41,6 +41,7 @@ FAMILIES = {
     "stray-line": lambda seed: _one(styled_photo(seed, "mild", distractor="stray line")),
     "pencil-on-sheet": lambda seed: _one(styled_photo(seed, "mild", distractor="pencil on sheet")),
     "finger-on-sheet": lambda seed: _one(styled_photo(seed, "mild", distractor="finger on sheet")),
+    "erased": lambda seed: _one(styled_photo(seed, "mild", distractor="erased")),
     "slash-stray-line": lambda seed: _one(styled_photo(seed, "mild", style="slash", distractor="stray line")),
     "slash-outlined": lambda seed: _one(styled_photo(seed, "mild", style="slash", outlines="always")),
     "slash-partial-outline": lambda seed: _one(styled_photo(seed, "mild", style="slash", outlines="partial")),

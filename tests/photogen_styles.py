@@ -127,7 +127,8 @@ def mirrored_photo(seed: int, level: str | Conditions = "mild") -> SyntheticPhot
 MARK_STYLES = ("slash", "loose scribble", "felt-tip")
 """Patch styles: one diagonal stroke per cell; a scribble of so few passes that one or two strokes cross a cell; a
 felt-tip that fills the patch and bleeds over its lines."""
-DISTRACTORS = ("smudge", "coffee ring", "tea ring", "hand smear", "stray line", "pencil on sheet", "finger on sheet")
+DISTRACTORS = ("smudge", "coffee ring", "tea ring", "hand smear", "stray line", "pencil on sheet", "finger on sheet",
+               "erased")
 """Drawn on empty cells: a faint round eraser smudge (no outline, about 8% darker than paper); a mug's ring, its
 inside tinted; a ring of tea or coffee of any tint, width and wholeness (an arc, a ring with no tint inside, a
 wide pale one); a smear of graphite a hand dragged from shading across the sheet; a stray pencil line, 25-70 mm
@@ -135,7 +136,8 @@ long at any angle (a slip, a line to cross out, a pencil laid on the sheet), thr
 pencil left lying on the sheet, through an empty cell at any angle (one per photo: an opaque painted body with
 its facets, a sharpened tip, its soft shadow on the paper); a finger holding the sheet down, its tip over an empty
 cell, reaching in from the nearest edge of the page (one per photo: skin of any tone, rounder and lit on top, a
-nail, a soft shadow)."""
+nail, a soft shadow); a patch shaded and then rubbed out, its cells empty: a ghost of its shading and outline left
+(10-35% of their darkness), smeared by the eraser."""
 PENCIL_BODIES = ((0.95, 0.78, 0.15), (0.85, 0.65, 0.45), (0.15, 0.30, 0.75), (0.75, 0.12, 0.12), (0.12, 0.12, 0.13),
                  (0.15, 0.55, 0.25))  # RGB reflectance: yellow, bare wood, blue, red, black, green
 OUTLINES = ("some", "always", "never", "partial")
@@ -239,6 +241,9 @@ class _StyledDrawer(photogen._PageDrawer):
             return
         if self.distractor == "finger on sheet":
             self._finger_on_sheet(cx, cy)
+            return
+        if self.distractor == "erased":
+            self._erased(cells)
             return
         if self.distractor == "smudge":
             radius = rng.uniform(4.0, 9.0)
@@ -358,6 +363,20 @@ class _StyledDrawer(photogen._PageDrawer):
         painted[nail] = painted[nail] * 0.6 + np.array([0.96, 0.85, 0.84], np.float32) * 255.0 * 0.4
         self.page[y0:y1, x0:x1] = np.clip(window * (1.0 - body[..., None]) + painted * body[..., None], 0,
                                           255).astype(np.uint8)
+
+    def _erased(self, cells: frozenset) -> None:
+        """`cells` shaded (and maybe outlined) as any patch is, then rubbed out: what is left is a share of the
+        pencil's darkness, smeared a little by the eraser."""
+        rng = self.rng
+        before = self.page.astype(np.float32)
+        distractor, self.distractor = self.distractor, None  # the patch's own outline, not another distractor
+        try:
+            photogen._PageDrawer.shade_patch(self, cells, str(rng.choice(["solid", "hatching", "scribble", "light"])))
+        finally:
+            self.distractor = distractor
+        left = (self.page.astype(np.float32) - before) * rng.uniform(0.10, 0.35)
+        smeared = cv2.GaussianBlur(left, (0, 0), self.mm(rng.uniform(0.3, 1.2)))
+        self.page[:] = np.clip(before + smeared, 0, 255).astype(np.uint8)
 
     def _stray_line(self, cx: float, cy: float) -> None:
         """A pencil line through (cx, cy) at any angle, in the pencil's own widths and strengths."""
