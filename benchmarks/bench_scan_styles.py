@@ -47,6 +47,8 @@ FAMILIES = {
     "slash-partial-outline": lambda seed: _one(styled_photo(seed, "mild", style="slash", outlines="partial")),
     "scribble-outlined": lambda seed: _one(styled_photo(seed, "mild", style="loose scribble", outlines="always")),
     "sharpened": lambda seed: _one(styled_photo(seed, "moderate", sharpen=2.0)),
+    "shaken": lambda seed: _one(styled_photo(seed, "mild", shake=0.006)),
+    "shaken-hard": lambda seed: _one(styled_photo(seed, "mild", shake=0.015)),
     "mirrored": lambda seed: _one(mirrored_photo(seed, "mild")),
     "second-sheet-beside": lambda seed: _two(two_sheet_photo(seed, "mild", "beside")),
     "second-sheet-under": lambda seed: _two(two_sheet_photo(seed, "mild", "under")),

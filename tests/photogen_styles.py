@@ -434,13 +434,15 @@ class _StyledDrawer(photogen._PageDrawer):
 
 
 def styled_photo(seed: int, level: str | Conditions = "mild", style: str | None = None,
-                 distractor: str | None = None, sharpen: float = 0.0, outlines: str = "some") -> SyntheticPhoto:
+                 distractor: str | None = None, sharpen: float = 0.0, outlines: str = "some",
+                 shake: float = 0.0) -> SyntheticPhoto:
     """A photo of the project's generator with every patch drawn in `style` (one of MARK_STYLES, or the project's
     own) and outlined as `outlines` says (one of OUTLINES), its distractor outlines replaced by `distractor` (one
-    of DISTRACTORS), and the photo sharpened by an unsharp mask of `sharpen` (a phone's processing: 1.5 is
-    strong)."""
+    of DISTRACTORS), the photo sharpened by an unsharp mask of `sharpen` (a phone's processing: 1.5 is strong),
+    and shaken: blurred along a line at any angle, as long as 30-100% of `shake` times the photo's longer side (a
+    hand that moved while the shutter was open: 0.006 is 24 pixels of a 12 MP photo at most)."""
     cond = CONDITIONS[level] if isinstance(level, str) else level
-    suffix = "" if outlines == "some" else f"-{outlines}"
+    suffix = ("" if outlines == "some" else f"-{outlines}") + (f"-shake{shake}" if shake else "")
     changes: dict = {"name": f"{cond.name}-{style}-{distractor}-{sharpen}{suffix}"}
     if style is not None:
         changes["styles"] = (style,)
@@ -460,6 +462,19 @@ def styled_photo(seed: int, level: str | Conditions = "mild", style: str | None 
             super().shade_patch(cells, style)
 
     def sharpened(rng, cond, photo, details):
+        if shake:
+            length = rng.uniform(0.3, 1.0) * shake * max(photo.shape[:2])
+            angle = rng.uniform(0.0, math.pi)
+            size = 2 * math.ceil(length / 2) + 1
+            kernel = np.zeros((size, size), np.float32)
+            half = length / 2
+            centre = np.array([size // 2, size // 2], float)
+            ends = [centre - half * np.array([math.cos(angle), math.sin(angle)]),
+                    centre + half * np.array([math.cos(angle), math.sin(angle)])]
+            cv2.line(kernel, tuple(int(round(v * 16)) for v in ends[0]), tuple(int(round(v * 16)) for v in ends[1]),
+                     1.0, 1, cv2.LINE_AA, 4)
+            photo = cv2.filter2D(photo, -1, kernel / kernel.sum())
+            details["shake_px"] = round(length, 1)
         photo = degrade(rng, cond, photo, details)
         if sharpen:
             blurred = cv2.GaussianBlur(photo, (0, 0), 1.5)

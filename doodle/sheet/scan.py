@@ -263,7 +263,8 @@ def _read_image(
             )
         raise SheetNotFoundError(
             "no score sheet found: no corner markers and no 9x9 grid are visible; photograph the whole sheet, "
-            "flat, filling most of the picture"
+            "flat, filling most of the picture, and hold the phone still: a photo blurred by a moving hand shows "
+            "neither"
         )
     facing = orient(gray, homography, markers, tuning)  # the grid alone looks the same turned or mirrored
     if facing.mirrored and not flipped:
