@@ -131,6 +131,23 @@ def test_a_painted_pencil_over_the_grid_is_found_through_the_grain_of_its_dark_c
     assert all(abs(row + col - 7) <= 1 for row, col in found)
 
 
+def test_a_pencil_s_tip_inside_a_cell_beyond_the_last_line_it_hides_is_covered_too():
+    """A pencil along row 7 from the left margin, its body (8 mm) over the lines left of d7, its sharpened tip
+    (2 mm wide, 14 mm long) on into e7: the tip hides no 6 mm of any line, and e7 was read with it as shaded,
+    with no doubt (blind pencil-on-sheet 370023, a8). The axis of the lines it hides runs on into e7."""
+    sheet = _grid_sheet()
+    grid, cell = layout.GRID_RECT, layout.CELL_MM
+    y = round((grid.y + 6 * cell + cell / 2) * PX_PER_MM)
+    body_end = grid.x + 3 * cell + 4.0  # 4 mm into d7
+    cv2.line(sheet, (0, y), (round(body_end * PX_PER_MM), y), (40, 200, 235), round(8 * PX_PER_MM))
+    cv2.line(sheet, (round(body_end * PX_PER_MM), y), (round((body_end + 14.0) * PX_PER_MM), y), (45, 45, 45),
+             round(2 * PX_PER_MM))
+    found = covered_cells(sheet, PX_PER_MM)
+    assert {(6, 0), (6, 1), (6, 2), (6, 3), (6, 4)} <= found
+    assert not {(6, 6), (6, 7), (6, 8)} & found
+    assert all(row in (5, 6, 7) for row, _ in found)
+
+
 @pytest.mark.parametrize("seed", [1, 2, 4, 7, 12, 13, 22, 10000])
 def test_a_pencil_left_on_the_sheet_puts_the_cells_under_it_in_doubt(seed):
     """A pencil lying across the grid reads as shading where it lies over empty cells, and hides shading where it

@@ -18,6 +18,8 @@ others, with no doubt: 20 of pencil-on-sheet 0-23). On a blurred photo the print
 nothing is said. How much darker the line is, is measured in the colour in which the sheet beside it is
 brightest: a pencil's paint is dark in one colour or two, and there the grain of a photo alone made the line look
 darker than what lies over it (13 of pencil-on-sheet 0-23 and 10000-10023 still wrong with no doubt; 0 now).
+What lies over the grid is long (a pencil, a finger): past the last line it hides, along its axis, its end may
+lie over a cell without hiding a line (a pencil's sharpened tip), and the cell there is in doubt too.
 """
 
 from __future__ import annotations
@@ -81,10 +83,25 @@ def cover_note(cells: frozenset[Cell]) -> str:
             f"it, so what is under it cannot be read; {COVER_ADVICE}")
 
 
+@dataclass(frozen=True)
+class GridPrint:
+    """How the grid's printed lines show on a flattened sheet: the cells something lies over (see `covered_cells`),
+    and the lines' median contrast (log, against the sheet beside them; inf when none could be measured): 0.7 and
+    more on a sharp photo, under 0.1 when a moving hand or a lens out of focus has blurred the print away."""
+
+    covered: frozenset[Cell]
+    contrast: float
+
+
 def covered_cells(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) -> frozenset[Cell]:
     """The cells beside a stretch of the grid's printed lines, t.cover_run_mm long or longer, that does not show on
     the flattened sheet `sheet` (BGR uint8, `px_per_mm`): something lies over them. None when the photo's print is
     too faint all over to tell (t.cover_sharp_print)."""
+    return grid_print(sheet, px_per_mm, t).covered
+
+
+def grid_print(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) -> GridPrint:
+    """How the grid's printed lines show on the flattened sheet `sheet` (BGR uint8, `px_per_mm`)."""
     grid, cell = layout.GRID_RECT, layout.CELL_MM
     views = ((True, sheet, grid.y, grid.x), (False, sheet.transpose(1, 0, 2), grid.x, grid.y))
     measured = [(across, _line_pieces(image, [start + k * cell for k in range(SIZE + 1)], along, px_per_mm, t))
@@ -93,14 +110,16 @@ def covered_cells(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING)
     # whole sides between solid cells at 0.00): nothing there tells what lies over the grid from pencil.
     shown = np.concatenate([pieces.contrast for _, lines in measured for pieces in lines])
     shown = shown[np.isfinite(shown)]
-    if not shown.size or float(np.median(shown)) < t.cover_sharp_print:
-        return frozenset()
+    contrast = float(np.median(shown)) if shown.size else float("inf")
+    if contrast < t.cover_sharp_print or not np.isfinite(contrast):
+        return GridPrint(frozenset(), contrast)
     # What lies over the grid is not paper: darker than the sheet's paper in one colour at least (a faint print on
     # paper, a line lost to a sharpened photo's halo, are paper there).
     paper = float(np.median(np.concatenate([pieces.shade for _, lines in measured for pieces in lines])))
     per_cell = round(cell / t.cover_piece_mm)
     run = max(1, round(t.cover_run_mm / t.cover_piece_mm))
     covered: set[Cell] = set()
+    hidden_at: list[tuple[float, float, int]] = []  # each hidden piece's middle (mm, in the grid) and its line
     for across, lines in measured:
         for line, pieces in enumerate(lines):
             hidden = (pieces.contrast < t.cover_line_contrast) & (pieces.shade < t.cover_not_paper * paper)
@@ -110,7 +129,49 @@ def covered_cells(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING)
                     along = piece // per_cell
                     covered.update((beside, along) if across else (along, beside)
                                    for beside in (line - 1, line) if 0 <= beside < SIZE)
-    return frozenset(covered)
+                    middle = (piece + 0.5) * t.cover_piece_mm
+                    hidden_at.append((middle, line * cell, line) if across else (line * cell, middle, SIZE + 1 + line))
+    return GridPrint(frozenset(covered | _past_the_ends(hidden_at, t)), contrast)
+
+
+def _past_the_ends(hidden_at: list[tuple[float, float, int]], t: ReaderTuning) -> set[Cell]:
+    """The cells a long object's ends may lie over, beyond the last line it hides: along its axis (fitted to the
+    middles of the hidden pieces, `hidden_at`: x and y in mm from the grid's corner, and which line), for
+    t.cover_tip_mm past each end. A pencil's sharpened tip is narrower than its body and may end inside a cell
+    without hiding any line (blind pencil-on-sheet 370023: the tip over a8 read shaded, with no doubt)."""
+    found: set[Cell] = set()
+    if not hidden_at:
+        return found
+    points = np.array([(x, y) for x, y, _ in hidden_at], np.float32)
+    lines = np.array([line for _, _, line in hidden_at])
+    # One object: the pieces linked by gaps of at most t.cover_link_mm.
+    labels = _linked(points, t.cover_link_mm)
+    span = SIZE * layout.CELL_MM
+    for label in np.unique(labels):
+        mine = labels == label
+        if len(np.unique(lines[mine])) < 2:
+            continue  # along one line only: no axis of its own
+        vx, vy, x0, y0 = cv2.fitLine(points[mine], cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+        axis, origin = np.array([vx, vy]), np.array([x0, y0])
+        reach = (points[mine] - origin) @ axis
+        for end, outward in ((reach.min(), -1.0), (reach.max(), 1.0)):
+            for step in np.arange(0.0, t.cover_tip_mm + 1e-6, 1.0):
+                x, y = origin + axis * (end + outward * step)
+                if 0 <= x < span and 0 <= y < span:
+                    found.add((int(y // layout.CELL_MM), int(x // layout.CELL_MM)))
+    return found
+
+
+def _linked(points: np.ndarray, link_mm: float) -> np.ndarray:
+    """A label for each of `points` (mm), the same for points joined by steps of at most `link_mm`."""
+    labels = np.arange(len(points))
+    near = np.linalg.norm(points[:, None, :] - points[None, :, :], axis=2) <= link_mm
+    changed = True
+    while changed:  # the smallest label spreads over each linked group
+        spread = np.where(near, labels[None, :], len(points)).min(axis=1)
+        changed = bool((spread < labels).any())
+        labels = np.minimum(labels, spread)
+    return labels
 
 
 @dataclass(frozen=True)

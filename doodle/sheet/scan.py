@@ -22,7 +22,7 @@ from doodle.game.checks import SheetChecks
 from doodle.geometry import Cell
 from doodle.quilt import MAX_ROUND_SCORE, SIZE, Quilt, mask_of
 from doodle.sheet import layout
-from doodle.sheet.cover import cover_doubts, cover_note, covered_cells
+from doodle.sheet.cover import cover_doubts, cover_note, grid_print
 from doodle.sheet.doubts import Uncertain, check_reading
 from doodle.sheet.glare import find_glare
 from doodle.sheet.markers import MarkerFit, detect_markers, fit_markers
@@ -49,6 +49,8 @@ from doodle.sheet.tuning import TUNING, ReaderTuning
 if TYPE_CHECKING:
     from doodle.sheet.grid_fallback import Facing
 
+BLURRED_NOTE = ("the photo is blurred (the printed lines barely show): the cells in doubt may read surer in a "
+                "sharper one; hold the phone still and let it focus on the sheet")
 SHADOW_NOTE = "a hard shadow crosses the sheet: grey cells may be shadow or light pencil; retake it in even light"
 SOFT_SHADOW_NOTE = ("the soft shadow of a hand or a phone crosses the sheet: grey cells may be shadow or light pencil; "
                     "retake it in even light, holding the phone so that its shadow misses the sheet")
@@ -428,9 +430,11 @@ def _result(read: SheetRead, method: str, markers_found: int) -> ScanResult:
     if glare:
         result = _with_doubts(result, glare.doubts(result.quilt, result.specials_used, result.round_scores),
                               glare.note)
-    covered = covered_cells(read.sheet, PX_PER_MM, read.tuning)
-    if covered:
-        result = _with_doubts(result, cover_doubts(covered, result.quilt), cover_note(covered))
+    shown = grid_print(read.sheet, PX_PER_MM, read.tuning)
+    if shown.covered:
+        result = _with_doubts(result, cover_doubts(shown.covered, result.quilt), cover_note(shown.covered))
+    if shown.contrast < read.tuning.blurred_print and any(doubt.kind == "cell" for doubt in result.uncertain):
+        result = replace(result, notes=(*result.notes, BLURRED_NOTE))
     return result
 
 

@@ -226,6 +226,13 @@ class ReaderTuning:
     cover_sharp_print: float = 0.6
     cover_run_mm: float = 6.0
     cover_not_paper: float = 0.6
+    cover_link_mm: float = 24.0  # hidden pieces this near belong to one object (a cell's diagonal and more)
+    cover_tip_mm: float = 16.0  # what lies over the grid may reach this far past the last line it hides
+    # The grid's printed lines barely show (their median contrast, see cover.GridPrint) under this: the photo is
+    # blurred, and a reading with cells in doubt says so. 0.14 and more on 571 photos of the levels, the families
+    # and the style families (the blurriest harsh ones); 0.02-0.06 on 6 of 12 photos shaken by a moving hand up to
+    # 1.5% of their side (shaken-hard 0-11), told before of a hard shadow or a sheet not flat, or of nothing.
+    blurred_print: float = 0.1
 
     # --- the cells: threshold and confidence ---
     # Cell threshold window (ink units): empty paper measures about 0, the lightest pencil fill well above 0.05.

@@ -1,0 +1,38 @@
+"""Photos shaken by a moving hand (the style families shaken and shaken-hard of benchmarks/bench_scan_styles.py):
+along the movement nothing is sharp. The player is told to hold the phone still, not sent after a shadow or a fold
+that is not there."""
+
+from __future__ import annotations
+
+import pytest
+
+from doodle.sheet.scan import BLURRED_NOTE, read_photo
+from doodle.sheet.scan_errors import ScanError
+from tests.photogen import make_photo
+from tests.photogen_styles import styled_photo
+
+
+def test_a_photo_blurred_by_a_moving_hand_is_refused_with_a_message_that_says_to_hold_still():
+    """shaken-hard 12: the phone moved 52 pixels of a 10 MP photo while the shutter was open. Neither the markers
+    nor the grid are found; the message said only to photograph the whole sheet, flat, which the player had done."""
+    photo = styled_photo(12, "mild", shake=0.015)
+    assert photo.details["shake_px"] > 20
+    with pytest.raises(ScanError, match="no score sheet found.*hold the phone still"):
+        read_photo(photo.jpeg)
+
+
+def test_a_shaken_photo_read_with_cells_in_doubt_says_it_is_blurred():
+    """shaken-hard 0: read from the grid alone, 28 cells in doubt, and nothing said of why. The printed lines
+    barely show (a median contrast of 0.02, against 0.14 and more on every photo of the levels and families)."""
+    result = read_photo(styled_photo(0, "mild", shake=0.015).jpeg)
+    assert len([doubt for doubt in result.uncertain if doubt.kind == "cell"]) > 5
+    assert BLURRED_NOTE in result.notes
+
+
+@pytest.mark.parametrize("seed", [4, 26, 72])
+def test_the_blurriest_harsh_photos_in_doubt_are_not_called_blurred(seed):
+    """Harsh 72, 4 and 26, the blurriest of harsh 0-79 with cells in doubt (a Gaussian blur of up to 2 pixels at
+    1-4 MP; the print's median contrast 0.14-0.15): the print still shows, and the doubts are the light's."""
+    result = read_photo(make_photo(seed, "harsh").jpeg)
+    assert any(doubt.kind == "cell" for doubt in result.uncertain)
+    assert BLURRED_NOTE not in result.notes
