@@ -87,7 +87,8 @@ def cover_note(cells: frozenset[Cell]) -> str:
 class GridPrint:
     """How the grid's printed lines show on a flattened sheet: the cells something lies over (see `covered_cells`),
     and the lines' median contrast (log, against the sheet beside them; inf when none could be measured): 0.7 and
-    more on a sharp photo, under 0.1 when a moving hand or a lens out of focus has blurred the print away."""
+    more on a sharp photo, 0.14 and more on the blurriest of the harsh level's, under 0.1 on photos a moving hand
+    blurred (shaken-hard)."""
 
     covered: frozenset[Cell]
     contrast: float
