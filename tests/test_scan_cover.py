@@ -117,6 +117,17 @@ def test_a_bar_over_the_grid_covers_the_cells_it_crosses_and_print_or_pencil_bes
     assert all(abs(row - col) <= 1 and 1 <= row <= 5 for row, col in found)
 
 
+def test_a_coloured_fill_up_to_a_line_darker_than_the_print_in_one_colour_hides_nothing():
+    """A red fill right up to the printed line under it (blind framing 3600012, d8): in the blue it is darker than
+    the grey print, and taken for the line it made the line look hidden, and d7 and d8 covered. Each colour has
+    its own darkest row: in the red the print is the darkest, a ridge between paper and the fill."""
+    sheet = _grid_sheet()
+    x0, y0, x1, y1 = layout.cell_rect(3, 3).to_px(PX_PER_MM)
+    line = round(layout.GRID_INNER_LINE_MM * PX_PER_MM / 2) + 1
+    sheet[y0 + line : y1 - line, x0 + line : x1 - line] = (75, 100, 208)  # BGR: a red pencil's fill
+    assert covered_cells(sheet, PX_PER_MM) == frozenset()
+
+
 def test_a_painted_pencil_over_the_grid_is_found_through_the_grain_of_its_dark_colours():
     """A blue pencil's paint is dark in the red: there the grain alone made the hidden line look darker than the
     paint beside it (0.08-0.2), and a blue pencil across the grid went unseen. The line is measured in the colour

@@ -187,12 +187,12 @@ class _Pieces:
 def _line_pieces(image: np.ndarray, lines_mm: list[float], along_mm: float, px_per_mm: float,
                  t: ReaderTuning) -> list[_Pieces]:
     """The pieces (t.cover_piece_mm long, from `along_mm` across the grid) of each horizontal line of `image` at
-    `lines_mm` (mm from the top), measured column by column: the line's darkest pixel against the brightest of the
-    sheet within t.cover_beside_mm of it above, and below. A printed line is a narrow ridge, darker than the paper
-    on both sides (however close a drawn outline runs beside it, or dark a fill over it); across what lies over it
-    (a pencil's painted facets), one side at least is no brighter than the line. Measured in each column's colour
-    that is brightest beside the line: in a colour the sheet is dark in, noise alone makes the darkest pixel darker
-    and the brightest brighter."""
+    `lines_mm` (mm from the top), measured column by column and colour by colour: the line's darkest pixel against
+    the brightest of the sheet within t.cover_beside_mm of it above, and below. A printed line is a narrow ridge,
+    darker than the paper on both sides (however close a drawn outline runs beside it, or dark a fill over it);
+    across what lies over it (a pencil's painted facets), one side at least is no brighter than the line. Taken in
+    each column's colour that is brightest beside the line: in a colour the sheet is dark in, noise alone makes the
+    darkest pixel darker and the brightest brighter."""
     piece = round(t.cover_piece_mm * px_per_mm)
     count = round(SIZE * layout.CELL_MM / t.cover_piece_mm)
     x0 = round(along_mm * px_per_mm)
@@ -211,14 +211,15 @@ def _line_pieces(image: np.ndarray, lines_mm: list[float], along_mm: float, px_p
             found.append(_Pieces(np.full(count, np.inf), np.full(count, 256.0)))
             continue
         band = image[top : middle_row + half + reach + 1, x0 : x0 + count * piece].astype(np.float32) + 1.0
-        # Each column's line: its darkest row near where the line is printed; the sheet beside it: the brightest
-        # within `reach` of that row, above and below.
-        darkness = band.min(axis=2)
-        at = reach + np.argmin(darkness[reach : reach + 2 * half + 1], axis=0)  # (columns,)
-        columns = np.arange(band.shape[1])
-        line = band[at, columns]  # (columns, 3)
-        above = np.max([band[at - d, columns] for d in range(1, reach + 1)], axis=0)
-        below = np.max([band[at + d, columns] for d in range(1, reach + 1)], axis=0)
+        # Each column's line, in each colour: its darkest row near where the line is printed; the sheet beside it:
+        # the brightest within `reach` of that row, above and below. Colour by colour, as the print is dark in
+        # every colour and a coloured pencil's outline drawn along the line is not (framing 3600012, blind: a red
+        # outline just under a line, darker than the print in the blue, was taken for it, and the line as hidden).
+        at = reach + np.argmin(band[reach : reach + 2 * half + 1], axis=0)  # (columns, colours)
+        columns, colours = np.arange(band.shape[1])[:, None], np.arange(3)[None, :]
+        line = band[at, columns, colours]  # (columns, colours)
+        above = np.max([band[at - d, columns, colours] for d in range(1, reach + 1)], axis=0)
+        below = np.max([band[at + d, columns, colours] for d in range(1, reach + 1)], axis=0)
         beside = np.minimum(above, below)
         lit = np.argmax(beside, axis=1)[:, None]  # the channel with the most light beside the line: the least noise
         contrast = np.log(np.take_along_axis(beside, lit, 1) / np.take_along_axis(line, lit, 1))[:, 0]

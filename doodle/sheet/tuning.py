@@ -217,8 +217,10 @@ class ReaderTuning:
     # bare wood); a dense hatching blurred by a phone's denoising, 0.7-0.8 (sensor 23). With nothing over them,
     # cells were found covered on 6 of 523 photos (mild, moderate and harsh 0-39, harsh 40-79, moderate
     # 3000-3039, families 0-23 and style families 0-11: 1 to 4 cells, where a blurred line fades into a dark fill
-    # on one side); 0.5 of paper left 1, but lost a pencil's cells on 6 photos of 48. Leaving out lines beside
-    # cells shaded hard lost most pencils: over an empty cell a pencil's body reads as hard shading.
+    # on one side); 0.5 of paper left 1, but lost a pencil's cells on 6 photos of 48. With the line's darkest row
+    # found colour by colour (a coloured fill up to a line is darker than the print in one colour), on 2 (harsh
+    # 64, print 3). Leaving out lines beside cells shaded hard lost most pencils: over an empty cell a pencil's
+    # body reads as hard shading.
     cover_piece_mm: float = 2.0
     cover_line_pad_mm: float = 0.35
     cover_beside_mm: float = 1.6
