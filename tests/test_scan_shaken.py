@@ -36,3 +36,14 @@ def test_the_blurriest_harsh_photos_in_doubt_are_not_called_blurred(seed):
     result = read_photo(make_photo(seed, "harsh").jpeg)
     assert any(doubt.kind == "cell" for doubt in result.uncertain)
     assert BLURRED_NOTE not in result.notes
+
+
+def test_a_box_frame_smeared_into_the_box_is_not_a_sure_cross():
+    """shaken-hard 380016 (blind): the top of the unused 'twice' box's frame smeared 1.75 mm into it, a band along
+    one side, read crossed with no doubt. A cross or a tick goes through the middle of a box: a box read crossed by
+    strokes along one of its sides only is in doubt."""
+    photo = styled_photo(380016, "mild", shake=0.015)
+    assert "twice" not in photo.truth.specials_used
+    result = read_photo(photo.jpeg)
+    assert "twice" not in (result.specials_used or ()) or any(
+        doubt.kind == "special" and doubt.special == "twice" for doubt in result.uncertain)

@@ -669,6 +669,8 @@ def read_specials(read: SheetRead) -> None:
             conf = min(conf, t.shadow_doubt)  # a little ink over a noisy channel: the noise may vary from box to box
         if crossed and stain_coloured(read.plain.normalised, box, strokes, t):
             conf = min(conf, t.shadow_doubt)  # brown strokes: a tea or coffee ring's rim across the box?
+        if crossed and _along_one_side(strokes, round(t.check_side_mm * PX_PER_MM), t):
+            conf = min(conf, t.shadow_doubt)  # the box's own frame, placed off or smeared into it?
         read.confidences.append(conf)
         if crossed:
             specials.append(special.name)
@@ -680,6 +682,19 @@ def read_specials(read: SheetRead) -> None:
     read.show("specials", lambda read: pictures.framed(
         pictures.pasted(read.sheet.shape, [(box, pictures.ink(strokes)) for box, strokes, _ in seen]),
         [(box, colour, "") for box, _, colour in seen]))
+
+
+def _along_one_side(strokes: np.ndarray, band: int, t: ReaderTuning) -> bool:
+    """Whether a box's `strokes` (bool) lie almost all within `band` pixels of one of its sides. A cross or a tick
+    goes through the box's middle; a band along one side is its printed frame, placed a little off or smeared in
+    by a moving hand (shaken-hard 380016, blind: the top of the 'twice' frame smeared 0.5-0.8 mm into the box,
+    read crossed, with no doubt)."""
+    ys, xs = np.nonzero(strokes)
+    if not ys.size:
+        return False
+    height, width = strokes.shape
+    sides = (ys < band, ys >= height - band, xs < band, xs >= width - band)
+    return max(float(side.mean()) for side in sides) >= t.check_side_share
 
 
 def _box_inks(sheet: np.ndarray, boxes: list[Box], framed: list[Box], t: ReaderTuning
