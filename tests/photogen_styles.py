@@ -461,7 +461,7 @@ def styled_photo(seed: int, level: str | Conditions = "mild", style: str | None 
             self._shaded = getattr(self, "_shaded", set()) | set(cells)
             super().shade_patch(cells, style)
 
-    def sharpened(rng, cond, photo, details):
+    def processed(rng, cond, photo, details):
         if shake:
             length = rng.uniform(0.3, 1.0) * shake * max(photo.shape[:2])
             angle = rng.uniform(0.0, math.pi)
@@ -482,7 +482,7 @@ def styled_photo(seed: int, level: str | Conditions = "mild", style: str | None 
             details["sharpen"] = sharpen
         return photo
 
-    photogen._PageDrawer, photogen._degrade = Drawer, sharpened
+    photogen._PageDrawer, photogen._degrade = Drawer, processed
     try:
         return make_photo(seed, cond)
     finally:

@@ -687,8 +687,8 @@ def read_specials(read: SheetRead) -> None:
 def _along_one_side(strokes: np.ndarray, band: int, t: ReaderTuning) -> bool:
     """Whether a box's `strokes` (bool) lie almost all within `band` pixels of one of its sides. A cross or a tick
     goes through the box's middle; a band along one side is its printed frame, placed a little off or smeared in
-    by a moving hand (shaken-hard 380016, blind: the top of the 'twice' frame smeared 0.5-0.8 mm into the box,
-    read crossed, with no doubt)."""
+    by a moving hand (shaken-hard 380016, blind: the top of the 'twice' frame smeared 1.75 mm into the box, read
+    crossed, with no doubt)."""
     ys, xs = np.nonzero(strokes)
     if not ys.size:
         return False
