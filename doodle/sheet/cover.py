@@ -120,7 +120,7 @@ def grid_print(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) ->
     per_cell = round(cell / t.cover_piece_mm)
     run = max(1, round(t.cover_run_mm / t.cover_piece_mm))
     covered: set[Cell] = set()
-    hidden_at: list[tuple[float, float, int]] = []  # each hidden piece's middle (mm, in the grid) and its line
+    hidden_at: set[tuple[float, float, int]] = set()  # each hidden piece's middle (mm, in the grid) and its line
     for across, lines in measured:
         for line, pieces in enumerate(lines):
             hidden = (pieces.contrast < t.cover_line_contrast) & (pieces.shade < t.cover_not_paper * paper)
@@ -131,8 +131,8 @@ def grid_print(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) ->
                     covered.update((beside, along) if across else (along, beside)
                                    for beside in (line - 1, line) if 0 <= beside < SIZE)
                     middle = (piece + 0.5) * t.cover_piece_mm
-                    hidden_at.append((middle, line * cell, line) if across else (line * cell, middle, SIZE + 1 + line))
-    return GridPrint(frozenset(covered | _past_the_ends(hidden_at, t)), contrast)
+                    hidden_at.add((middle, line * cell, line) if across else (line * cell, middle, SIZE + 1 + line))
+    return GridPrint(frozenset(covered | _past_the_ends(sorted(hidden_at), t)), contrast)
 
 
 def _past_the_ends(hidden_at: list[tuple[float, float, int]], t: ReaderTuning) -> set[Cell]:
