@@ -230,17 +230,10 @@ class _StyledDrawer(photogen._PageDrawer):
         row, col = sorted(cells)[int(rng.integers(len(cells)))]
         cx, cy = L.cell_rect(row, col).center
         cx, cy = cx + rng.uniform(-4, 4), cy + rng.uniform(-4, 4)
-        if self.distractor in ("tea ring", "hand smear"):
-            self._stain(cx, cy)
-            return
-        if self.distractor == "stray line":
-            self._stray_line(cx, cy)
-            return
-        if self.distractor == "pencil on sheet":
-            self._pencil_on_sheet(cx, cy)
-            return
-        if self.distractor == "finger on sheet":
-            self._finger_on_sheet(cx, cy)
+        laid = {"tea ring": self._stain, "hand smear": self._stain, "stray line": self._stray_line,
+                "pencil on sheet": self._pencil_on_sheet, "finger on sheet": self._finger_on_sheet}
+        if self.distractor in laid:
+            laid[self.distractor](cx, cy)
             return
         if self.distractor == "erased":
             self._erased(cells)
