@@ -670,7 +670,8 @@ def read_specials(read: SheetRead) -> None:
         if crossed and stain_coloured(read.plain.normalised, box, strokes, t):
             conf = min(conf, t.shadow_doubt)  # brown strokes: a tea or coffee ring's rim across the box?
         if crossed and _along_one_side(strokes, round(t.check_side_mm * PX_PER_MM), t):
-            conf = min(conf, t.shadow_doubt)  # the box's own frame, placed off or smeared into it?
+            # The box's own frame, placed off or smeared into it: more likely unused than crossed, and in doubt.
+            crossed, conf = False, min(conf, t.shadow_doubt)
         read.confidences.append(conf)
         if crossed:
             specials.append(special.name)
