@@ -67,6 +67,17 @@ def test_a_noisy_channel_crosses_no_empty_box_without_a_doubt(seed, share, grain
         assert not wrong
 
 
+def test_four_filled_boxes_one_in_pale_green_all_read_crossed():
+    """Print 3700002 (blind): all four boxes filled, 'cut' in pale green. The least of the boxes in each channel was
+    taken as what bare paper reads there: the grey fills' red and blue were taken off as noise, which left the green
+    at 0.08 of ink, read unused and unflagged. Bare paper is read in the empty cells."""
+    photo = family_photo(3700002, "print")
+    assert set(photo.truth.specials_used) == {"neighbour", "single", "cut", "twice"}
+    result = read_photo(photo.jpeg)
+    assert set(result.specials_used) == set(photo.truth.specials_used)
+    assert not any(doubt.kind == "special" for doubt in result.doubts)
+
+
 def test_a_dim_tungsten_photo_reads_its_unused_boxes_as_unused():
     """Mixed 1500007 (a blind set): tungsten at 4% of a good exposure, sharpened, recompressed twice; the blue
     channel read 0.09 of ink over every box's paper, and 'neighbour' and 'single', unused, read crossed, unflagged."""

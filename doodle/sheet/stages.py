@@ -647,7 +647,12 @@ def read_specials(read: SheetRead) -> None:
     seen: list[tuple[Box, np.ndarray, pictures.Colour]] = []  # each box's strokes, for the trace
     boxes = [special.check.inset(t.check_inset_mm).to_px(PX_PER_MM) for special in layout.SPECIALS]
     framed = [special.check.inset(-t.check_frame_mm).to_px(PX_PER_MM) for special in layout.SPECIALS]
-    inks, frames, noisy = _box_inks(sheet, boxes, framed, t)
+    # Cells read empty and sure, nearest the boxes (the grid's last rows), show what bare paper reads in each
+    # channel here.
+    empty = [index for index, conf in enumerate(read.confidences[: SIZE * SIZE])
+             if conf >= t.uncertain_below and not read.quilt.is_covered(*divmod(index, SIZE))]
+    paper = [cell_boxes(t.cell_inset_mm)[index] for index in empty[-t.check_paper_cells:]]
+    inks, frames, noisy = _box_inks(sheet, boxes, framed, paper, t)
     usual = sorted(frames)[-2]  # the second darkest: one frame may be darker for pencil over it
     for special, box, ink, frame in zip(layout.SPECIALS, boxes, inks, frames, strict=True):
         # Strokes against the box's own printed frame: a glare's fringe that keeps the frame at a share of the
@@ -698,19 +703,23 @@ def _along_one_side(strokes: np.ndarray, band: int, t: ReaderTuning) -> bool:
     return max(float(side.mean()) for side in sides) >= t.check_side_share
 
 
-def _box_inks(sheet: np.ndarray, boxes: list[Box], framed: list[Box], t: ReaderTuning
+def _box_inks(sheet: np.ndarray, boxes: list[Box], framed: list[Box], paper: list[Box], t: ReaderTuning
               ) -> tuple[list[np.ndarray], list[float], bool]:
-    """The ink inside each special box (`boxes`), over what its paper shows in this photo; the ink of its printed
+    """The ink inside each special box (`boxes`), over what bare paper shows in this photo; the ink of its printed
     frame (the darker part of the band `framed` less t.check_frame_mm on each side, `framed` holding its box);
     and whether any channel was noisy.
 
-    A channel in which even the barest of the four boxes reads as ink (its median over t.check_paper_floor)
-    is noise there, and that much is taken off it in every box: a dim tungsten photo's blue channel, amplified and
-    recompressed by a messaging app, read 0.09 of ink over a bare box's paper and spilled the frames' colour inside
-    (mixed 1500007: two unused boxes read crossed at 0.18 and 0.20, unflagged; red and green read 0.01-0.02 there).
-    Over the seen sets (levels 0-39, families 0-23 and 100000-100023) no channel's floor reached 0.03. Such noise
-    also varies from box to box (a sixth of the light in blue, noise in 1 mm grains, left an unused box at 0.16
-    over the barest box's floor), which the caller doubts."""
+    A channel in which bare paper reads as ink (over t.check_paper_floor) is noise there, and that much is taken off
+    it in every box: a dim tungsten photo's blue channel, amplified and recompressed by a messaging app, read 0.09 of
+    ink over a bare box's paper and spilled the frames' colour inside (mixed 1500007: two unused boxes read crossed
+    at 0.18 and 0.20, unflagged; red and green read 0.01-0.02 there). Over the seen sets (levels 0-39, families 0-23
+    and 100000-100023) no channel's floor reached 0.03. Such noise also varies from box to box (a sixth of the light
+    in blue, noise in 1 mm grains, left an unused box at 0.16 over the barest box's floor), which the caller doubts.
+
+    Bare paper is the median of the empty cells in `paper` where there are any: the barest of the four boxes may be
+    filled (print 3700002, blind: all four filled, 'cut' in pale green; the least of the boxes in each channel, the
+    grey ones' red and blue taken as noise, left the green at 0.08 of ink, read unused, unflagged). Without any, it
+    is the barest of the boxes in each channel."""
     reach = round(t.check_reach_mm * PX_PER_MM)
     band = round(2 * t.check_frame_mm * PX_PER_MM)
     height, width = sheet.shape[:2]
@@ -718,6 +727,9 @@ def _box_inks(sheet: np.ndarray, boxes: list[Box], framed: list[Box], t: ReaderT
     def clipped(box: Box) -> Box:
         x0, y0, x1, y1 = box
         return min(max(x0, 0), width), min(max(y0, 0), height), min(max(x1, 0), width), min(max(y1, 0), height)
+
+    def median(channels: np.ndarray) -> np.ndarray:
+        return np.median(channels.reshape(3, -1), axis=1)
 
     insides, rings, medians = [], [], []
     for box, outer in zip(boxes, framed, strict=True):
@@ -730,8 +742,10 @@ def _box_inks(sheet: np.ndarray, boxes: list[Box], framed: list[Box], t: ReaderT
         insides.append(inside)
         rings.append(channels[:, ring])
         if inside.size:
-            medians.append(np.median(inside.reshape(3, -1), axis=1))
-    floor = np.min(medians, axis=0) if medians else np.zeros(3)
+            medians.append(median(inside))
+    bare = [median(local_channel_ink(sheet, box, reach, t)) for box in map(clipped, paper)
+            if box[2] > box[0] and box[3] > box[1]]
+    floor = np.median(bare, axis=0) if bare else np.min(medians, axis=0) if medians else np.zeros(3)
     noise = np.maximum(floor - t.check_paper_floor, 0.0).astype(np.float32)
     frames = [(ring - noise[:, None]).max(axis=0) for ring in rings]
     return ([(inside - noise[:, None, None]).max(axis=0) for inside in insides],

@@ -520,9 +520,11 @@ class ReaderTuning:
     check_ring_percentiles: tuple[float, float] = (5, 95)
     check_ring_uneven: float = 0.2
     check_sure: float = 0.3
-    # A channel's ink in the barest of the four boxes, over which it is noise (see stages._box_inks); a clean
+    # A channel's ink on bare paper (the median of check_paper_cells empty cells, the last in the grid, nearest the
+    # boxes; without any, the barest of the four boxes), over which it is noise (see stages._box_inks); a clean
     # photo's paper reads up to 0.03 in every channel (seen sets; a dim tungsten photo's blue 0.09).
     check_paper_floor: float = 0.03
+    check_paper_cells: int = 6
     # Strokes in a box are measured against its own printed frame: the darker part (check_frame_percentile) of a
     # band check_frame_mm either side of it, against the second darkest frame of the four (one may be darker for
     # pencil over it; and the darkest of four frames in even light is above their usual by chance: a blue channel
