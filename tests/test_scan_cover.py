@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from doodle.sheet import layout
-from doodle.sheet.cover import COVER_REASON, cover_over, covered_cells
+from doodle.sheet.cover import COVER_REASON, cover_over, covered_cells, grid_print
 from doodle.sheet.scan import PX_PER_MM, read_photo
 from tests.photogen import make_photo
 from tests.photogen_styles import styled_photo
@@ -157,6 +157,46 @@ def test_a_pencil_s_tip_inside_a_cell_beyond_the_last_line_it_hides_is_covered_t
     assert {(6, 0), (6, 1), (6, 2), (6, 3), (6, 4)} <= found
     assert not {(6, 6), (6, 7), (6, 8)} & found
     assert all(row in (5, 6, 7) for row, _ in found)
+
+
+def _boxed_sheet() -> np.ndarray:
+    """`_grid_sheet` with the special actions' squares printed too."""
+    sheet = _grid_sheet()
+    thick = max(1, round(layout.CHECK_LINE_MM * PX_PER_MM))
+    for special in layout.SPECIALS:
+        x0, y0, x1, y1 = special.check.to_px(PX_PER_MM)
+        cv2.rectangle(sheet, (x0, y0), (x1, y1), (25, 25, 25), thick)
+    return sheet
+
+
+def test_a_pencil_over_a_special_box_covers_it_and_a_cross_or_a_fill_does_not():
+    """Blind pencil-on-sheet 390000: a pencil past the grid's edge lay over the 'twice' box, read crossed, with no
+    doubt. Its frame does not show through the pencil; it shows through a player's cross and a dark fill."""
+    sheet = _boxed_sheet()
+    assert grid_print(sheet, PX_PER_MM).covered_specials == ()
+    marked = sheet.copy()
+    x0, y0, x1, y1 = layout.special_box("neighbour").check.inset(-0.5).to_px(PX_PER_MM)
+    cv2.line(marked, (x0, y0), (x1, y1), (60, 60, 60), 3)
+    cv2.line(marked, (x0, y1), (x1, y0), (60, 60, 60), 3)
+    x0, y0, x1, y1 = layout.special_box("cut").check.inset(-0.3).to_px(PX_PER_MM)
+    marked[y0:y1, x0:x1] = (marked[y0:y1, x0:x1] * 0.35).astype(np.uint8)
+    assert grid_print(marked, PX_PER_MM).covered_specials == ()
+    # A yellow pencil 7 mm wide from above the 'twice' box's middle down through it.
+    cx, cy = (round(v * PX_PER_MM) for v in layout.special_box("twice").check.center)
+    cv2.line(marked, (cx + 20, cy - 120), (cx - 10, cy + 60), (40, 200, 235), round(7 * PX_PER_MM))
+    assert grid_print(marked, PX_PER_MM).covered_specials == ("twice",)
+
+
+def test_a_pencil_left_over_a_box_puts_the_box_in_doubt():
+    """Blind pencil-on-sheet 390000: the pencil ran from i1 past the grid's edge over the unused 'twice' box,
+    which read crossed, with no doubt."""
+    photo = styled_photo(390000, "mild", distractor="pencil on sheet")
+    assert "twice" not in photo.truth.specials_used
+    result = read_photo(photo.jpeg)
+    assert wrong_items(result, photo.truth) <= flagged(result)
+    assert any(doubt.kind == "special" and doubt.special == "twice" and doubt.reason == COVER_REASON
+               for doubt in result.uncertain)
+    assert any("'twice' box" in note for note in result.notes)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 4, 7, 12, 13, 22, 10000])

@@ -71,16 +71,22 @@ COVER_REASON = "covered: the print does not show through what lies over it"
 COVER_ADVICE = "move it off the sheet and retake the photo"
 
 
-def cover_doubts(cells: frozenset[Cell], quilt: Quilt) -> tuple[Uncertain, ...]:
-    """The `cells` something lies over, as doubts (confidence 0, whatever `quilt` read there: what lies over a cell
-    can read as shading, or hide it)."""
-    return tuple(Uncertain.of_cell(cell, quilt.is_covered(*cell), 0.0, COVER_REASON) for cell in sorted(cells))
+def cover_doubts(shown: GridPrint, quilt: Quilt, specials_used: tuple[str, ...] | None) -> tuple[Uncertain, ...]:
+    """The cells and special boxes something lies over (`shown`), as doubts (confidence 0, whatever `quilt` and
+    `specials_used` read there: what lies over a cell or a box can read as a mark, or hide one)."""
+    used = specials_used or ()
+    return (tuple(Uncertain.of_cell(cell, quilt.is_covered(*cell), 0.0, COVER_REASON) for cell in sorted(shown.covered))
+            + tuple(Uncertain.of_special(name, name in used, 0.0, COVER_REASON) for name in shown.covered_specials))
 
 
-def cover_note(cells: frozenset[Cell]) -> str:
-    """What a player is told of `cells` something lies over."""
-    return (f"something lies over {cells_in_words(cells)} (a pencil, a finger?): the print does not show through "
-            f"it, so what is under it cannot be read; {COVER_ADVICE}")
+def cover_note(shown: GridPrint) -> str:
+    """What a player is told of the cells and boxes something lies over (`shown`)."""
+    where = [cells_in_words(shown.covered)] if shown.covered else []
+    if shown.covered_specials:
+        names = " and ".join(f"'{name}'" for name in shown.covered_specials)
+        where.append(f"the {names} box" + ("es" if len(shown.covered_specials) > 1 else ""))
+    return (f"something lies over {' and '.join(where)} (a pencil, a finger?): the print does not show through it, "
+            f"so what is under it cannot be read; {COVER_ADVICE}")
 
 
 @dataclass(frozen=True)
@@ -92,6 +98,11 @@ class GridPrint:
 
     covered: frozenset[Cell]
     contrast: float
+    covered_specials: tuple[str, ...] = ()  # the special actions' boxes something lies over, in the sheet's order
+
+    @property
+    def anything_covered(self) -> bool:
+        return bool(self.covered or self.covered_specials)
 
 
 def covered_cells(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) -> frozenset[Cell]:
@@ -101,11 +112,15 @@ def covered_cells(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING)
     return grid_print(sheet, px_per_mm, t).covered
 
 
-def grid_print(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) -> GridPrint:
-    """How the grid's printed lines show on the flattened sheet `sheet` (BGR uint8, `px_per_mm`)."""
+def grid_print(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING,
+               inside: np.ndarray | None = None) -> GridPrint:
+    """How the grid's and the boxes' printed lines show on the flattened sheet `sheet` (BGR uint8, `px_per_mm`;
+    `inside`: its pixels that were in the photo, when not all were; a box not all in it is not looked at)."""
     grid, cell = layout.GRID_RECT, layout.CELL_MM
     views = ((True, sheet, grid.y, grid.x), (False, sheet.transpose(1, 0, 2), grid.x, grid.y))
-    measured = [(across, _line_pieces(image, [start + k * cell for k in range(SIZE + 1)], along, px_per_mm, t))
+    widths = [layout.GRID_OUTER_LINE_MM] + [layout.GRID_INNER_LINE_MM] * (SIZE - 1) + [layout.GRID_OUTER_LINE_MM]
+    measured = [(across, _line_pieces(image, [start + k * cell for k in range(SIZE + 1)], widths, along,
+                                      SIZE * cell, px_per_mm, t))
                 for across, image, start, along in views]
     # A blurred photo shows its thin print faintly everywhere, and no longer through a dark fill either (harsh 22:
     # whole sides between solid cells at 0.00): nothing there tells what lies over the grid from pencil.
@@ -132,7 +147,35 @@ def grid_print(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) ->
                                    for beside in (line - 1, line) if 0 <= beside < SIZE)
                     middle = (piece + 0.5) * t.cover_piece_mm
                     hidden_at.add((middle, line * cell, line) if across else (line * cell, middle, SIZE + 1 + line))
-    return GridPrint(frozenset(covered | _past_the_ends(sorted(hidden_at), t)), contrast)
+    return GridPrint(frozenset(covered | _past_the_ends(sorted(hidden_at), t)), contrast,
+                     _covered_boxes(sheet, inside, paper, px_per_mm, t))
+
+
+def _covered_boxes(sheet: np.ndarray, inside: np.ndarray | None, paper: float, px_per_mm: float, t: ReaderTuning
+                   ) -> tuple[str, ...]:
+    """The special actions whose box's printed frame does not show, t.cover_box_mm of it or more in all (its four
+    sides, away from the rounded corners), where the sheet beside it is not paper (darker than `paper` by
+    t.cover_not_paper): what lies over the grid may lie over a box too (blind pencil-on-sheet 390000: a pencil
+    past the grid's edge lay over the 'twice' box, read crossed, with no doubt). A player's cross or fill leaves
+    the frame showing, as pencil does over the grid's lines. A box cut off by the photo's edge is not looked at
+    (the reading says it is not all in the photo)."""
+    inset = layout.CHECK_RADIUS_MM
+    found = []
+    for special in layout.SPECIALS:
+        box = special.check
+        x0, y0, x1, y1 = box.inset(-t.cover_beside_mm - layout.CHECK_LINE_MM).to_px(px_per_mm)
+        if inside is not None and not (x0 >= 0 and y0 >= 0 and inside[y0:y1, x0:x1].all()):
+            continue
+        views = ((sheet, [box.y, box.y2], box.x + inset, box.w - 2 * inset),
+                 (sheet.transpose(1, 0, 2), [box.x, box.x2], box.y + inset, box.h - 2 * inset))
+        hidden = 0
+        for image, lines, along, length in views:
+            for pieces in _line_pieces(image, lines, [layout.CHECK_LINE_MM] * 2, along, length, px_per_mm, t):
+                hidden += int(np.sum((pieces.contrast < t.cover_line_contrast)
+                                     & (pieces.shade < t.cover_not_paper * paper)))
+        if hidden * t.cover_piece_mm >= t.cover_box_mm:
+            found.append(special.name)
+    return tuple(found)
 
 
 def _past_the_ends(hidden_at: list[tuple[float, float, int]], t: ReaderTuning) -> set[Cell]:
@@ -184,17 +227,18 @@ class _Pieces:
     shade: np.ndarray
 
 
-def _line_pieces(image: np.ndarray, lines_mm: list[float], along_mm: float, px_per_mm: float,
-                 t: ReaderTuning) -> list[_Pieces]:
-    """The pieces (t.cover_piece_mm long, from `along_mm` across the grid) of each horizontal line of `image` at
-    `lines_mm` (mm from the top), measured column by column and colour by colour: the line's darkest pixel against
+def _line_pieces(image: np.ndarray, lines_mm: list[float], widths_mm: list[float], along_mm: float,
+                 length_mm: float, px_per_mm: float, t: ReaderTuning) -> list[_Pieces]:
+    """The pieces (t.cover_piece_mm long, from `along_mm` for `length_mm`) of each horizontal line of `image` at
+    `lines_mm` (mm from the top; printed `widths_mm` wide), measured column by column and colour by colour: the
+    line's darkest pixel against
     the brightest of the sheet within t.cover_beside_mm of it above, and below. A printed line is a narrow ridge,
     darker than the paper on both sides (however close a drawn outline runs beside it, or dark a fill over it);
     across what lies over it (a pencil's painted facets), one side at least is no brighter than the line. Taken in
     each column's colour that is brightest beside the line: in a colour the sheet is dark in, noise alone makes the
     darkest pixel darker and the brightest brighter."""
     piece = round(t.cover_piece_mm * px_per_mm)
-    count = round(SIZE * layout.CELL_MM / t.cover_piece_mm)
+    count = round(length_mm / t.cover_piece_mm)
     x0 = round(along_mm * px_per_mm)
 
     def middle(values: np.ndarray) -> np.ndarray:
@@ -202,12 +246,11 @@ def _line_pieces(image: np.ndarray, lines_mm: list[float], along_mm: float, px_p
 
     reach = round(t.cover_beside_mm * px_per_mm)
     found = []
-    for k, y_mm in enumerate(lines_mm):
-        half = (layout.GRID_OUTER_LINE_MM if k in (0, len(lines_mm) - 1) else layout.GRID_INNER_LINE_MM) / 2
-        half = round((half + t.cover_line_pad_mm) * px_per_mm)
+    for y_mm, width_mm in zip(lines_mm, widths_mm, strict=True):
+        half = round((width_mm / 2 + t.cover_line_pad_mm) * px_per_mm)
         middle_row = round(y_mm * px_per_mm)
         top = middle_row - half - reach
-        if top < 0 or middle_row + half + reach + 1 > image.shape[0]:
+        if top < 0 or middle_row + half + reach + 1 > image.shape[0] or x0 < 0 or x0 + count * piece > image.shape[1]:
             found.append(_Pieces(np.full(count, np.inf), np.full(count, 256.0)))
             continue
         band = image[top : middle_row + half + reach + 1, x0 : x0 + count * piece].astype(np.float32) + 1.0

@@ -168,6 +168,8 @@ QR_BORDER_MODULES = 1  # white paper all round adds to it (4 mm to the marker, 1
 GRID_RECT = Rect((SHEET_WIDTH_MM - GRID_SIZE * CELL_MM) / 2, 26.0, GRID_SIZE * CELL_MM, GRID_SIZE * CELL_MM)
 GRID_OUTER_LINE_MM = 0.8
 GRID_INNER_LINE_MM = 0.3
+CHECK_LINE_MM = 0.4  # the frame of each special action's square
+CHECK_RADIUS_MM = 0.8  # ... and its rounded corners
 COLUMN_LABELS_RECT = Rect(GRID_RECT.x + 4.0, GRID_RECT.y - 4.5, GRID_RECT.w - 8.0, 4.0)
 """The column letters, centred over the cells (kept out of the top markers' quiet margin)."""
 ROW_LABELS_RECT = Rect(GRID_RECT.x - 4.5, GRID_RECT.y, 4.0, GRID_RECT.h)

@@ -166,7 +166,7 @@ class _SheetPainter:
         for i, word in enumerate(words):
             self.text(x, top + i * 3.5, word, 8, "Helvetica-Bold", INK)
         self.text(x, special.icon.y2 - 0.9, "once per game", HINT_PT, "Helvetica", HINT)
-        self.rect(special.check, INK, white, 0.4, radius=0.8)
+        self.rect(special.check, INK, white, L.CHECK_LINE_MM, radius=L.CHECK_RADIUS_MM)
         self.text(special.check.center[0], special.check.y2 + 2.8, "used", HINT_PT, "Helvetica", HINT, "center")
         self.text(special.rule_line.x, special.rule_line.y2 - 0.6, special.rule, HINT_PT, "Helvetica", INK)
 

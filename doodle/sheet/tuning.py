@@ -235,6 +235,7 @@ class ReaderTuning:
     cover_run_mm: float = 6.0
     cover_not_paper: float = 0.6
     cover_link_mm: float = 24.0  # hidden pieces this near belong to one object (a cell's diagonal and more)
+    cover_box_mm: float = 4.0  # a special box's frame hidden this long in all (cover._covered_boxes)
     cover_tip_mm: float = 16.0  # what lies over the grid may reach this far past the last line it hides
     # The grid's printed lines barely show (their median contrast, see cover.GridPrint) under this: the photo is
     # blurred, and a reading with cells in doubt says so. 0.14 and more on 571 photos of the levels, the families
