@@ -111,6 +111,17 @@ def test_paper_beyond_a_soft_shadow_does_not_check_how_deep_it_is():
     assert wrong_items(result, photo.truth) <= flagged(result)
 
 
+def test_paper_only_inside_a_hard_shadow_does_not_check_the_light_beyond_it():
+    """Sharpened 390021 (blind set): a smooth fall of the light taken for a hard shadow's edge, 8% deep, not
+    confirmed by the paper cells. The 13 empty cells inside it were lifted to paper; the 23 beyond it, none taken as
+    paper, read 0.04-0.09 of ink over a threshold of 0.03, and d4, f6, f8 and f9 read shaded and sure. With no paper
+    beyond such a shadow, the light there may be off by as much as its depth."""
+    photo = styled_photo(390021, "moderate", sharpen=2.0)
+    result = read_photo(photo.jpeg)
+    assert {"d4", "f6", "f8", "f9"} <= {doubt.name for doubt in result.uncertain}
+    assert wrong_items(result, photo.truth) <= flagged(result)
+
+
 def test_grain_under_a_deep_shadow_is_no_stroke_to_vouch_for_a_cell():
     """Mixed 3000008 (blind set): a hand's shadow 0.64 deep over half the grid, not taken out, in a vignetted, dim
     photo the phone brightened and sharpened. Empty cells under it read 0.35-0.6 of ink, in doubt as the light is

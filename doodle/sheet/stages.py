@@ -384,7 +384,15 @@ def decide_cells(read: SheetRead) -> None:
     # (within t.light_holdout_reach) is read in a light nothing near it checks, and may be paper under the shadow as
     # deep as the shadow is (mixed 2100005: g4 and h4, empty in a ring of scribbled cells under a phone's shadow,
     # read 0.30 and 0.25 of ink, shaded and sure).
-    deepest = -float(np.log(max(1.0 - read.shadows.depth, 1e-3))) if read.shadows.soft else 0.0
+    depth = -float(np.log(max(1.0 - read.shadows.depth, 1e-3)))
+    deepest = depth if read.shadows.soft else 0.0
+    # A hard shadow taken out where the paper cells in it do not confirm its depth, and no paper cell lies outside
+    # it: the light outside is checked by nothing but the margins and the lifted paper, and may be off by as much as
+    # the depth (sharpened 390021, blind: a smooth fall of the light taken for a shadow's edge 8% deep; 13 empty
+    # cells in it were lifted to paper, and the 23 beyond it, none taken as paper, read 0.04-0.09 of ink: 4 shaded
+    # and sure).
+    lifted_only = (read.shadow and not read.depth_confirmed and not read.paper_cells - read.in_shadow
+                   and len(read.paper_cells & read.in_shadow) >= t.depth_check_cells)
 
     # Such a tint may also be paper under light as dark as the paper between the strokes of the cells beside it
     # shows: that paper shows the light inside the grid where no empty cell and no margin does (light 3100022:
@@ -394,6 +402,8 @@ def decide_cells(read: SheetRead) -> None:
     def unchecked(index: int) -> float:
         """How much darker the light may be at a cell no paper cell near it checks: as deep as a soft shadow, or as
         dark as the paper between the strokes beside it."""
+        if lifted_only and index not in read.in_shadow:
+            return max(depth, float(between[index]))
         return 0.0 if _checked_by_paper(read, index) else max(deepest, float(between[index]))
 
     doubtful |= {index for index in range(SIZE * SIZE)
