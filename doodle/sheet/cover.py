@@ -164,7 +164,9 @@ def _covered_boxes(sheet: np.ndarray, inside: np.ndarray | None, paper: float, p
     for special in layout.SPECIALS:
         box = special.check
         x0, y0, x1, y1 = box.inset(-t.cover_beside_mm - layout.CHECK_LINE_MM).to_px(px_per_mm)
-        if inside is not None and not (x0 >= 0 and y0 >= 0 and inside[y0:y1, x0:x1].all()):
+        height, width = sheet.shape[:2]
+        on_sheet = x0 >= 0 and y0 >= 0 and x1 <= width and y1 <= height
+        if not on_sheet or (inside is not None and not inside[y0:y1, x0:x1].all()):
             continue
         views = ((sheet, [box.y, box.y2], box.x + inset, box.w - 2 * inset),
                  (sheet.transpose(1, 0, 2), [box.x, box.x2], box.y + inset, box.h - 2 * inset))
@@ -231,12 +233,11 @@ def _line_pieces(image: np.ndarray, lines_mm: list[float], widths_mm: list[float
                  length_mm: float, px_per_mm: float, t: ReaderTuning) -> list[_Pieces]:
     """The pieces (t.cover_piece_mm long, from `along_mm` for `length_mm`) of each horizontal line of `image` at
     `lines_mm` (mm from the top; printed `widths_mm` wide), measured column by column and colour by colour: the
-    line's darkest pixel against
-    the brightest of the sheet within t.cover_beside_mm of it above, and below. A printed line is a narrow ridge,
-    darker than the paper on both sides (however close a drawn outline runs beside it, or dark a fill over it);
-    across what lies over it (a pencil's painted facets), one side at least is no brighter than the line. Taken in
-    each column's colour that is brightest beside the line: in a colour the sheet is dark in, noise alone makes the
-    darkest pixel darker and the brightest brighter."""
+    line's darkest pixel against the brightest of the sheet within t.cover_beside_mm of it above, and below. A
+    printed line is a narrow ridge, darker than the paper on both sides (however close a drawn outline runs beside
+    it, or dark a fill over it); across what lies over it (a pencil's painted facets), one side at least is no
+    brighter than the line. Taken in each column's colour that is brightest beside the line: in a colour the sheet
+    is dark in, noise alone makes the darkest pixel darker and the brightest brighter."""
     piece = round(t.cover_piece_mm * px_per_mm)
     count = round(length_mm / t.cover_piece_mm)
     x0 = round(along_mm * px_per_mm)
