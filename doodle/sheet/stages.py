@@ -386,12 +386,14 @@ def decide_cells(read: SheetRead) -> None:
     # read 0.30 and 0.25 of ink, shaded and sure).
     depth = -float(np.log(max(1.0 - read.shadows.depth, 1e-3)))
     deepest = depth if read.shadows.soft else 0.0
-    # A hard shadow taken out where the paper cells in it do not confirm its depth, and no paper cell lies outside
-    # it: the light outside is checked by nothing but the margins and the lifted paper, and may be off by as much as
-    # the depth (sharpened 390021, blind: a smooth fall of the light taken for a shadow's edge 8% deep; 13 empty
-    # cells in it were lifted to paper, and the 23 beyond it, none taken as paper, read 0.04-0.09 of ink: 4 shaded
-    # and sure).
-    lifted_only = (read.shadow and not read.depth_confirmed and not read.paper_cells - read.in_shadow
+    # A shallow hard shadow (under t.shallow_shadow deep) may be a smooth fall of the light taken for a step. Taken
+    # out where the paper cells in it do not confirm its depth and no paper cell lies outside it, the light outside
+    # is checked by nothing but the margins and the lifted paper, and may be off by as much as the depth (sharpened
+    # 390021, blind: a shadow 8% deep; 13 empty cells in it were lifted to paper, and the 23 beyond it, none taken
+    # as paper, read 0.04-0.09 of ink: 4 shaded and sure). A deeper step is a shadow's (moderate 3016: 38% deep,
+    # solid fills beyond it at 0.4 of ink would be in doubt).
+    lifted_only = (read.shadow and read.shadows.depth < t.shallow_shadow and not read.depth_confirmed
+                   and not read.paper_cells - read.in_shadow
                    and len(read.paper_cells & read.in_shadow) >= t.depth_check_cells)
 
     # Such a tint may also be paper under light as dark as the paper between the strokes of the cells beside it

@@ -288,6 +288,7 @@ class ReaderTuning:
     # depth_check_share of the threshold, over depth_check_cells cells or more on each side, the depth is confirmed.
     depth_check_cells: int = 3
     depth_check_share: float = 0.5
+    shallow_shadow: float = 0.15  # a hard shadow this shallow may be a smooth fall of the light (stages.decide_cells)
     # A cell beside a shadow's edge whose blocks' means (away from the edge) lie within this share of the shadow's
     # depth has no strip lit wrongly: a strip of 1 mm in a 3 mm block shifts its mean by a third of the depth. Cells
     # read right beside an edge on harsh 4000-4039 spread 0-0.08 of the depth (one 0.21); the 6 read wrong there
