@@ -49,6 +49,7 @@ FAMILIES = {
     "sharpened": lambda seed: _one(styled_photo(seed, "moderate", sharpen=2.0)),
     "shaken": lambda seed: _one(styled_photo(seed, "mild", shake=0.006)),
     "shaken-hard": lambda seed: _one(styled_photo(seed, "mild", shake=0.015)),
+    "bubble-marks": lambda seed: _one(styled_photo(seed, "mild", bubbles="any")),
     "mirrored": lambda seed: _one(mirrored_photo(seed, "mild")),
     "second-sheet-beside": lambda seed: _two(two_sheet_photo(seed, "mild", "beside")),
     "second-sheet-under": lambda seed: _two(two_sheet_photo(seed, "mild", "under")),

@@ -140,6 +140,9 @@ nail, a soft shadow); a patch shaded and then rubbed out, its cells empty: a gho
 (10-35% of their darkness), smeared by the eraser."""
 PENCIL_BODIES = ((0.95, 0.78, 0.15), (0.85, 0.65, 0.45), (0.15, 0.30, 0.75), (0.75, 0.12, 0.12), (0.12, 0.12, 0.13),
                  (0.15, 0.55, 0.25))  # RGB reflectance: yellow, bare wood, blue, red, black, green
+BUBBLE_MARKS = ("x", "slash", "tick", "dot", "scribble", "ring")
+"""How players mark a round's bubble when they do not fill it in: a cross, one slash or a tick over it, a dot in its
+middle, a quick scribble over it, a ring drawn round it. One habit per sheet, in pencil, a little off the middle."""
 OUTLINES = ("some", "always", "never", "partial")
 """How players outline their patches: some do (the project's generator: half of them, 70% for MARK_STYLES), every
 one, none, or with sides left out."""
@@ -357,6 +360,42 @@ class _StyledDrawer(photogen._PageDrawer):
         self.page[y0:y1, x0:x1] = np.clip(window * (1.0 - body[..., None]) + painted * body[..., None], 0,
                                           255).astype(np.uint8)
 
+    def mark_bubble(self, round_number: int, place: str, digit: int, mark: str) -> None:
+        """The bubble marked as `mark` (one of BUBBLE_MARKS) says, not filled in."""
+        rng = self.rng
+        cx, cy = L.bubble_center(round_number, place, digit)
+        cx, cy = cx + rng.normal(0, 0.3), cy + rng.normal(0, 0.3)
+        r = L.BUBBLE_RADIUS_MM * rng.uniform(0.8, 1.2)  # how far the strokes reach from the middle
+        width = rng.uniform(0.4, 0.7)
+        box = L.bubble_rect(round_number, place, digit)
+        if mark == "x":
+            lines = [[(cx - r * 0.7, cy - r * 0.7), (cx + r * 0.7, cy + r * 0.7)],
+                     [(cx + r * 0.7, cy - r * 0.7), (cx - r * 0.7, cy + r * 0.7)]]
+        elif mark == "slash":
+            lines = [[(cx + r * 0.6, cy - r * 0.8), (cx - r * 0.6, cy + r * 0.8)]]
+        elif mark == "tick":
+            lines = [[(cx - r * 0.7, cy), (cx - r * 0.15, cy + r * 0.6), (cx + r * 0.8, cy - r * 0.8)]]
+        elif mark == "scribble":
+            turns = int(rng.integers(3, 6))
+            lines = [[(cx + (r * 0.8 if k % 2 else -r * 0.8), cy - r * 0.7 + 1.4 * r * k / turns)
+                      for k in range(turns + 1)]]
+        else:
+            lines = []
+
+        def paint(mask, to_local) -> None:
+            if mark == "dot":
+                radius = rng.uniform(0.5, 0.9)
+                cv2.circle(mask, to_local(cx, cy), int(self.mm(radius) * 16), 255, -1, cv2.LINE_AA, 4)
+            elif mark == "ring":
+                radius = L.BUBBLE_RADIUS_MM + rng.uniform(0.3, 0.9)
+                cv2.ellipse(mask, to_local(cx, cy), (int(self.mm(radius) * 16), int(self.mm(radius * 0.9) * 16)),
+                            float(rng.uniform(0, 180)), 0, 360, 255, self.line_px(width), cv2.LINE_AA, 4)
+            for line in lines:
+                pts = np.array([to_local(*p) for p in self.wobbly_polyline(line, 0.15)], np.int32)
+                cv2.polylines(mask, [pts], False, 255, self.line_px(width), cv2.LINE_AA, 4)
+
+        self.apply(box.inset(-1.5), paint, photogen.GRAPHITE, rng.uniform(0.6, 0.9), grain=0.3)
+
     def _erased(self, cells: frozenset) -> None:
         """`cells` shaded (and maybe outlined) as any patch is, then rubbed out: what is left is a share of the
         pencil's darkness, smeared a little by the eraser."""
@@ -428,14 +467,16 @@ class _StyledDrawer(photogen._PageDrawer):
 
 def styled_photo(seed: int, level: str | Conditions = "mild", style: str | None = None,
                  distractor: str | None = None, sharpen: float = 0.0, outlines: str = "some",
-                 shake: float = 0.0) -> SyntheticPhoto:
+                 shake: float = 0.0, bubbles: str | None = None) -> SyntheticPhoto:
     """A photo of the project's generator with every patch drawn in `style` (one of MARK_STYLES, or the project's
     own) and outlined as `outlines` says (one of OUTLINES), its distractor outlines replaced by `distractor` (one
     of DISTRACTORS), the photo sharpened by an unsharp mask of `sharpen` (a phone's processing: 1.5 is strong),
     and shaken: blurred along a line at any angle, as long as 30-100% of `shake` times the photo's longer side (a
-    hand that moved while the shutter was open: 0.006 is 24 pixels of a 12 MP photo at most)."""
+    hand that moved while the shutter was open: 0.006 is 24 pixels of a 12 MP photo at most). `bubbles`: "any"
+    marks the round's bubbles in one of BUBBLE_MARKS (chosen per sheet), instead of filling them in."""
     cond = CONDITIONS[level] if isinstance(level, str) else level
-    suffix = ("" if outlines == "some" else f"-{outlines}") + (f"-shake{shake}" if shake else "")
+    suffix = (("" if outlines == "some" else f"-{outlines}") + (f"-shake{shake}" if shake else "")
+              + (f"-bubbles-{bubbles}" if bubbles else ""))
     changes: dict = {"name": f"{cond.name}-{style}-{distractor}-{sharpen}{suffix}"}
     if style is not None:
         changes["styles"] = (style,)
@@ -443,6 +484,7 @@ def styled_photo(seed: int, level: str | Conditions = "mild", style: str | None 
         changes["distractor_outlines"] = (2, 4)
     cond = replace(cond, **changes)
     drawer_class, degrade = photogen._PageDrawer, photogen._degrade
+    marked: dict[str, str] = {}  # the bubbles' mark chosen for this sheet
 
     class Drawer(_StyledDrawer):
         def __init__(self, *args, **kwargs) -> None:
@@ -453,6 +495,14 @@ def styled_photo(seed: int, level: str | Conditions = "mild", style: str | None 
         def shade_patch(self, cells: frozenset, style: str) -> None:
             self._shaded = getattr(self, "_shaded", set()) | set(cells)
             super().shade_patch(cells, style)
+
+        def fill_bubble(self, round_number: int, place: str, digit: int) -> None:
+            if not bubbles:
+                super().fill_bubble(round_number, place, digit)
+                return
+            if "bubble_mark" not in marked:
+                marked["bubble_mark"] = str(self.rng.choice(BUBBLE_MARKS))
+            self.mark_bubble(round_number, place, digit, marked["bubble_mark"])
 
     def processed(rng, cond, photo, details):
         if shake:
@@ -477,6 +527,8 @@ def styled_photo(seed: int, level: str | Conditions = "mild", style: str | None 
 
     photogen._PageDrawer, photogen._degrade = Drawer, processed
     try:
-        return make_photo(seed, cond)
+        photo = make_photo(seed, cond)
+        photo.details.update(marked)
+        return photo
     finally:
         photogen._PageDrawer, photogen._degrade = drawer_class, degrade

@@ -17,6 +17,7 @@ from doodle.sheet import layout as L
 from doodle.sheet.scan import METHOD_GRID, METHOD_MARKERS, ScanResult, read_photo
 from doodle.sheet.scan_errors import MarkersMissingError
 from tests.photogen import level_conditions, make_photo
+from tests.photogen_styles import styled_photo
 
 EXAMPLES = Path(__file__).resolve().parent / "photos"  # layout 1 and 2 photos of random fills, read exactly
 SMALL = 2.0  # megapixels: quick to make and to read
@@ -118,6 +119,19 @@ def test_a_shadow_edge_across_an_empty_bubble_is_flagged():
     result = read_photo(photo.jpeg)
     silent = wrong_items(result, photo.truth) - flagged(result)
     assert not silent, f"read wrongly without a flag: {sorted(silent)}"
+
+
+@pytest.mark.parametrize(("seed", "mark"), [(0, "x"), (1, "tick"), (2, "ring"), (9, "slash"), (16, "dot"),
+                                           (8, "scribble")])
+def test_a_bubble_marked_but_not_filled_in_never_gives_a_wrong_score_without_a_word(seed, mark):
+    """Players mark a bubble as they mark a box: a cross, a tick, a slash, a dot, a scribble, or a ring drawn round
+    it (style family bubble-marks, one habit per sheet). Each round is read right, or in doubt, or not read (the
+    player is asked for it): never a wrong score with no doubt."""
+    photo = styled_photo(seed, "mild", bubbles="any")
+    assert photo.details["bubble_mark"] == mark
+    result = read_photo(photo.jpeg)
+    for number, (read, true) in enumerate(zip(result.round_scores, photo.truth.round_scores, strict=True), 1):
+        assert read == true or read is None or f"round {number}" in flagged(result)
 
 
 @pytest.mark.parametrize("seed", [17, 19, 60])
