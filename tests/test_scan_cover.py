@@ -187,6 +187,16 @@ def test_a_pencil_over_a_special_box_covers_it_and_a_cross_or_a_fill_does_not():
     assert grid_print(marked, PX_PER_MM).covered_specials == ("twice",)
 
 
+def test_no_box_is_covered_where_the_boxes_are_not_read():
+    """A sheet placed from its grid alone (no markers: a hand-ruled grid, a cut sheet) has no boxes read; where
+    they would be, the table or anything dark hides no printed frame the reader looks at."""
+    sheet = _grid_sheet()
+    x0, y0, x1, y1 = layout.special_box("neighbour").box.to_px(PX_PER_MM)
+    sheet[y0 - 20 :, :] = (60, 50, 40)  # a dark table beyond the sheet's grid
+    assert grid_print(sheet, PX_PER_MM).covered_specials  # looked at, every frame is hidden
+    assert grid_print(sheet, PX_PER_MM, boxes=False).covered_specials == ()
+
+
 def test_a_pencil_left_over_a_box_puts_the_box_in_doubt():
     """Blind pencil-on-sheet 390000: the pencil ran from i1 past the grid's edge over the unused 'twice' box,
     which read crossed, with no doubt."""

@@ -33,6 +33,7 @@ from doodle.geometry import Cell
 from doodle.quilt import SIZE, Quilt, cells_in_words
 from doodle.sheet import layout
 from doodle.sheet.doubts import Uncertain
+from doodle.sheet.placement import all_inside
 from doodle.sheet.tuning import TUNING, ReaderTuning
 
 
@@ -83,16 +84,17 @@ def cover_note(shown: GridPrint) -> str:
     """What a player is told of the cells and boxes something lies over (`shown`)."""
     where = [cells_in_words(shown.covered)] if shown.covered else []
     if shown.covered_specials:
-        names = " and ".join(f"'{name}'" for name in shown.covered_specials)
-        where.append(f"the {names} box" + ("es" if len(shown.covered_specials) > 1 else ""))
+        names = [f"'{name}'" for name in shown.covered_specials]
+        listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+        where.append(f"the {listed} box" + ("es" if len(names) > 1 else ""))
     return (f"something lies over {' and '.join(where)} (a pencil, a finger?): the print does not show through it, "
             f"so what is under it cannot be read; {COVER_ADVICE}")
 
 
 @dataclass(frozen=True)
 class GridPrint:
-    """How the grid's printed lines show on a flattened sheet: the cells something lies over (see `covered_cells`),
-    and the lines' median contrast (log, against the sheet beside them; inf when none could be measured): 0.7 and
+    """How the print shows on a flattened sheet: the cells and special boxes something lies over (see `grid_print`),
+    and the grid lines' median contrast (log, against the sheet beside them; inf when none could be measured): 0.7 and
     more on a sharp photo, 0.14 and more on the blurriest of the harsh level's, under 0.1 on photos a moving hand
     blurred (shaken-hard)."""
 
@@ -109,13 +111,15 @@ def covered_cells(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING)
     """The cells beside a stretch of the grid's printed lines, t.cover_run_mm long or longer, that does not show on
     the flattened sheet `sheet` (BGR uint8, `px_per_mm`): something lies over them. None when the photo's print is
     too faint all over to tell (t.cover_sharp_print)."""
-    return grid_print(sheet, px_per_mm, t).covered
+    return grid_print(sheet, px_per_mm, t, boxes=False).covered
 
 
-def grid_print(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING,
-               inside: np.ndarray | None = None) -> GridPrint:
-    """How the grid's and the boxes' printed lines show on the flattened sheet `sheet` (BGR uint8, `px_per_mm`;
-    `inside`: its pixels that were in the photo, when not all were; a box not all in it is not looked at)."""
+def grid_print(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING, inside: np.ndarray | None = None,
+               boxes: bool = True) -> GridPrint:
+    """How the grid's printed lines show on the flattened sheet `sheet` (BGR uint8, `px_per_mm`), and, when `boxes`
+    (the sheet was placed by its markers, so its boxes are read), the special boxes' frames: those not all in the
+    photo (`inside`, its pixels that were, when not all were) are not looked at. On a photo whose print is too
+    faint all over to tell (t.cover_sharp_print), nothing is taken as covered, box or cell."""
     grid, cell = layout.GRID_RECT, layout.CELL_MM
     views = ((True, sheet, grid.y, grid.x), (False, sheet.transpose(1, 0, 2), grid.x, grid.y))
     widths = [layout.GRID_OUTER_LINE_MM] + [layout.GRID_INNER_LINE_MM] * (SIZE - 1) + [layout.GRID_OUTER_LINE_MM]
@@ -138,7 +142,7 @@ def grid_print(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING,
     hidden_at: set[tuple[float, float, int]] = set()  # each hidden piece's middle (mm, in the grid) and its line
     for across, lines in measured:
         for line, pieces in enumerate(lines):
-            hidden = (pieces.contrast < t.cover_line_contrast) & (pieces.shade < t.cover_not_paper * paper)
+            hidden = _hidden(pieces, paper, t)
             in_run = np.convolve(hidden.astype(int), np.ones(run, int), mode="valid") >= run
             for first in np.flatnonzero(in_run):
                 for piece in range(first, first + run):
@@ -147,11 +151,17 @@ def grid_print(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING,
                                    for beside in (line - 1, line) if 0 <= beside < SIZE)
                     middle = (piece + 0.5) * t.cover_piece_mm
                     hidden_at.add((middle, line * cell, line) if across else (line * cell, middle, SIZE + 1 + line))
+    in_photo = np.ones(sheet.shape[:2], bool) if inside is None else inside
     return GridPrint(frozenset(covered | _past_the_ends(sorted(hidden_at), t)), contrast,
-                     _covered_boxes(sheet, inside, paper, px_per_mm, t))
+                     _covered_boxes(sheet, in_photo, paper, px_per_mm, t) if boxes else ())
 
 
-def _covered_boxes(sheet: np.ndarray, inside: np.ndarray | None, paper: float, px_per_mm: float, t: ReaderTuning
+def _hidden(pieces: _Pieces, paper: float, t: ReaderTuning) -> np.ndarray:
+    """Which of a printed line's `pieces` do not show, over a sheet that is not paper (`paper`: its shade)."""
+    return (pieces.contrast < t.cover_line_contrast) & (pieces.shade < t.cover_not_paper * paper)
+
+
+def _covered_boxes(sheet: np.ndarray, inside: np.ndarray, paper: float, px_per_mm: float, t: ReaderTuning
                    ) -> tuple[str, ...]:
     """The special actions whose box's printed frame does not show, t.cover_box_mm of it or more in all (its four
     sides, away from the rounded corners), where the sheet beside it is not paper (darker than `paper` by
@@ -160,21 +170,16 @@ def _covered_boxes(sheet: np.ndarray, inside: np.ndarray | None, paper: float, p
     the frame showing, as pencil does over the grid's lines. A box cut off by the photo's edge is not looked at
     (the reading says it is not all in the photo)."""
     inset = layout.CHECK_RADIUS_MM
+    reach = layout.CHECK_LINE_MM / 2 + t.cover_line_pad_mm + t.cover_beside_mm  # what a side's measure looks at
     found = []
     for special in layout.SPECIALS:
         box = special.check
-        x0, y0, x1, y1 = box.inset(-t.cover_beside_mm - layout.CHECK_LINE_MM).to_px(px_per_mm)
-        height, width = sheet.shape[:2]
-        on_sheet = x0 >= 0 and y0 >= 0 and x1 <= width and y1 <= height
-        if not on_sheet or (inside is not None and not inside[y0:y1, x0:x1].all()):
+        if not all_inside(inside, box.inset(-reach), px_per_mm):
             continue
         views = ((sheet, [box.y, box.y2], box.x + inset, box.w - 2 * inset),
                  (sheet.transpose(1, 0, 2), [box.x, box.x2], box.y + inset, box.h - 2 * inset))
-        hidden = 0
-        for image, lines, along, length in views:
-            for pieces in _line_pieces(image, lines, [layout.CHECK_LINE_MM] * 2, along, length, px_per_mm, t):
-                hidden += int(np.sum((pieces.contrast < t.cover_line_contrast)
-                                     & (pieces.shade < t.cover_not_paper * paper)))
+        hidden = sum(int(_hidden(pieces, paper, t).sum()) for image, lines, along, length in views
+                     for pieces in _line_pieces(image, lines, [layout.CHECK_LINE_MM] * 2, along, length, px_per_mm, t))
         if hidden * t.cover_piece_mm >= t.cover_box_mm:
             found.append(special.name)
     return tuple(found)

@@ -189,10 +189,10 @@ def items_in_view(inside: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING
     photo's top edge read as unused, with no doubt)."""
     around = -t.placed_in_view_mm
     boxes_in_view = frozenset(special.name for special in layout.SPECIALS
-                              if _all_inside(inside, special.check.inset(around), px_per_mm))
+                              if all_inside(inside, special.check.inset(around), px_per_mm))
     bubbles_in_view = frozenset(
         block.number for block in layout.ROUNDS
-        if all(_all_inside(inside, layout.bubble_rect(block.number, place, digit).inset(around), px_per_mm)
+        if all(all_inside(inside, layout.bubble_rect(block.number, place, digit).inset(around), px_per_mm)
                for place in layout.PLACES for digit in range(10)))
     return PlacedItems({special.name: 0.0 for special in layout.SPECIALS},
                        {block.number: 0.0 for block in layout.ROUNDS}, boxes_in_view, bubbles_in_view,
@@ -203,7 +203,8 @@ def _corners(rect: layout.Rect) -> tuple[tuple[float, float], ...]:
     return ((rect.x, rect.y), (rect.x2, rect.y), (rect.x2, rect.y2), (rect.x, rect.y2))
 
 
-def _all_inside(inside: np.ndarray, rect: layout.Rect, px_per_mm: float) -> bool:
+def all_inside(inside: np.ndarray, rect: layout.Rect, px_per_mm: float) -> bool:
+    """Whether all of `rect` (sheet mm) lies on the sheet image's pixels marked `inside`."""
     x0, y0, x1, y1 = rect.to_px(px_per_mm)
     height, width = inside.shape
     if x0 < 0 or y0 < 0 or x1 > width or y1 > height:

@@ -384,15 +384,16 @@ def decide_cells(read: SheetRead) -> None:
     # (within t.light_holdout_reach) is read in a light nothing near it checks, and may be paper under the shadow as
     # deep as the shadow is (mixed 2100005: g4 and h4, empty in a ring of scribbled cells under a phone's shadow,
     # read 0.30 and 0.25 of ink, shaded and sure).
-    depth = -float(np.log(max(1.0 - read.shadows.depth, 1e-3)))
-    deepest = depth if read.shadows.soft else 0.0
+    log_depth = -float(np.log(max(1.0 - read.shadows.depth, 1e-3)))
+    deepest = log_depth if read.shadows.soft else 0.0
     # A shallow hard shadow (under t.shallow_shadow deep) may be a smooth fall of the light taken for a step. Taken
     # out where the paper cells in it do not confirm its depth and no paper cell lies outside it, the light outside
     # is checked by nothing but the margins and the lifted paper, and may be off by as much as the depth (sharpened
     # 390021, blind: a shadow 8% deep; 13 empty cells in it were lifted to paper, and the 23 beyond it, none taken
     # as paper, read 0.04-0.09 of ink: 4 shaded and sure). A deeper step is a shadow's (moderate 3016: 38% deep,
     # solid fills beyond it at 0.4 of ink would be in doubt).
-    lifted_only = (read.shadow and read.shadows.depth < t.shallow_shadow and not read.depth_confirmed
+    lifted_only = (read.shadow and not read.shadows.soft and read.shadows.depth < t.shallow_shadow
+                   and not read.depth_confirmed
                    and not read.paper_cells - read.in_shadow
                    and len(read.paper_cells & read.in_shadow) >= t.depth_check_cells)
 
@@ -405,7 +406,7 @@ def decide_cells(read: SheetRead) -> None:
         """How much darker the light may be at a cell no paper cell near it checks: as deep as a soft shadow, or as
         dark as the paper between the strokes beside it."""
         if lifted_only and index not in read.in_shadow:
-            return max(depth, float(between[index]))
+            return max(log_depth, float(between[index]))
         return 0.0 if _checked_by_paper(read, index) else max(deepest, float(between[index]))
 
     doubtful |= {index for index in range(SIZE * SIZE)
@@ -659,8 +660,8 @@ def read_specials(read: SheetRead) -> None:
     seen: list[tuple[Box, np.ndarray, pictures.Colour]] = []  # each box's strokes, for the trace
     boxes = [special.check.inset(t.check_inset_mm).to_px(PX_PER_MM) for special in layout.SPECIALS]
     framed = [special.check.inset(-t.check_frame_mm).to_px(PX_PER_MM) for special in layout.SPECIALS]
-    # Cells read empty and sure, nearest the boxes (the grid's last rows), show what bare paper reads in each
-    # channel here.
+    # Cells read empty and sure show what bare paper reads in each channel here: the last of them in the grid,
+    # the nearest the boxes by row.
     empty = [index for index, conf in enumerate(read.confidences[: SIZE * SIZE])
              if conf >= t.uncertain_below and not read.quilt.is_covered(*divmod(index, SIZE))]
     paper = [cell_boxes(t.cell_inset_mm)[index] for index in empty[-t.check_paper_cells:]]
