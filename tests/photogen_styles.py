@@ -1,7 +1,8 @@
 """More kinds of synthetic photo than tests/photogen.py makes: framing (a second sheet in view, a mirrored photo),
 marking styles (a slash per cell, a loose scribble, a bleeding felt-tip; patches outlined or not, or in part),
-distractors (an eraser smudge, a coffee ring, tea and coffee rings of any kind, a hand's smear of graphite) and
-sharpening.
+distractors (an eraser smudge, a coffee ring, tea and coffee rings of any kind, a hand's smear of graphite, a
+pencil or a finger on the sheet, a patch rubbed out), the round's bubbles marked rather than filled in, sharpening
+and a shaken phone.
 
 Each builds on `photogen.make_photo` and keeps its ground truth, so the same checks apply. Seeds from
 HELD_OUT_FIRST_SEED on are kept out of tuning (see benchmarks/bench_scan_styles.py).
