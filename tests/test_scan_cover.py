@@ -197,6 +197,18 @@ def test_no_box_is_covered_where_the_boxes_are_not_read():
     assert grid_print(sheet, PX_PER_MM, boxes=False).covered_specials == ()
 
 
+def test_a_light_skinned_finger_over_the_grid_is_not_paper():
+    """Blind finger-on-sheet 400021: a finger of the lightest skin reached in over g9-i9 from the bottom edge. In blue
+    it is 0.65 of paper, over the 0.6 that a pencil's body or a dark fill is under, and the bottom line hidden under
+    it was not taken as covered: i9 read shaded, with no doubt. Skin is not paper's hue: bright in red, dim in
+    blue."""
+    photo = styled_photo(400021, "mild", distractor="finger on sheet")
+    assert not photo.truth.quilt.is_covered(8, 8)
+    result = read_photo(photo.jpeg)
+    assert wrong_items(result, photo.truth) <= flagged(result)
+    assert any(doubt.name == "i9" and doubt.reason == COVER_REASON for doubt in result.uncertain)
+
+
 def test_a_pencil_left_over_a_box_puts_the_box_in_doubt():
     """Blind pencil-on-sheet 390000: the pencil ran from i1 past the grid's edge over the unused 'twice' box,
     which read crossed, with no doubt."""

@@ -135,7 +135,7 @@ def grid_print(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING, in
         return GridPrint(frozenset(), contrast)
     # What lies over the grid is not paper: darker than the sheet's paper in one colour at least (a faint print on
     # paper, a line lost to a sharpened photo's halo, are paper there).
-    paper = float(np.median(np.concatenate([pieces.shade for _, lines in measured for pieces in lines])))
+    paper = np.median(np.concatenate([pieces.colour for _, lines in measured for pieces in lines]), axis=0)
     per_cell = round(cell / t.cover_piece_mm)
     run = max(1, round(t.cover_run_mm / t.cover_piece_mm))
     covered: set[Cell] = set()
@@ -156,12 +156,16 @@ def grid_print(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING, in
                      _covered_boxes(sheet, in_photo, paper, px_per_mm, t) if boxes else ())
 
 
-def _hidden(pieces: _Pieces, paper: float, t: ReaderTuning) -> np.ndarray:
-    """Which of a printed line's `pieces` do not show, over a sheet that is not paper (`paper`: its shade)."""
-    return (pieces.contrast < t.cover_line_contrast) & (pieces.shade < t.cover_not_paper * paper)
+def _hidden(pieces: _Pieces, paper: np.ndarray, t: ReaderTuning) -> np.ndarray:
+    """Which of a printed line's `pieces` do not show, over a sheet that is not paper (`paper`: its colour): darker
+    than t.cover_not_paper of it in one colour at least, or of another hue (its colours apart by t.cover_hue, over
+    paper's: a light skin is 0.65 of paper in blue, and as bright as paper in red)."""
+    share = pieces.colour / np.maximum(paper, 1.0)
+    not_paper = (share.min(axis=1) < t.cover_not_paper) | (share.max(axis=1) - share.min(axis=1) > t.cover_hue)
+    return (pieces.contrast < t.cover_line_contrast) & not_paper
 
 
-def _covered_boxes(sheet: np.ndarray, inside: np.ndarray, paper: float, px_per_mm: float, t: ReaderTuning
+def _covered_boxes(sheet: np.ndarray, inside: np.ndarray, paper: np.ndarray, px_per_mm: float, t: ReaderTuning
                    ) -> tuple[str, ...]:
     """The special actions whose box's printed frame does not show, t.cover_box_mm of it or more in all (its four
     sides, away from the rounded corners), where the sheet beside it is not paper (darker than `paper` by
@@ -228,10 +232,11 @@ def _linked(points: np.ndarray, link_mm: float) -> np.ndarray:
 @dataclass(frozen=True)
 class _Pieces:
     """A printed line's pieces, each measured in the middle of its columns: how much darker (log) the line is than
-    the sheet on both sides of it, and that sheet's darkest colour (washed out to white by a glare, paper's)."""
+    the sheet on both sides of it, and that sheet's colour ((pieces, 3), each channel; washed out to white by a
+    glare, paper's)."""
 
     contrast: np.ndarray
-    shade: np.ndarray
+    colour: np.ndarray
 
 
 def _line_pieces(image: np.ndarray, lines_mm: list[float], widths_mm: list[float], along_mm: float,
@@ -257,7 +262,7 @@ def _line_pieces(image: np.ndarray, lines_mm: list[float], widths_mm: list[float
         middle_row = round(y_mm * px_per_mm)
         top = middle_row - half - reach
         if top < 0 or middle_row + half + reach + 1 > image.shape[0] or x0 < 0 or x0 + count * piece > image.shape[1]:
-            found.append(_Pieces(np.full(count, np.inf), np.full(count, 256.0)))
+            found.append(_Pieces(np.full(count, np.inf), np.full((count, 3), 256.0)))
             continue
         band = image[top : middle_row + half + reach + 1, x0 : x0 + count * piece].astype(np.float32) + 1.0
         # Each column's line, in each colour: its darkest row near where the line is printed; the sheet beside it:
@@ -272,5 +277,5 @@ def _line_pieces(image: np.ndarray, lines_mm: list[float], widths_mm: list[float
         beside = np.minimum(above, below)
         lit = np.argmax(beside, axis=1)[:, None]  # the channel with the most light beside the line: the least noise
         contrast = np.log(np.take_along_axis(beside, lit, 1) / np.take_along_axis(line, lit, 1))[:, 0]
-        found.append(_Pieces(contrast=middle(contrast), shade=middle(beside.min(axis=1))))
+        found.append(_Pieces(contrast=middle(contrast), colour=np.stack([middle(beside[:, k]) for k in range(3)], 1)))
     return found

@@ -234,6 +234,10 @@ class ReaderTuning:
     cover_sharp_print: float = 0.6
     cover_run_mm: float = 6.0
     cover_not_paper: float = 0.6
+    # ... or of another hue than paper: its colours, each over paper's, apart by cover_hue (a light skin in red and
+    # blue: 0.2-0.3; blind finger-on-sheet 400021). No cell more found covered on the 523 photos with nothing over
+    # them, nor on the pencils.
+    cover_hue: float = 0.15
     cover_link_mm: float = 24.0  # hidden pieces this near belong to one object (a cell's diagonal and more)
     cover_box_mm: float = 4.0  # a special box's frame hidden this long in all (cover._covered_boxes)
     cover_tip_mm: float = 16.0  # what lies over the grid may reach this far past the last line it hides
