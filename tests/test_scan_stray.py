@@ -77,3 +77,15 @@ def test_cells_crossed_only_by_stray_lines_read_empty_in_doubt(seed):
     assert not wrong_items(result, photo.truth)
     crossed = {u.cell for u in result.uncertain if u.kind == "cell" and not u.read}
     assert crossed and not any(photo.truth.quilt.is_covered(*cell) for cell in crossed)
+
+
+def test_a_short_line_from_a_cells_middle_out_through_its_corner_into_a_scribble_is_no_slash():
+    """Blind stray-line 400016: a line from b1's middle out through its bottom-right corner, 5 mm on into c2's
+    scribble, read as b1's slash, shaded and sure. Its strokes do not lie along b1's diagonal from end to end, so
+    where they ran on past the corner was not looked for; they run into the corner, and on into c2 along their
+    slant."""
+    photo = styled_photo(400016, "mild", distractor="stray line")
+    assert not photo.truth.quilt.is_covered(0, 1)
+    result = read_photo(photo.jpeg)
+    assert wrong_items(result, photo.truth) <= {doubt.name for doubt in result.uncertain}
+    assert "b1" in {doubt.name for doubt in result.uncertain}

@@ -70,7 +70,8 @@ def confined_cells(strokes: StrokeMap, boxes: tuple[tuple[int, int, int, int], .
                  for index in candidates}
     slants = _Slants(clean, px_per_mm, t)
     for index in candidates:
-        corners |= _run_on_past_corners(slants, strokes, index, diagonals[index], px_per_mm, t)
+        corners |= _run_on_past_corners(slants, strokes, index, diagonals[index] | _into_a_corner(slants, strokes,
+                                        index, px_per_mm, t), px_per_mm, t)
     ran_on, beside = _run_on_beside(clean, strokes, corners, candidates, px_per_mm, t)
     corners -= beside
     # The cells that hold a slash: a few strokes (not shading, where ink lies along every line) along a diagonal.
@@ -169,6 +170,28 @@ def _run_on_past_corners(slants: _Slants, strokes: StrokeMap, index: int, diagon
                     and _runs_on_slant(slants.near(falling), (x - strokes.x0, y - strokes.y0), (dx, dy), px_per_mm,
                                        t)):
                 found.add((frozenset({index, r * SIZE + c}), falling))
+    return found
+
+
+def _into_a_corner(slants: _Slants, strokes: StrokeMap, index: int, px_per_mm: float, t: ReaderTuning) -> set[bool]:
+    """The diagonals ("\\" True, "/" False) along which a cell's strokes run into one of that diagonal's corners (to
+    within t.crossing_slant_mm of it, clear of the lines), though not from end to end: a line coming from the
+    cell's middle out through its corner (blind stray-line 400016: from b1's middle through its corner 5 mm on
+    into c2's scribble, read as b1's slash, unflagged)."""
+    row, col = divmod(index, SIZE)
+    x0, y0, x1, y1 = layout.cell_rect(row, col).to_px(px_per_mm)
+    near, clear = round(t.crossing_slant_mm * px_per_mm), round(t.crossing_clear_mm * px_per_mm)
+    corners = {True: ((x0, y0, 1, 1), (x1, y1, -1, -1)), False: ((x0, y1, 1, -1), (x1, y0, -1, 1))}
+    found = set()
+    for falling, ends in corners.items():
+        along = slants.near(falling)
+        for x, y, dx, dy in ends:
+            xs = sorted((x - strokes.x0 + dx * clear, x - strokes.x0 + dx * near))
+            ys = sorted((y - strokes.y0 + dy * clear, y - strokes.y0 + dy * near))
+            if (along[max(ys[0], 0) : max(ys[1], 0), max(xs[0], 0) : max(xs[1], 0)]
+                    & slants.clean[max(ys[0], 0) : max(ys[1], 0), max(xs[0], 0) : max(xs[1], 0)]).sum() \
+                    >= t.crossing_speck_px:
+                found.add(falling)
     return found
 
 
