@@ -133,8 +133,8 @@ def grid_print(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING, in
     contrast = float(np.median(shown)) if shown.size else float("inf")
     if contrast < t.cover_sharp_print or not np.isfinite(contrast):
         return GridPrint(frozenset(), contrast)
-    # What lies over the grid is not paper: darker than the sheet's paper in one colour at least (a faint print on
-    # paper, a line lost to a sharpened photo's halo, are paper there).
+    # What lies over the grid is not paper: darker than the sheet's paper in one colour at least, or of another hue
+    # (a faint print on paper, a line lost to a sharpened photo's halo, are paper there; see `_hidden`).
     paper = np.median(np.concatenate([pieces.colour for _, lines in measured for pieces in lines]), axis=0)
     per_cell = round(cell / t.cover_piece_mm)
     run = max(1, round(t.cover_run_mm / t.cover_piece_mm))
@@ -168,11 +168,11 @@ def _hidden(pieces: _Pieces, paper: np.ndarray, t: ReaderTuning) -> np.ndarray:
 def _covered_boxes(sheet: np.ndarray, inside: np.ndarray, paper: np.ndarray, px_per_mm: float, t: ReaderTuning
                    ) -> tuple[str, ...]:
     """The special actions whose box's printed frame does not show, t.cover_box_mm of it or more in all (its four
-    sides, away from the rounded corners), where the sheet beside it is not paper (darker than `paper` by
-    t.cover_not_paper): what lies over the grid may lie over a box too (blind pencil-on-sheet 390000: a pencil
-    past the grid's edge lay over the 'twice' box, read crossed, with no doubt). A player's cross or fill leaves
-    the frame showing, as pencil does over the grid's lines. A box cut off by the photo's edge is not looked at
-    (the reading says it is not all in the photo)."""
+    sides, away from the rounded corners), where the sheet beside it is not paper (`_hidden`): what lies over the
+    grid may lie over a box too (blind pencil-on-sheet 390000: a pencil past the grid's edge lay over the 'twice'
+    box, read crossed, with no doubt). A player's cross or fill leaves the frame showing, as pencil does over the
+    grid's lines. A box cut off by the photo's edge is not looked at (the reading says it is not all in the
+    photo)."""
     inset = layout.CHECK_RADIUS_MM
     reach = layout.CHECK_LINE_MM / 2 + t.cover_line_pad_mm + t.cover_beside_mm  # what a side's measure looks at
     found = []
