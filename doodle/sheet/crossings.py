@@ -159,9 +159,7 @@ def _run_on_past_corners(slants: _Slants, strokes: StrokeMap, index: int, diagon
     cell, the slashes of a patch often nearly meet at a corner, and only a stroke seen crossing there counts.
     `diagonals`: those the cell's strokes lie along ("\\" True, "/" False)."""
     row, col = divmod(index, SIZE)
-    x0, y0, x1, y1 = layout.cell_rect(row, col).to_px(px_per_mm)
-    # Each diagonal's two corners (in the stroke map's pixels) and the way out of the cell past each.
-    ends = {True: (((x0, y0), (-1, -1)), ((x1, y1), (1, 1))), False: (((x0, y1), (-1, 1)), ((x1, y0), (1, -1)))}
+    ends = _diagonal_corners(index, px_per_mm)
     found = set()
     for falling in diagonals:
         for (x, y), (dx, dy) in ends[falling]:
@@ -178,21 +176,23 @@ def _into_a_corner(slants: _Slants, strokes: StrokeMap, index: int, px_per_mm: f
     within t.crossing_slant_mm of it, clear of the lines), though not from end to end: a line coming from the
     cell's middle out through its corner (blind stray-line 400016: from b1's middle through its corner 5 mm on
     into c2's scribble, read as b1's slash, unflagged)."""
-    row, col = divmod(index, SIZE)
-    x0, y0, x1, y1 = layout.cell_rect(row, col).to_px(px_per_mm)
     near, clear = round(t.crossing_slant_mm * px_per_mm), round(t.crossing_clear_mm * px_per_mm)
-    corners = {True: ((x0, y0, 1, 1), (x1, y1, -1, -1)), False: ((x0, y1, 1, -1), (x1, y0, -1, 1))}
     found = set()
-    for falling, ends in corners.items():
-        along = slants.near(falling)
-        for x, y, dx, dy in ends:
-            xs = sorted((x - strokes.x0 + dx * clear, x - strokes.x0 + dx * near))
-            ys = sorted((y - strokes.y0 + dy * clear, y - strokes.y0 + dy * near))
-            if (along[max(ys[0], 0) : max(ys[1], 0), max(xs[0], 0) : max(xs[1], 0)]
-                    & slants.clean[max(ys[0], 0) : max(ys[1], 0), max(xs[0], 0) : max(xs[1], 0)]).sum() \
-                    >= t.crossing_speck_px:
+    for falling, ends in _diagonal_corners(index, px_per_mm).items():
+        for (x, y), (dx, dy) in ends:  # into the cell from its corner: against the way out
+            xs = sorted(max(x - strokes.x0 - dx * reach, 0) for reach in (clear, near))
+            ys = sorted(max(y - strokes.y0 - dy * reach, 0) for reach in (clear, near))
+            window = slice(ys[0], ys[1]), slice(xs[0], xs[1])
+            if (slants.near(falling)[window] & slants.clean[window]).sum() >= t.crossing_speck_px:
                 found.add(falling)
     return found
+
+
+def _diagonal_corners(index: int, px_per_mm: float) -> dict[bool, tuple[tuple[tuple[int, int], tuple[int, int]], ...]]:
+    """Each diagonal's ("\\" True, "/" False) two corners of a cell, in the sheet image's pixels, and the way out of
+    the cell past each."""
+    x0, y0, x1, y1 = layout.cell_rect(*divmod(index, SIZE)).to_px(px_per_mm)
+    return {True: (((x0, y0), (-1, -1)), ((x1, y1), (1, 1))), False: (((x0, y1), (-1, 1)), ((x1, y0), (1, -1)))}
 
 
 def _runs_on_slant(near: np.ndarray, corner: tuple[int, int], direction: tuple[int, int], px_per_mm: float,
