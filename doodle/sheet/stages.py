@@ -784,11 +784,12 @@ def read_rounds(read: SheetRead) -> None:
         for place in layout.PLACES:
             filled = []
             doubts: dict[int, Uncertain] = {}
+            marked = _sparse_mark(read, against_rings, block.number, place, threshold)
             for digit in range(10):
                 value = read.bubble_values[block.number, place, digit]
                 conf = min(1.0, log_distance(value, threshold, t) / t.bubble_log_margin)
                 against_ring, doubtful = against_rings[block.number, place, digit]
-                if doubtful or (against_ring > t.bubble_threshold) != (value > threshold):
+                if doubtful or ((against_ring > t.bubble_threshold) != (value > threshold) and digit != marked):
                     conf = min(conf, t.shadow_doubt)
                 read.confidences.append(conf)
                 if value > threshold:
@@ -1278,6 +1279,25 @@ def _bubble_geometry(center_mm: tuple[float, float], read_radius_mm: float, ring
 
 def _ink_against(colour: np.ndarray, paper: np.ndarray) -> float:
     return float(max(0.0, 1.0 - float((colour / np.maximum(paper, 1e-3)).min())))
+
+
+def _sparse_mark(read: SheetRead, against_rings: dict[tuple[int, str, int], tuple[float, bool]], number: int,
+                 place: str, threshold: float) -> int | None:
+    """The row's bubble crossed, ticked or dotted rather than filled in, if there is one: the only one over the
+    local threshold, and read against the ring around it, standing out from the rest of its row as far as the
+    threshold lies above them. Such a mark has less ink than a fill, so against the ring alone it falls short of
+    t.bubble_threshold and the two readings seem to disagree (bubble-marks 0: crosses at 0.19 against the ring).
+    A shadow's edge that darkens a bubble read locally leaves it as pale as its row against the ring, or puts that
+    reading in doubt; either way it is no mark here. None when no bubble, or more than one, is over the threshold."""
+    local = np.array([read.bubble_values[number, place, digit] for digit in range(10)])
+    over = np.flatnonzero(local > threshold)
+    if len(over) != 1:
+        return None
+    digit = int(over[0])
+    against_ring, doubtful = against_rings[number, place, digit]
+    rest = [against_rings[number, place, other][0] for other in range(10) if other != digit]
+    bar = threshold - float(np.median(np.delete(local, digit)))
+    return digit if not doubtful and against_ring - float(np.median(rest)) >= bar else None
 
 
 def _round_score(tens: int | None, units: int | None) -> int | None:
