@@ -134,6 +134,19 @@ def test_a_bubble_marked_but_not_filled_in_never_gives_a_wrong_score_without_a_w
         assert read == true or read is None or f"round {number}" in flagged(result)
 
 
+@pytest.mark.parametrize("seed", [0, 5])
+def test_a_crossed_bubble_alone_in_its_row_is_read_without_a_doubt(seed):
+    """Bubble-marks seeds 0 and 5: every round's bubbles crossed rather than filled in. A cross has less ink than
+    a fill, so against the paper ring around it, it falls short of a fill's threshold (0.16-0.20 against 0.2). It
+    is still the only bubble of its row over the local threshold, and stands out from the row against the ring as
+    well: the score is read, and nothing is asked of the player."""
+    photo = styled_photo(seed, "mild", bubbles="any")
+    assert photo.details["bubble_mark"] == "x"
+    result = read_photo(photo.jpeg)
+    assert result.round_scores == photo.truth.round_scores
+    assert not [u for u in result.uncertain if u.kind in ("bubble", "round")]
+
+
 @pytest.mark.parametrize("seed", [17, 19, 60])
 def test_pencil_alone_is_never_taken_for_a_shadow(seed):
     """Mild seeds 17, 19 and 60 have no shadow, but pencil steps measured inside cells once traced one: the paper
