@@ -25,6 +25,7 @@ lie over a cell without hiding a line (a pencil's sharpened tip), and the cell t
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import cv2
 import numpy as np
@@ -33,6 +34,7 @@ from doodle.geometry import Cell
 from doodle.quilt import SIZE, Quilt, cells_in_words
 from doodle.sheet import layout
 from doodle.sheet.doubts import Uncertain
+from doodle.sheet.measure import Colours
 from doodle.sheet.placement import all_inside
 from doodle.sheet.tuning import TUNING, ReaderTuning
 
@@ -72,12 +74,16 @@ COVER_REASON = "covered: the print does not show through what lies over it"
 COVER_ADVICE = "move it off the sheet and retake the photo"
 
 
-def cover_doubts(shown: GridPrint, quilt: Quilt, specials_used: tuple[str, ...] | None) -> tuple[Uncertain, ...]:
-    """The cells and special boxes something lies over (`shown`), as doubts (confidence 0, whatever `quilt` and
-    `specials_used` read there: what lies over a cell or a box can read as a mark, or hide one)."""
+def cover_doubts(shown: GridPrint, quilt: Quilt, specials_used: tuple[str, ...] | None,
+                 round_scores: tuple[int | None, ...] = ()) -> tuple[Uncertain, ...]:
+    """The cells, special boxes and rounds something lies over (`shown`), as doubts (confidence 0, whatever `quilt`,
+    `specials_used` and `round_scores` read there: what lies over a cell, a box or a bubble can read as a mark, or
+    hide one)."""
     used = specials_used or ()
     return (tuple(Uncertain.of_cell(cell, quilt.is_covered(*cell), 0.0, COVER_REASON) for cell in sorted(shown.covered))
-            + tuple(Uncertain.of_special(name, name in used, 0.0, COVER_REASON) for name in shown.covered_specials))
+            + tuple(Uncertain.of_special(name, name in used, 0.0, COVER_REASON) for name in shown.covered_specials)
+            + tuple(Uncertain.of_round(number, round_scores[number - 1] is not None, f"round {number} {COVER_REASON}")
+                    for number in shown.covered_rounds if number <= len(round_scores)))
 
 
 def cover_note(shown: GridPrint) -> str:
@@ -87,6 +93,9 @@ def cover_note(shown: GridPrint) -> str:
         names = [f"'{name}'" for name in shown.covered_specials]
         listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
         where.append(f"the {listed} box" + ("es" if len(names) > 1 else ""))
+    if shown.covered_rounds:
+        numbers = " and ".join(str(number) for number in shown.covered_rounds)
+        where.append(f"the bubbles of round{'s' * (len(shown.covered_rounds) > 1)} {numbers}")
     return (f"something lies over {' and '.join(where)} (a pencil, a finger?): the print does not show through it, "
             f"so what is under it cannot be read; {COVER_ADVICE}")
 
@@ -101,10 +110,11 @@ class GridPrint:
     covered: frozenset[Cell]
     contrast: float
     covered_specials: tuple[str, ...] = ()  # the special actions' boxes something lies over, in the sheet's order
+    covered_rounds: tuple[int, ...] = ()  # the rounds whose bubbles something lies over
 
     @property
     def anything_covered(self) -> bool:
-        return bool(self.covered or self.covered_specials)
+        return bool(self.covered or self.covered_specials or self.covered_rounds)
 
 
 def covered_cells(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) -> frozenset[Cell]:
@@ -115,11 +125,15 @@ def covered_cells(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING)
 
 
 def grid_print(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING, inside: np.ndarray | None = None,
-               boxes: bool = True) -> GridPrint:
+               boxes: bool = True, normalised: Colours | None = None) -> GridPrint:
     """How the grid's printed lines show on the flattened sheet `sheet` (BGR uint8, `px_per_mm`), and, when `boxes`
-    (the sheet was placed by its markers, so its boxes are read), the special boxes' frames: those not all in the
-    photo (`inside`, its pixels that were, when not all were) are not looked at. On a photo whose print is too
-    faint all over to tell (t.cover_sharp_print), nothing is taken as covered, box or cell."""
+    (the sheet was placed by its markers, so its boxes and bubbles are read), the special boxes' frames and, given
+    the sheet over its light (`normalised`), what lies over the rounds' bubbles: those not all in the photo
+    (`inside`, its pixels that were, when not all were) are not looked at. On a photo whose print is too faint all
+    over to tell (t.cover_sharp_print), nothing is taken as covered, box or cell; the bubbles are told without the
+    print."""
+    in_photo = np.ones(sheet.shape[:2], bool) if inside is None else inside
+    rounds = _covered_rounds(normalised, in_photo, px_per_mm, t) if boxes and normalised is not None else ()
     grid, cell = layout.GRID_RECT, layout.CELL_MM
     views = ((True, sheet, grid.y, grid.x), (False, sheet.transpose(1, 0, 2), grid.x, grid.y))
     widths = [layout.GRID_OUTER_LINE_MM] + [layout.GRID_INNER_LINE_MM] * (SIZE - 1) + [layout.GRID_OUTER_LINE_MM]
@@ -132,7 +146,7 @@ def grid_print(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING, in
     shown = shown[np.isfinite(shown)]
     contrast = float(np.median(shown)) if shown.size else float("inf")
     if contrast < t.cover_sharp_print or not np.isfinite(contrast):
-        return GridPrint(frozenset(), contrast)
+        return GridPrint(frozenset(), contrast, covered_rounds=rounds)
     # What lies over the grid is not paper: darker than the sheet's paper in one colour at least, or of another hue
     # (a faint print on paper, a line lost to a sharpened photo's halo, are paper there; see `_hidden`).
     paper = np.median(np.concatenate([pieces.colour for _, lines in measured for pieces in lines]), axis=0)
@@ -151,9 +165,8 @@ def grid_print(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING, in
                                    for beside in (line - 1, line) if 0 <= beside < SIZE)
                     middle = (piece + 0.5) * t.cover_piece_mm
                     hidden_at.add((middle, line * cell, line) if across else (line * cell, middle, SIZE + 1 + line))
-    in_photo = np.ones(sheet.shape[:2], bool) if inside is None else inside
     return GridPrint(frozenset(covered | _past_the_ends(sorted(hidden_at), t)), contrast,
-                     _covered_boxes(sheet, in_photo, paper, px_per_mm, t) if boxes else ())
+                     _covered_boxes(sheet, in_photo, paper, px_per_mm, t) if boxes else (), rounds)
 
 
 def _hidden(pieces: _Pieces, paper: np.ndarray, t: ReaderTuning) -> np.ndarray:
@@ -187,6 +200,60 @@ def _covered_boxes(sheet: np.ndarray, inside: np.ndarray, paper: np.ndarray, px_
         if hidden * t.cover_piece_mm >= t.cover_box_mm:
             found.append(special.name)
     return tuple(found)
+
+
+def _covered_rounds(normalised: Colours, inside: np.ndarray, px_per_mm: float, t: ReaderTuning) -> tuple[int, ...]:
+    """The rounds whose bubbles something lies over (a pencil, a finger), told by the paper between the bubbles.
+
+    A bubble's thin printed ring does not show through a dark fill, so the print cannot tell a fill from what lies
+    over it, as it does over the grid. What lies over the bubbles lies over the paper between them too, and is wide
+    there; a fill stays near its bubble, and a drawn mark is a stroke. So a round is covered where the sheet over
+    its light (`normalised`: a shadow is paper there) is not paper (darker than t.cover_not_paper of it, or of
+    another hue, as `_hidden` tells over the grid) over a piece wider than t.cover_round_width_mm, with
+    t.cover_round_mm2 of it beyond t.cover_round_spill_mm from every bubble's middle, and reaching
+    t.cover_round_reach_mm from them: past where a fill spills. (A pencil's end over an empty bubble of round 1
+    read as a score of 0 with no doubt; the round's other bubbles showed nothing.) Measured over 360 rounds
+    with nothing over them (levels, lens, bubble marks) and 240 with a pencil or finger laid through a bubble: see
+    t.cover_round_mm2. A round not all in the photo is not looked at."""
+    found = []
+    for block in layout.ROUNDS:
+        area, beyond = _between_bubbles(block.number, px_per_mm, t.cover_round_spill_mm)
+        if not all_inside(inside, area, px_per_mm):
+            continue
+        x0, y0, x1, y1 = area.to_px(px_per_mm)
+        colours = normalised[y0:y1, x0:x1]
+        least = colours.min(axis=2)
+        not_paper = ((least < t.cover_not_paper) | (colours.max(axis=2) - least > t.cover_hue)).astype(np.uint8)
+        side = 2 * round(t.cover_round_width_mm * px_per_mm / 2) + 1
+        wide = cv2.morphologyEx(not_paper, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side)))
+        wide[beyond <= t.cover_round_spill_mm] = 0
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(wide, connectivity=8)
+        for label in range(1, count):
+            if (stats[label, cv2.CC_STAT_AREA] >= t.cover_round_mm2 * px_per_mm ** 2
+                    and float(beyond[labels == label].max()) >= t.cover_round_reach_mm):
+                found.append(block.number)
+                break
+    return tuple(found)
+
+
+@cache
+def _between_bubbles(number: int, px_per_mm: float, spill_mm: float) -> tuple[layout.Rect, np.ndarray]:
+    """Round `number`'s bubbles with `spill_mm` around them and the paper up to the next round (sheet mm), and over
+    it each pixel's distance (mm) to the nearest bubble's middle."""
+    box = layout.ROUNDS[number - 1].box
+    first, last = layout.bubble_center(number, layout.PLACES[0], 0), layout.bubble_center(number, layout.PLACES[-1], 9)
+    gap = (layout.ROUND_PITCH_MM - layout.ROUND_BLOCK_H) / 2  # half the paper between two rounds is each's
+    top = box.y - (gap if number > 1 else 0.0)  # above the first round: the special boxes' captions
+    area = layout.Rect(first[0] - spill_mm, top, last[0] - first[0] + 2 * spill_mm, box.y2 + gap - top)
+    x0, y0, x1, y1 = area.to_px(px_per_mm)
+    ys, xs = np.mgrid[y0:y1, x0:x1].astype(np.float32) + 0.5
+    beyond = np.full(xs.shape, np.inf, np.float32)
+    for place in layout.PLACES:
+        for digit in range(10):
+            cx, cy = layout.to_px(layout.bubble_center(number, place, digit), px_per_mm)
+            np.minimum(beyond, np.hypot(xs - cx, ys - cy) / px_per_mm, out=beyond)
+    beyond.setflags(write=False)  # cached: shared by every read
+    return area, beyond
 
 
 def _past_the_ends(hidden_at: list[tuple[float, float, int]], t: ReaderTuning) -> set[Cell]:
