@@ -42,6 +42,8 @@ FAMILIES = {
     "stray-line": lambda seed: _one(styled_photo(seed, "mild", distractor="stray line")),
     "pencil-on-sheet": lambda seed: _one(styled_photo(seed, "mild", distractor="pencil on sheet")),
     "finger-on-sheet": lambda seed: _one(styled_photo(seed, "mild", distractor="finger on sheet")),
+    "pencil-over-bubbles": lambda seed: _one(styled_photo(seed, "mild", distractor="pencil on sheet", over="bubbles")),
+    "finger-over-bubbles": lambda seed: _one(styled_photo(seed, "mild", distractor="finger on sheet", over="bubbles")),
     "erased": lambda seed: _one(styled_photo(seed, "mild", distractor="erased")),
     "slash-stray-line": lambda seed: _one(styled_photo(seed, "mild", style="slash", distractor="stray line")),
     "slash-outlined": lambda seed: _one(styled_photo(seed, "mild", style="slash", outlines="always")),

@@ -468,30 +468,34 @@ class _StyledDrawer(photogen._PageDrawer):
 
 def styled_photo(seed: int, level: str | Conditions = "mild", style: str | None = None,
                  distractor: str | None = None, sharpen: float = 0.0, outlines: str = "some",
-                 shake: float = 0.0, bubbles: str | None = None) -> SyntheticPhoto:
+                 shake: float = 0.0, bubbles: str | None = None, over: str = "grid") -> SyntheticPhoto:
     """A photo of the project's generator with every patch drawn in `style` (one of MARK_STYLES, or the project's
     own) and outlined as `outlines` says (one of OUTLINES), its distractor outlines replaced by `distractor` (one
     of DISTRACTORS), the photo sharpened by an unsharp mask of `sharpen` (a phone's processing: 1.5 is strong),
     and shaken: blurred along a line at any angle, as long as 30-100% of `shake` times the photo's longer side (a
     hand that moved while the shutter was open: 0.006 is 24 pixels of a 12 MP photo at most). `bubbles`: "any"
-    marks the round's bubbles in one of BUBBLE_MARKS (chosen per sheet), instead of filling them in."""
+    marks the round's bubbles in one of BUBBLE_MARKS (chosen per sheet), instead of filling them in. `over`:
+    "bubbles" lays a pencil or finger on the sheet (`distractor`) through a round's bubble, once all is drawn,
+    rather than over the grid."""
     cond = CONDITIONS[level] if isinstance(level, str) else level
     suffix = (("" if outlines == "some" else f"-{outlines}") + (f"-shake{shake}" if shake else "")
-              + (f"-bubbles-{bubbles}" if bubbles else ""))
+              + (f"-bubbles-{bubbles}" if bubbles else "") + ("" if over == "grid" else f"-over-{over}"))
     changes: dict = {"name": f"{cond.name}-{style}-{distractor}-{sharpen}{suffix}"}
     if style is not None:
         changes["styles"] = (style,)
     if distractor is not None:
         changes["distractor_outlines"] = (2, 4)
     cond = replace(cond, **changes)
-    drawer_class, degrade = photogen._PageDrawer, photogen._degrade
-    marked: dict[str, str] = {}  # the bubbles' mark chosen for this sheet
+    drawer_class, degrade, draw_sheet = photogen._PageDrawer, photogen._degrade, photogen.draw_sheet
+    marked: dict[str, str | int] = {}  # chosen for this sheet: the bubbles' mark, the round laid over
 
     class Drawer(_StyledDrawer):
         def __init__(self, *args, **kwargs) -> None:
             super().__init__(*args, **kwargs)
             self.distractor = distractor
             self.outlines = outlines
+            if over == "bubbles":  # laid after all is drawn (`draw_then_lay`), not while the grid is
+                self._pencil_laid = self._finger_laid = True
 
         def shade_patch(self, cells: frozenset, style: str) -> None:
             self._shaded = getattr(self, "_shaded", set()) | set(cells)
@@ -504,6 +508,17 @@ def styled_photo(seed: int, level: str | Conditions = "mild", style: str | None 
             if "bubble_mark" not in marked:
                 marked["bubble_mark"] = str(self.rng.choice(BUBBLE_MARKS))
             self.mark_bubble(round_number, place, digit, marked["bubble_mark"])
+
+    def draw_then_lay(drawer, rng, cond, truth, drawn) -> None:
+        draw_sheet(drawer, rng, cond, truth, drawn)
+        if over == "bubbles" and distractor in ("pencil on sheet", "finger on sheet"):
+            block = L.ROUNDS[int(drawer.rng.integers(len(L.ROUNDS)))]
+            cx, cy = L.bubble_center(block.number, str(drawer.rng.choice(L.PLACES)), int(drawer.rng.integers(10)))
+            cx, cy = cx + drawer.rng.uniform(-2, 2), cy + drawer.rng.uniform(-2, 2)
+            drawer._pencil_laid = drawer._finger_laid = False
+            lay = drawer._pencil_on_sheet if distractor == "pencil on sheet" else drawer._finger_on_sheet
+            lay(cx, cy)
+            marked["laid_over_round"] = block.number
 
     def processed(rng, cond, photo, details):
         if shake:
@@ -526,10 +541,10 @@ def styled_photo(seed: int, level: str | Conditions = "mild", style: str | None 
             details["sharpen"] = sharpen
         return photo
 
-    photogen._PageDrawer, photogen._degrade = Drawer, processed
+    photogen._PageDrawer, photogen._degrade, photogen.draw_sheet = Drawer, processed, draw_then_lay
     try:
         photo = make_photo(seed, cond)
         photo.details.update(marked)
         return photo
     finally:
-        photogen._PageDrawer, photogen._degrade = drawer_class, degrade
+        photogen._PageDrawer, photogen._degrade, photogen.draw_sheet = drawer_class, degrade, draw_sheet

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from doodle.sheet import layout
-from doodle.sheet.cover import COVER_REASON, cover_over, covered_cells, grid_print
+from doodle.quilt import Quilt
+from doodle.sheet.cover import COVER_REASON, cover_doubts, cover_note, cover_over, covered_cells, grid_print
 from doodle.sheet.scan import PX_PER_MM, read_photo
 from tests.photogen import make_photo
 from tests.photogen_styles import styled_photo
@@ -251,3 +252,66 @@ def test_a_sheet_with_nothing_over_it_has_no_cover(level, seed):
     result = read_photo(photo.jpeg)
     assert not any(note.startswith("something lies over") for note in result.notes)
     assert not any(doubt.reason == COVER_REASON for doubt in result.uncertain)
+
+
+def _bubbled_sheet() -> np.ndarray:
+    """`_grid_sheet` with the rounds' bubbles printed: thin grey rings, a faint digit in each."""
+    sheet = _grid_sheet()
+    for block in layout.ROUNDS:
+        for place in layout.PLACES:
+            for digit in range(10):
+                cx, cy = layout.bubble_center(block.number, place, digit)
+                centre = (round(cx * PX_PER_MM * 16), round(cy * PX_PER_MM * 16))
+                cv2.circle(sheet, centre, round(layout.BUBBLE_RADIUS_MM * PX_PER_MM * 16), (110, 110, 110), 1,
+                           cv2.LINE_AA, 4)
+                cv2.putText(sheet, str(digit), (round(cx * PX_PER_MM) - 2, round(cy * PX_PER_MM) + 3),
+                            cv2.FONT_HERSHEY_PLAIN, 0.5, (170, 170, 170), 1, cv2.LINE_AA)
+    return sheet
+
+
+def _bubble_px(number: int, place: str, digit: int) -> tuple[int, int]:
+    return tuple(round(v * PX_PER_MM) for v in layout.bubble_center(number, place, digit))  # type: ignore[return-value]
+
+
+def test_a_pencil_or_a_finger_over_the_bubbles_covers_their_round_and_a_fill_a_mark_or_a_shadow_does_not():
+    """A pencil's end lay over an empty bubble of round 1, read as a score of 0 with no doubt. What lies over a
+    bubble hides its printed ring, and the paper on both sides of it; a player's fill hides the thin ring too, but
+    paper lies around it. A ring drawn round a bubble, a cross, and a shadow (the ring shows in it) cover
+    nothing."""
+    sheet = _bubbled_sheet()
+    assert grid_print(sheet, PX_PER_MM).covered_rounds == ()
+    marked = sheet.copy()
+    for number, place, digit in ((1, "tens", 3), (1, "units", 7), (2, "units", 0), (3, "tens", 9)):
+        cv2.circle(marked, _bubble_px(number, place, digit), round(2.6 * PX_PER_MM), (55, 55, 55), -1)  # spills over
+    cx, cy = _bubble_px(2, "tens", 5)
+    cv2.circle(marked, (cx, cy), round(3.1 * PX_PER_MM), (70, 70, 70), 2)  # a ring drawn round a bubble
+    cx, cy = _bubble_px(3, "units", 4)
+    cv2.line(marked, (cx - 10, cy - 10), (cx + 10, cy + 10), (70, 70, 70), 2)
+    cv2.line(marked, (cx - 10, cy + 10), (cx + 10, cy - 10), (70, 70, 70), 2)
+    shadowed = marked.copy()
+    x0, y0, x1, y1 = layout.ROUNDS[1].box.to_px(PX_PER_MM)
+    shadowed[y0 - 20 : y1 + 20, (x0 + x1) // 2 :] = (shadowed[y0 - 20 : y1 + 20, (x0 + x1) // 2 :] * 0.5).astype(np.uint8)
+    assert grid_print(marked, PX_PER_MM).covered_rounds == ()
+    assert grid_print(shadowed, PX_PER_MM).covered_rounds == ()
+    # A red pencil 7 mm wide, its end over round 3's bubbles; a light-skinned finger's tip over round 1's.
+    cx, cy = _bubble_px(3, "units", 2)
+    cv2.line(marked, (cx - 150, cy + 120), (cx, cy), (40, 40, 190), round(7 * PX_PER_MM))
+    cx, cy = _bubble_px(1, "tens", 8)
+    cv2.ellipse(marked, (cx, cy - 30), (round(8 * PX_PER_MM), round(20 * PX_PER_MM)), 0, 0, 360, (170, 200, 235), -1)
+    shown = grid_print(marked, PX_PER_MM)
+    assert shown.covered_rounds == (1, 3)
+    assert "the bubbles of rounds 1 and 3" in cover_note(shown)
+    doubts = cover_doubts(shown, Quilt.from_cells({}), (), (12, None, 40))
+    assert [(d.kind, d.round, d.read) for d in doubts] == [("round", 1, True), ("round", 3, True)]
+    assert all(COVER_REASON in d.reason for d in doubts)
+
+
+def test_no_round_is_covered_where_the_bubbles_are_not_read_or_not_in_the_photo():
+    sheet = _bubbled_sheet()
+    cx, cy = _bubble_px(2, "units", 4)
+    cv2.line(sheet, (cx + 200, cy + 5), (cx, cy), (40, 40, 190), round(7 * PX_PER_MM))  # along the units row
+    assert grid_print(sheet, PX_PER_MM).covered_rounds == (2,)
+    assert grid_print(sheet, PX_PER_MM, boxes=False).covered_rounds == ()
+    inside = np.ones(sheet.shape[:2], bool)
+    inside[cy:, :] = False  # the photo ends across round 2
+    assert grid_print(sheet, PX_PER_MM, inside=inside).covered_rounds == ()

@@ -25,7 +25,6 @@ lie over a cell without hiding a line (a pencil's sharpened tip), and the cell t
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 import cv2
 import numpy as np
@@ -34,7 +33,6 @@ from doodle.geometry import Cell
 from doodle.quilt import SIZE, Quilt, cells_in_words
 from doodle.sheet import layout
 from doodle.sheet.doubts import Uncertain
-from doodle.sheet.measure import Colours
 from doodle.sheet.placement import all_inside
 from doodle.sheet.tuning import TUNING, ReaderTuning
 
@@ -125,15 +123,12 @@ def covered_cells(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING)
 
 
 def grid_print(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING, inside: np.ndarray | None = None,
-               boxes: bool = True, normalised: Colours | None = None) -> GridPrint:
+               boxes: bool = True) -> GridPrint:
     """How the grid's printed lines show on the flattened sheet `sheet` (BGR uint8, `px_per_mm`), and, when `boxes`
-    (the sheet was placed by its markers, so its boxes and bubbles are read), the special boxes' frames and, given
-    the sheet over its light (`normalised`), what lies over the rounds' bubbles: those not all in the photo
-    (`inside`, its pixels that were, when not all were) are not looked at. On a photo whose print is too faint all
-    over to tell (t.cover_sharp_print), nothing is taken as covered, box or cell; the bubbles are told without the
-    print."""
-    in_photo = np.ones(sheet.shape[:2], bool) if inside is None else inside
-    rounds = _covered_rounds(normalised, in_photo, px_per_mm, t) if boxes and normalised is not None else ()
+    (the sheet was placed by its markers, so its boxes and bubbles are read), the special boxes' frames and the
+    rounds' bubbles' rings: those not all in the photo (`inside`, its pixels that were, when not all were) are not
+    looked at. On a photo whose print is too faint all over to tell (t.cover_sharp_print), nothing is taken as
+    covered."""
     grid, cell = layout.GRID_RECT, layout.CELL_MM
     views = ((True, sheet, grid.y, grid.x), (False, sheet.transpose(1, 0, 2), grid.x, grid.y))
     widths = [layout.GRID_OUTER_LINE_MM] + [layout.GRID_INNER_LINE_MM] * (SIZE - 1) + [layout.GRID_OUTER_LINE_MM]
@@ -146,7 +141,7 @@ def grid_print(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING, in
     shown = shown[np.isfinite(shown)]
     contrast = float(np.median(shown)) if shown.size else float("inf")
     if contrast < t.cover_sharp_print or not np.isfinite(contrast):
-        return GridPrint(frozenset(), contrast, covered_rounds=rounds)
+        return GridPrint(frozenset(), contrast)
     # What lies over the grid is not paper: darker than the sheet's paper in one colour at least, or of another hue
     # (a faint print on paper, a line lost to a sharpened photo's halo, are paper there; see `_hidden`).
     paper = np.median(np.concatenate([pieces.colour for _, lines in measured for pieces in lines]), axis=0)
@@ -165,15 +160,18 @@ def grid_print(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING, in
                                    for beside in (line - 1, line) if 0 <= beside < SIZE)
                     middle = (piece + 0.5) * t.cover_piece_mm
                     hidden_at.add((middle, line * cell, line) if across else (line * cell, middle, SIZE + 1 + line))
+    in_photo = np.ones(sheet.shape[:2], bool) if inside is None else inside
     return GridPrint(frozenset(covered | _past_the_ends(sorted(hidden_at), t)), contrast,
-                     _covered_boxes(sheet, in_photo, paper, px_per_mm, t) if boxes else (), rounds)
+                     _covered_boxes(sheet, in_photo, paper, px_per_mm, t) if boxes else (),
+                     _covered_rounds(sheet, in_photo, px_per_mm, t) if boxes else ())
 
 
-def _hidden(pieces: _Pieces, paper: np.ndarray, t: ReaderTuning) -> np.ndarray:
+def _hidden(pieces: _Pieces, paper: np.ndarray, t: ReaderTuning, both_sides: bool = False) -> np.ndarray:
     """Which of a printed line's `pieces` do not show, over a sheet that is not paper (`paper`: its colour): darker
     than t.cover_not_paper of it in one colour at least, or of another hue (its colours apart by t.cover_hue, over
-    paper's: a light skin is 0.65 of paper in blue, and as bright as paper in red)."""
-    share = pieces.colour / np.maximum(paper, 1.0)
+    paper's: a light skin is 0.65 of paper in blue, and as bright as paper in red). On one side of the line, or
+    with `both_sides`, on both (the brighter side is not paper either)."""
+    share = (pieces.brighter if both_sides else pieces.colour) / np.maximum(paper, 1.0)
     not_paper = (share.min(axis=1) < t.cover_not_paper) | (share.max(axis=1) - share.min(axis=1) > t.cover_hue)
     return (pieces.contrast < t.cover_line_contrast) & not_paper
 
@@ -202,58 +200,54 @@ def _covered_boxes(sheet: np.ndarray, inside: np.ndarray, paper: np.ndarray, px_
     return tuple(found)
 
 
-def _covered_rounds(normalised: Colours, inside: np.ndarray, px_per_mm: float, t: ReaderTuning) -> tuple[int, ...]:
-    """The rounds whose bubbles something lies over (a pencil, a finger), told by the paper between the bubbles.
-
-    A bubble's thin printed ring does not show through a dark fill, so the print cannot tell a fill from what lies
-    over it, as it does over the grid. What lies over the bubbles lies over the paper between them too, and is wide
-    there; a fill stays near its bubble, and a drawn mark is a stroke. So a round is covered where the sheet over
-    its light (`normalised`: a shadow is paper there) is not paper (darker than t.cover_not_paper of it, or of
-    another hue, as `_hidden` tells over the grid) over a piece wider than t.cover_round_width_mm, with
-    t.cover_round_mm2 of it beyond t.cover_round_spill_mm from every bubble's middle, and reaching
-    t.cover_round_reach_mm from them: past where a fill spills. (A pencil's end over an empty bubble of round 1
-    read as a score of 0 with no doubt; the round's other bubbles showed nothing.) Measured over 360 rounds
-    with nothing over them (levels, lens, bubble marks) and 240 with a pencil or finger laid through a bubble: see
-    t.cover_round_mm2. A round not all in the photo is not looked at."""
+def _covered_rounds(sheet: np.ndarray, inside: np.ndarray, px_per_mm: float, t: ReaderTuning) -> tuple[int, ...]:
+    """The rounds whose bubbles something lies over (a pencil, a finger): where more than t.cover_ring_share of a
+    bubble's printed ring does not show, and the sheet on both sides of it is not paper (see `_hidden`; paper: the
+    brighter part of the round, t.cover_round_paper_percentile). The thin ring does not show through a dark fill,
+    but around a fill lies paper; what lies over a bubble lies over the paper around it too. A round not all in the
+    photo is not looked at. (A pencil's end over an empty bubble of round 1 read as a score of 0 with no doubt;
+    nothing told the player what lay over the bubbles.)"""
     found = []
+    radius = layout.BUBBLE_RADIUS_MM
+    scale = 2 * px_per_mm  # the rings unrolled at twice the sheet's resolution: their thin print spans whole pixels
+    pieces_around = round(2 * np.pi * radius / t.cover_piece_mm)
     for block in layout.ROUNDS:
-        area, beyond = _between_bubbles(block.number, px_per_mm, t.cover_round_spill_mm)
+        area = _round_area(block.number, t.cover_beside_mm + radius)
         if not all_inside(inside, area, px_per_mm):
             continue
         x0, y0, x1, y1 = area.to_px(px_per_mm)
-        colours = normalised[y0:y1, x0:x1]
-        least = colours.min(axis=2)
-        not_paper = ((least < t.cover_not_paper) | (colours.max(axis=2) - least > t.cover_hue)).astype(np.uint8)
-        side = 2 * round(t.cover_round_width_mm * px_per_mm / 2) + 1
-        wide = cv2.morphologyEx(not_paper, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side)))
-        wide[beyond <= t.cover_round_spill_mm] = 0
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(wide, connectivity=8)
-        for label in range(1, count):
-            if (stats[label, cv2.CC_STAT_AREA] >= t.cover_round_mm2 * px_per_mm ** 2
-                    and float(beyond[labels == label].max()) >= t.cover_round_reach_mm):
-                found.append(block.number)
-                break
+        paper = np.percentile(sheet[y0:y1, x0:x1].reshape(-1, 3).astype(np.float32) + 1.0,
+                              t.cover_round_paper_percentile, axis=0)
+        # The round's 20 rings side by side, each unrolled into a line of whole pieces: measured as one line.
+        rings = np.hstack([_unrolled_ring(sheet, layout.bubble_center(block.number, place, digit), px_per_mm, scale,
+                                          pieces_around, t)
+                           for place in layout.PLACES for digit in range(10)])
+        length = len(layout.PLACES) * 10 * pieces_around * t.cover_piece_mm  # the rings laid end to end (mm)
+        pieces = _line_pieces(rings, [radius], [layout.BUBBLE_LINE_MM], 0.0, length, scale, t)[0]
+        hidden = _hidden(pieces, paper, t, both_sides=True).reshape(-1, pieces_around)  # ring by ring
+        if hidden.mean(axis=1).max() > t.cover_ring_share:
+            found.append(block.number)
     return tuple(found)
 
 
-@cache
-def _between_bubbles(number: int, px_per_mm: float, spill_mm: float) -> tuple[layout.Rect, np.ndarray]:
-    """Round `number`'s bubbles with `spill_mm` around them and the paper up to the next round (sheet mm), and over
-    it each pixel's distance (mm) to the nearest bubble's middle."""
-    box = layout.ROUNDS[number - 1].box
-    first, last = layout.bubble_center(number, layout.PLACES[0], 0), layout.bubble_center(number, layout.PLACES[-1], 9)
-    gap = (layout.ROUND_PITCH_MM - layout.ROUND_BLOCK_H) / 2  # half the paper between two rounds is each's
-    top = box.y - (gap if number > 1 else 0.0)  # above the first round: the special boxes' captions
-    area = layout.Rect(first[0] - spill_mm, top, last[0] - first[0] + 2 * spill_mm, box.y2 + gap - top)
-    x0, y0, x1, y1 = area.to_px(px_per_mm)
-    ys, xs = np.mgrid[y0:y1, x0:x1].astype(np.float32) + 0.5
-    beyond = np.full(xs.shape, np.inf, np.float32)
-    for place in layout.PLACES:
-        for digit in range(10):
-            cx, cy = layout.to_px(layout.bubble_center(number, place, digit), px_per_mm)
-            np.minimum(beyond, np.hypot(xs - cx, ys - cy) / px_per_mm, out=beyond)
-    beyond.setflags(write=False)  # cached: shared by every read
-    return area, beyond
+def _round_area(number: int, margin_mm: float) -> layout.Rect:
+    """Round `number`'s bubbles, with `margin_mm` around their middles (sheet mm)."""
+    (x0, y0), (x1, y1) = (layout.bubble_center(number, layout.PLACES[0], 0),
+                          layout.bubble_center(number, layout.PLACES[-1], 9))
+    return layout.Rect(x0 - margin_mm, y0 - margin_mm, x1 - x0 + 2 * margin_mm, y1 - y0 + 2 * margin_mm)
+
+
+def _unrolled_ring(sheet: np.ndarray, center_mm: tuple[float, float], px_per_mm: float, scale: float, pieces: int,
+                   t: ReaderTuning) -> np.ndarray:
+    """The sheet around a bubble unrolled (`scale` pixels a millimetre): each row a radius from its middle, out to
+    t.cover_beside_mm past its printed ring and a little more, each column a direction, so that the ring is a
+    horizontal line as the grid's are, `pieces` whole pieces of t.cover_piece_mm long."""
+    reach_mm = layout.BUBBLE_RADIUS_MM + t.cover_beside_mm + 2 * t.cover_line_pad_mm
+    directions = pieces * round(t.cover_piece_mm * scale)
+    centre = (center_mm[0] * px_per_mm, center_mm[1] * px_per_mm)
+    polar = cv2.warpPolar(sheet, (round(reach_mm * scale), directions), centre, reach_mm * px_per_mm,
+                          cv2.WARP_POLAR_LINEAR + cv2.INTER_LINEAR)
+    return polar.transpose(1, 0, 2)
 
 
 def _past_the_ends(hidden_at: list[tuple[float, float, int]], t: ReaderTuning) -> set[Cell]:
@@ -300,10 +294,11 @@ def _linked(points: np.ndarray, link_mm: float) -> np.ndarray:
 class _Pieces:
     """A printed line's pieces, each measured in the middle of its columns: how much darker (log) the line is than
     the sheet on both sides of it, and that sheet's colour ((pieces, 3), each channel; washed out to white by a
-    glare, paper's)."""
+    glare, paper's): the darker side's, and the brighter side's."""
 
     contrast: np.ndarray
     colour: np.ndarray
+    brighter: np.ndarray
 
 
 def _line_pieces(image: np.ndarray, lines_mm: list[float], widths_mm: list[float], along_mm: float,
@@ -329,7 +324,7 @@ def _line_pieces(image: np.ndarray, lines_mm: list[float], widths_mm: list[float
         middle_row = round(y_mm * px_per_mm)
         top = middle_row - half - reach
         if top < 0 or middle_row + half + reach + 1 > image.shape[0] or x0 < 0 or x0 + count * piece > image.shape[1]:
-            found.append(_Pieces(np.full(count, np.inf), np.full((count, 3), 256.0)))
+            found.append(_Pieces(np.full(count, np.inf), np.full((count, 3), 256.0), np.full((count, 3), 256.0)))
             continue
         band = image[top : middle_row + half + reach + 1, x0 : x0 + count * piece].astype(np.float32) + 1.0
         # Each column's line, in each colour: its darkest row near where the line is printed; the sheet beside it:
@@ -344,5 +339,7 @@ def _line_pieces(image: np.ndarray, lines_mm: list[float], widths_mm: list[float
         beside = np.minimum(above, below)
         lit = np.argmax(beside, axis=1)[:, None]  # the channel with the most light beside the line: the least noise
         contrast = np.log(np.take_along_axis(beside, lit, 1) / np.take_along_axis(line, lit, 1))[:, 0]
-        found.append(_Pieces(contrast=middle(contrast), colour=np.stack([middle(beside[:, k]) for k in range(3)], 1)))
+        brighter = np.maximum(above, below)
+        found.append(_Pieces(contrast=middle(contrast), colour=np.stack([middle(beside[:, k]) for k in range(3)], 1),
+                             brighter=np.stack([middle(brighter[:, k]) for k in range(3)], 1)))
     return found

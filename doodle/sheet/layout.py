@@ -59,6 +59,7 @@ GRID_SIZE = 9
 CELL_MM = 16.0
 
 BUBBLE_RADIUS_MM = 2.3
+BUBBLE_LINE_MM = 0.25  # the printed ring, thin and grey: it does not show through a dark fill
 BUBBLE_PITCH_MM = 5.6
 ROUND_COUNT = 3
 PLACES = ("tens", "units")

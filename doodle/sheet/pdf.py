@@ -217,7 +217,7 @@ class _SheetPainter:
             for digit in range(10):
                 cx, cy = L.bubble_center(block.number, place, digit)
                 self.c.setStrokeColor(MUTED)
-                self.c.setLineWidth(0.25)
+                self.c.setLineWidth(L.BUBBLE_LINE_MM)
                 self.c.circle(cx, cy, L.BUBBLE_RADIUS_MM, stroke=1, fill=0)
                 self.text(cx, cy + 0.9, str(digit), 6, "Helvetica", FAINT, "center")
 

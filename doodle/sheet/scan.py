@@ -430,8 +430,7 @@ def _result(read: SheetRead, method: str, markers_found: int) -> ScanResult:
     if glare:
         result = _with_doubts(result, glare.doubts(result.quilt, result.specials_used, result.round_scores),
                               glare.note)
-    shown = grid_print(read.sheet, PX_PER_MM, read.tuning, read.inside, boxes=read.marks,
-                       normalised=read.plain.normalised)
+    shown = grid_print(read.sheet, PX_PER_MM, read.tuning, read.inside, boxes=read.marks)
     if shown.anything_covered:
         result = _with_doubts(result, cover_doubts(shown, result.quilt, result.specials_used, result.round_scores),
                               cover_note(shown))
