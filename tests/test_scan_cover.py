@@ -3,12 +3,14 @@ the paper; what lies over the grid (a pencil left on it) puts the cells under it
 
 from __future__ import annotations
 
+import re
+
 import cv2
 import numpy as np
 import pytest
 
-from doodle.sheet import layout
 from doodle.quilt import Quilt
+from doodle.sheet import layout
 from doodle.sheet.cover import COVER_REASON, cover_doubts, cover_note, cover_over, covered_cells, grid_print
 from doodle.sheet.scan import PX_PER_MM, read_photo
 from tests.photogen import make_photo
@@ -290,7 +292,8 @@ def test_a_pencil_or_a_finger_over_the_bubbles_covers_their_round_and_a_fill_a_m
     cv2.line(marked, (cx - 10, cy + 10), (cx + 10, cy - 10), (70, 70, 70), 2)
     shadowed = marked.copy()
     x0, y0, x1, y1 = layout.ROUNDS[1].box.to_px(PX_PER_MM)
-    shadowed[y0 - 20 : y1 + 20, (x0 + x1) // 2 :] = (shadowed[y0 - 20 : y1 + 20, (x0 + x1) // 2 :] * 0.5).astype(np.uint8)
+    half = shadowed[y0 - 20 : y1 + 20, (x0 + x1) // 2 :]
+    half[:] = (half * 0.5).astype(np.uint8)  # a shadow over half of round 2
     assert grid_print(marked, PX_PER_MM).covered_rounds == ()
     assert grid_print(shadowed, PX_PER_MM).covered_rounds == ()
     # A red pencil 7 mm wide, its end over round 3's bubbles; a light-skinned finger's tip over round 1's.
@@ -315,3 +318,18 @@ def test_no_round_is_covered_where_the_bubbles_are_not_read_or_not_in_the_photo(
     inside = np.ones(sheet.shape[:2], bool)
     inside[cy:, :] = False  # the photo ends across round 2
     assert grid_print(sheet, PX_PER_MM, inside=inside).covered_rounds == ()
+
+
+@pytest.mark.parametrize(("seed", "distractor"), [(0, "pencil on sheet"), (4, "finger on sheet")])
+def test_a_pencil_or_a_finger_over_the_bubbles_is_named_and_its_round_in_doubt(seed, distractor):
+    """A pencil or a finger laid through a round's bubble (style families pencil- and finger-over-bubbles): the
+    rounds it lies over are in doubt, and the note says what lies over which bubbles, so the player moves it."""
+    photo = styled_photo(seed, "mild", distractor=distractor, over="bubbles")
+    result = read_photo(photo.jpeg)
+    assert not wrong_items(result, photo.truth) - flagged(result)
+    laid = photo.details["laid_over_round"]
+    note = next(note for note in result.notes if note.startswith("something lies over"))
+    named = re.search(r"the bubbles of rounds? ([\d and]+)", note)
+    assert named and str(laid) in named.group(1).split()
+    assert any(doubt.kind == "round" and doubt.round == laid and COVER_REASON in (doubt.reason or "")
+               for doubt in result.uncertain)
