@@ -73,7 +73,7 @@ COVER_ADVICE = "move it off the sheet and retake the photo"
 
 
 def cover_doubts(shown: GridPrint, quilt: Quilt, specials_used: tuple[str, ...] | None,
-                 round_scores: tuple[int | None, ...] = ()) -> tuple[Uncertain, ...]:
+                 round_scores: tuple[int | None, ...]) -> tuple[Uncertain, ...]:
     """The cells, special boxes and rounds something lies over (`shown`), as doubts (confidence 0, whatever `quilt`,
     `specials_used` and `round_scores` read there: what lies over a cell, a box or a bubble can read as a mark, or
     hide one)."""
@@ -81,7 +81,7 @@ def cover_doubts(shown: GridPrint, quilt: Quilt, specials_used: tuple[str, ...] 
     return (tuple(Uncertain.of_cell(cell, quilt.is_covered(*cell), 0.0, COVER_REASON) for cell in sorted(shown.covered))
             + tuple(Uncertain.of_special(name, name in used, 0.0, COVER_REASON) for name in shown.covered_specials)
             + tuple(Uncertain.of_round(number, round_scores[number - 1] is not None, f"round {number} {COVER_REASON}")
-                    for number in shown.covered_rounds if number <= len(round_scores)))
+                    for number in shown.covered_rounds))
 
 
 def cover_note(shown: GridPrint) -> str:

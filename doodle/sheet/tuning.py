@@ -243,13 +243,13 @@ class ReaderTuning:
     cover_tip_mm: float = 16.0  # what lies over the grid may reach this far past the last line it hides
     # Something lying over a round's bubbles (cover._covered_rounds): more than cover_ring_share of a bubble's printed
     # ring hidden, as a line is above (pieces of cover_piece_mm, 7 a ring), with the sheet on both sides of it not
-    # paper, against the brighter part of the round (this percentile: a felt-tip grid moved the whole sheet's
-    # paper off, and 38 rounds of 72 read covered). Over 888 rounds with nothing over them (mild 0-23, moderate and
-    # harsh 0-39, light, mixed, lens, sensor, curl, felt-tip, bubble marks and sharpened 0-23), at most 3 of a
-    # ring's 7 pieces were hidden (in the deep soft shadows of light 18 and 22, where the faint ring fades into
-    # the noise); with a pencil or a finger over the bubbles (pencil- and finger-over-bubbles 0-39, pencil- and
-    # finger-on-sheet 0-23), 4 or more on 115 of the 116 rounds they made read wrong (the other: finger 29, none,
-    # in doubt already).
+    # paper, against the brighter part of the round (this percentile; against the paper measured along the grid's
+    # lines, which felt-tip fills over them move off paper, 20 rounds of felt-tip 0-23's 72 read covered). Over the
+    # 702 rounds with nothing over them on photos sharp enough to look (of 888: mild 0-23, moderate and harsh 0-39,
+    # light, mixed, lens, sensor, curl, felt-tip, bubble marks and sharpened 0-23), at most 3 of a ring's 7 pieces
+    # were hidden (in the deep soft shadows of light 18 and 22, where the faint ring fades into the noise); with a
+    # pencil or a finger over the bubbles (pencil- and finger-over-bubbles 0-39, pencil- and finger-on-sheet 0-23),
+    # 4 or more on 115 of the 116 rounds they made read wrong (the other, finger 29, was in doubt already).
     cover_round_paper_percentile: float = 90
     cover_ring_share: float = 0.5
     # The grid's printed lines barely show (their median contrast, see cover.GridPrint) under this: the photo is
