@@ -1,8 +1,7 @@
 """The photo reader on kinds of photo the project's own levels do not make (run by hand; figures in the report
 or README): marking styles (outlined or not), distractors (smudges, tea and coffee rings, smears, a pencil or a
 finger on the sheet, over the grid or the bubbles, a patch rubbed out), bubbles marked rather than filled in,
-sharpening, a shaken phone, a
-second sheet in view, a mirrored photo (tests/photogen_styles.py).
+sharpening, a shaken phone, a second sheet in view, a mirrored photo (tests/photogen_styles.py).
 
     python3 benchmarks/bench_scan_styles.py --photos 24                 # seeds 0-23, the ones looked at
     python3 benchmarks/bench_scan_styles.py --photos 24 --held-out      # seeds 10000-10023, never looked at
