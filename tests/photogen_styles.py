@@ -477,6 +477,9 @@ def styled_photo(seed: int, level: str | Conditions = "mild", style: str | None 
     marks the round's bubbles in one of BUBBLE_MARKS (chosen per sheet), instead of filling them in. `over`:
     "bubbles" lays a pencil or finger on the sheet (`distractor`) through a round's bubble, once all is drawn,
     rather than over the grid."""
+    if over not in ("grid", "bubbles") or (over == "bubbles" and distractor not in ("pencil on sheet",
+                                                                                      "finger on sheet")):
+        raise ValueError(f"over={over!r}: 'grid', or 'bubbles' with a pencil or a finger on the sheet")
     cond = CONDITIONS[level] if isinstance(level, str) else level
     suffix = (("" if outlines == "some" else f"-{outlines}") + (f"-shake{shake}" if shake else "")
               + (f"-bubbles-{bubbles}" if bubbles else "") + ("" if over == "grid" else f"-over-{over}"))
@@ -511,7 +514,7 @@ def styled_photo(seed: int, level: str | Conditions = "mild", style: str | None 
 
     def draw_then_lay(drawer, rng, cond, truth, drawn) -> None:
         draw_sheet(drawer, rng, cond, truth, drawn)
-        if over == "bubbles" and distractor in ("pencil on sheet", "finger on sheet"):
+        if over == "bubbles":
             block = L.ROUNDS[int(drawer.rng.integers(len(L.ROUNDS)))]
             cx, cy = L.bubble_center(block.number, str(drawer.rng.choice(L.PLACES)), int(drawer.rng.integers(10)))
             cx, cy = cx + drawer.rng.uniform(-2, 2), cy + drawer.rng.uniform(-2, 2)

@@ -212,7 +212,7 @@ def _covered_rounds(sheet: np.ndarray, inside: np.ndarray, px_per_mm: float, t: 
     scale = 2 * px_per_mm  # the rings unrolled at twice the sheet's resolution: their thin print spans whole pixels
     pieces_around = round(2 * np.pi * radius / t.cover_piece_mm)
     for block in layout.ROUNDS:
-        area = _round_area(block.number, t.cover_beside_mm + radius)
+        area = _round_area(block.number, _ring_reach_mm(t))
         if not all_inside(inside, area, px_per_mm):
             continue
         x0, y0, x1, y1 = area.to_px(px_per_mm)
@@ -237,15 +237,22 @@ def _round_area(number: int, margin_mm: float) -> layout.Rect:
     return layout.Rect(x0 - margin_mm, y0 - margin_mm, x1 - x0 + 2 * margin_mm, y1 - y0 + 2 * margin_mm)
 
 
-def _unrolled_ring(sheet: np.ndarray, center_mm: tuple[float, float], px_per_mm: float, scale: float, pieces: int,
-                   t: ReaderTuning) -> np.ndarray:
+def _ring_reach_mm(t: ReaderTuning) -> float:
+    """How far from a bubble's middle its ring is measured: the ring, the band it is looked for in, the sheet
+    beside it (t.cover_beside_mm), and a little more. Inside, the measure reaches as far towards the middle: it must
+    stay short of it (cover_beside_mm under about 1.8 mm), or no ring is measured."""
+    return layout.BUBBLE_RADIUS_MM + layout.BUBBLE_LINE_MM / 2 + t.cover_beside_mm + 2 * t.cover_line_pad_mm
+
+
+def _unrolled_ring(sheet: np.ndarray, center_mm: tuple[float, float], px_per_mm: float, scale: float,
+                   pieces_around: int, t: ReaderTuning) -> np.ndarray:
     """The sheet around a bubble unrolled (`scale` pixels a millimetre): each row a radius from its middle, out to
-    t.cover_beside_mm past its printed ring and a little more, each column a direction, so that the ring is a
-    horizontal line as the grid's are, `pieces` whole pieces of t.cover_piece_mm long."""
-    reach_mm = layout.BUBBLE_RADIUS_MM + t.cover_beside_mm + 2 * t.cover_line_pad_mm
-    directions = pieces * round(t.cover_piece_mm * scale)
+    `_ring_reach_mm`, each column a direction, so that the ring is a horizontal line as the grid's are,
+    `pieces_around` whole pieces of t.cover_piece_mm long."""
+    radii = round(_ring_reach_mm(t) * scale)
+    directions = pieces_around * round(t.cover_piece_mm * scale)
     centre = (center_mm[0] * px_per_mm, center_mm[1] * px_per_mm)
-    polar = cv2.warpPolar(sheet, (round(reach_mm * scale), directions), centre, reach_mm * px_per_mm,
+    polar = cv2.warpPolar(sheet, (radii, directions), centre, radii / scale * px_per_mm,
                           cv2.WARP_POLAR_LINEAR + cv2.INTER_LINEAR)
     return polar.transpose(1, 0, 2)
 
