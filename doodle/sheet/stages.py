@@ -1298,7 +1298,7 @@ def _sparse_mark(read: SheetRead, against_rings: dict[tuple[int, str, int], tupl
     rest = [against_rings[number, place, other][0] for other in range(10) if other != digit]
     # The bar is the local reading's (its threshold over the row's usual), held against the ring's reading's rise
     # over its row: the two read the same ink on nearly the same scale (a fill reads 0.01-0.04 less against the
-    # ring), while their thresholds differ (0.125 and 0.2) only to keep the fills' margins.
+    # ring), though each has a threshold of its own (0.125 and 0.2) for fills.
     bar = threshold - float(np.median(np.delete(local, digit)))
     return digit if not doubtful and against_ring - float(np.median(rest)) >= bar else None
 
