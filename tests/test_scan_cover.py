@@ -272,7 +272,8 @@ def _bubbled_sheet() -> np.ndarray:
 
 
 def _bubble_px(number: int, place: str, digit: int) -> tuple[int, int]:
-    return tuple(round(v * PX_PER_MM) for v in layout.bubble_center(number, place, digit))  # type: ignore[return-value]
+    x, y = layout.bubble_center(number, place, digit)
+    return round(x * PX_PER_MM), round(y * PX_PER_MM)
 
 
 def test_a_pencil_or_a_finger_over_the_bubbles_covers_their_round_and_a_fill_a_mark_or_a_shadow_does_not():

@@ -24,6 +24,7 @@ lie over a cell without hiding a line (a pencil's sharpened tip), and the cell t
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import cv2
@@ -85,25 +86,31 @@ def cover_doubts(shown: GridPrint, quilt: Quilt, specials_used: tuple[str, ...] 
 
 
 def cover_note(shown: GridPrint) -> str:
-    """What a player is told of the cells and boxes something lies over (`shown`)."""
+    """What a player is told of the cells, boxes and bubbles something lies over (`shown`)."""
     where = [cells_in_words(shown.covered)] if shown.covered else []
     if shown.covered_specials:
-        names = [f"'{name}'" for name in shown.covered_specials]
-        listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-        where.append(f"the {listed} box" + ("es" if len(names) > 1 else ""))
+        boxes = shown.covered_specials
+        names = _listed("'" + name + "'" for name in boxes)
+        where.append(f"the {names} box" + ("es" if len(boxes) > 1 else ""))
     if shown.covered_rounds:
-        numbers = " and ".join(str(number) for number in shown.covered_rounds)
-        where.append(f"the bubbles of round{'s' * (len(shown.covered_rounds) > 1)} {numbers}")
+        rounds = shown.covered_rounds
+        where.append(f"the bubbles of round{'s' * (len(rounds) > 1)} {_listed(map(str, rounds))}")
     return (f"something lies over {' and '.join(where)} (a pencil, a finger?): the print does not show through it, "
             f"so what is under it cannot be read; {COVER_ADVICE}")
 
 
+def _listed(names: Iterable[str]) -> str:
+    """"a", "a and b", "a, b and c"."""
+    *rest, last = names
+    return f"{', '.join(rest)} and {last}" if rest else last
+
+
 @dataclass(frozen=True)
 class GridPrint:
-    """How the print shows on a flattened sheet: the cells and special boxes something lies over (see `grid_print`),
-    and the grid lines' median contrast (log, against the sheet beside them; inf when none could be measured): 0.7 and
-    more on a sharp photo, 0.14 and more on the blurriest of the harsh level's, under 0.1 on photos a moving hand
-    blurred (shaken-hard)."""
+    """How the print shows on a flattened sheet: the cells, special boxes and rounds something lies over (see
+    `grid_print`), and the grid lines' median contrast (log, against the sheet beside them; inf when none could be
+    measured): 0.7 and more on a sharp photo, 0.14 and more on the blurriest of the harsh level's, under 0.1 on
+    photos a moving hand blurred (shaken-hard)."""
 
     covered: frozenset[Cell]
     contrast: float
@@ -185,7 +192,7 @@ def _covered_boxes(sheet: np.ndarray, inside: np.ndarray, paper: np.ndarray, px_
     grid's lines. A box cut off by the photo's edge is not looked at (the reading says it is not all in the
     photo)."""
     inset = layout.CHECK_RADIUS_MM
-    reach = layout.CHECK_LINE_MM / 2 + t.cover_line_pad_mm + t.cover_beside_mm  # what a side's measure looks at
+    reach = _looked_at_mm(layout.CHECK_LINE_MM, t)
     found = []
     for special in layout.SPECIALS:
         box = special.check
@@ -237,11 +244,17 @@ def _round_area(number: int, margin_mm: float) -> layout.Rect:
     return layout.Rect(x0 - margin_mm, y0 - margin_mm, x1 - x0 + 2 * margin_mm, y1 - y0 + 2 * margin_mm)
 
 
+def _looked_at_mm(width_mm: float, t: ReaderTuning) -> float:
+    """How far from a printed line `width_mm` wide `_line_pieces` looks: the band the line is looked for in, and
+    the sheet beside it (t.cover_beside_mm)."""
+    return width_mm / 2 + t.cover_line_pad_mm + t.cover_beside_mm
+
+
 def _ring_reach_mm(t: ReaderTuning) -> float:
-    """How far from a bubble's middle its ring is measured: the ring, the band it is looked for in, the sheet
-    beside it (t.cover_beside_mm), and a little more. Inside, the measure reaches as far towards the middle: it must
-    stay short of it (cover_beside_mm under about 1.8 mm), or no ring is measured."""
-    return layout.BUBBLE_RADIUS_MM + layout.BUBBLE_LINE_MM / 2 + t.cover_beside_mm + 2 * t.cover_line_pad_mm
+    """How far from a bubble's middle its ring is measured: as far as `_line_pieces` looks past it, and a little
+    more. Inside, the measure reaches as far towards the middle: it must stay short of it (cover_beside_mm under
+    about 1.8 mm), or no ring is measured."""
+    return layout.BUBBLE_RADIUS_MM + _looked_at_mm(layout.BUBBLE_LINE_MM, t) + t.cover_line_pad_mm
 
 
 def _unrolled_ring(sheet: np.ndarray, center_mm: tuple[float, float], px_per_mm: float, scale: float,
