@@ -23,6 +23,7 @@ import numpy as np
 
 from doodle.quilt import MAX_ROUND_SCORE, SIZE, Quilt, mask_of
 from doodle.sheet import layout, pictures
+from doodle.sheet.bubble_rings import ringed_digit, ringed_shares
 from doodle.sheet.cover import cover_over
 from doodle.sheet.crossings import confined_cells, crossing_margin_px, without_grid_lines
 from doodle.sheet.doubts import Uncertain
@@ -781,6 +782,7 @@ def read_rounds(read: SheetRead) -> None:
     against_rings = _bubble_values(read.plain, centers, t)
     for block in layout.ROUNDS:
         digits: dict[str, int | None] = {}
+        partial_rings: list[Uncertain] = []
         for place in layout.PLACES:
             filled = []
             doubts: dict[int, Uncertain] = {}
@@ -801,8 +803,23 @@ def read_rounds(read: SheetRead) -> None:
             for _, digit in filled[1:]:
                 doubts[digit] = Uncertain.of_bubble(block.number, place, digit, True, 0.0)
                 read.confidences.append(0.0)
-            read.uncertain.extend(doubts[d] for d in sorted(doubts))
             digits[place] = filled[0][1] if filled else None
+            if not filled:
+                # Nothing filled in: the player may have drawn a ring round the bubble instead.
+                shares = ringed_shares(read.plain.normalised, block.number, place, PX_PER_MM, t)
+                digits[place], unsure, conf = ringed_digit(shares, t)
+                if unsure is not None:
+                    doubt = Uncertain.of_bubble(block.number, place, unsure, digits[place] is not None, conf)
+                    if doubt.read:
+                        doubts[unsure] = doubt
+                    else:
+                        partial_rings.append(doubt)
+                read.confidences.append(conf)
+            read.uncertain.extend(doubts[d] for d in sorted(doubts))
+        # A partial ring in a row read as blank matters where the other row is read: the score stands on it. With
+        # neither read, the round is asked for as a whole.
+        if any(digit is not None for digit in digits.values()):
+            read.uncertain.extend(partial_rings)
         # One row filled and the other not: a bubble of the other standing out from the rest of its row, if not as
         # far as the threshold, may be a fill the light washed out (mixed 400013: units 8 at 0.05 ink under a glare,
         # the rest of its row at 0.01, read as a score of 0 where 8 was filled, unflagged). A row a player leaves

@@ -575,6 +575,18 @@ class ReaderTuning:
     bubble_ring_percentiles: tuple[float, float] = (10, 90)  # the ring's light, darkest to brightest, for ...
     bubble_ring_uneven: float = 0.12  # ... log: the paper around a bubble this much brighter on one side: an edge
     bubble_sectors: int = 8  # directions in which a bubble crossed by a shadow's edge is read side by side
+    # A ring drawn round a bubble (bubble_rings.py), looked for from bubble_drawn_ring_mm[0] to [1] from its middle
+    # (the printed ring at 2.3, the neighbours' at 3.3 and more), unrolled at bubble_drawn_ring_scale times the
+    # sheet's pixels a millimetre into bubble_drawn_ring_directions directions.
+    bubble_drawn_ring_mm: tuple[float, float] = (2.0, 3.1)
+    bubble_drawn_ring_scale: float = 2.0
+    bubble_drawn_ring_directions: int = 72
+    bubble_drawn_ring_ink: float = 0.15
+    # On 48 sheets of bubble-marks (seeds 0-47), rings showed in 0.74-1.0 of the directions round their bubble and
+    # pencil round any other bubble of their rows in at most 0.22; crosses and scribbles reached 0.53 (they are read
+    # as marks first). Rows read empty under a pencil or a finger: up to 0.64, two bubbles or more over 0.4.
+    bubble_drawn_ring_share: float = 0.65
+    bubble_drawn_ring_unsure: float = 0.4
 
     # --- a page that is not flat: where the print really is (refine.py; lengths in sheet mm) ---
     # A closing this wide (1.75 mm) takes out thin print and strokes, leaving the paper they lie on (a sharpened

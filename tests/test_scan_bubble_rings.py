@@ -1,0 +1,73 @@
+"""A ring drawn round a bubble, rather than the bubble filled in, is a player's score (doodle/sheet/bubble_rings.py)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from doodle.sheet.bubble_rings import ringed_digit, ringed_shares
+from doodle.sheet.scan import PX_PER_MM, read_photo
+from doodle.sheet.tuning import TUNING
+from tests.photogen_styles import styled_photo
+from tests.test_scan_cover import _bubble_px, _bubbled_sheet
+
+PENCIL = (75, 75, 80)  # BGR
+
+
+def _ring(sheet: np.ndarray, number: int, place: str, digit: int, radius_mm: float, start: float = 0.0,
+          end: float = 360.0) -> None:
+    """A pencil ring (or an arc of one) round a bubble, a little flattened and off its middle, as a hand draws."""
+    cx, cy = _bubble_px(number, place, digit)
+    axes = (round(radius_mm * PX_PER_MM * 16), round(radius_mm * 0.9 * PX_PER_MM * 16))
+    cv2.ellipse(sheet, (cx * 16 + 5, cy * 16 - 3), axes, 25.0, start, end, PENCIL, 2, cv2.LINE_AA, 4)
+
+
+def _read(sheet: np.ndarray, number: int, place: str) -> tuple[int | None, int | None, float]:
+    normalised = sheet.astype(np.float32) / 255.0  # the paper is white: 1 over the light
+    return ringed_digit(ringed_shares(normalised, number, place, PX_PER_MM, TUNING), TUNING)
+
+
+def test_a_ring_drawn_round_a_bubble_is_read_as_its_digit():
+    """Rings of a hand's sizes, just outside the printed ring, each read as the only digit of its row, surely."""
+    sheet = _bubbled_sheet()
+    for (number, place, digit), radius in zip(((1, "tens", 0), (1, "units", 9), (2, "tens", 4), (3, "units", 1)),
+                                              (2.7, 2.9, 3.1, 2.8), strict=True):
+        _ring(sheet, number, place, digit, radius)
+    assert _read(sheet, 1, "tens") == (0, None, pytest.approx(1.0, abs=0.3))
+    assert _read(sheet, 1, "units")[:2] == (9, None)
+    assert _read(sheet, 2, "tens")[:2] == (4, None)
+    assert _read(sheet, 3, "units")[:2] == (1, None)
+    assert _read(sheet, 2, "units") == (None, None, 1.0)  # a row left blank
+
+
+def test_what_is_not_a_ring_round_one_bubble_is_not_read_as_one():
+    """A cross, a stray line along the row and a neighbour's ring leave most directions round a bubble bare: no
+    digit. An arc a third of the way round is not read, but asked about; rings round two bubbles of a row: the
+    clearer is read, in doubt."""
+    sheet = _bubbled_sheet()
+    cx, cy = _bubble_px(1, "tens", 3)
+    cv2.line(sheet, (cx - 11, cy - 11), (cx + 11, cy + 11), PENCIL, 2)
+    cv2.line(sheet, (cx - 11, cy + 11), (cx + 11, cy - 11), PENCIL, 2)
+    x0, y = _bubble_px(1, "units", 0)
+    x1, _ = _bubble_px(1, "units", 9)
+    cv2.line(sheet, (x0 - 12, y + 9), (x1 + 12, y + 11), PENCIL, 2)  # through the row, under its middles
+    assert _read(sheet, 1, "tens")[:2] == (None, None)
+    assert _read(sheet, 1, "units")[:2] == (None, None)
+    _ring(sheet, 2, "tens", 5, 2.9, 0.0, 160.0)
+    assert _read(sheet, 2, "tens") == (None, 5, 0.0)
+    _ring(sheet, 3, "units", 2, 2.8)
+    _ring(sheet, 3, "units", 3, 2.8)
+    digit, unsure, confidence = _read(sheet, 3, "units")
+    assert digit in (2, 3) and unsure == digit and confidence < TUNING.uncertain_below
+
+
+@pytest.mark.parametrize("seed", [4, 13])
+def test_rings_drawn_round_the_bubbles_in_a_photo_are_the_scores(seed):
+    """Bubble-marks seeds 4 and 13: every score's digits ringed rather than filled in (4: round 3's 8 as tens 0
+    and units 8). Read as no score at all before, each round asked for; now read, with no doubt of the reader's."""
+    photo = styled_photo(seed, "mild", bubbles="any")
+    assert photo.details["bubble_mark"] == "ring"
+    result = read_photo(photo.jpeg)
+    assert result.round_scores == photo.truth.round_scores
+    assert not [u for u in result.uncertain if u.kind in ("bubble", "round")]
