@@ -32,16 +32,15 @@ def ringed_shares(normalised: Colours, number: int, place: str, px_per_mm: float
     if x0 < 0 or y0 < 0 or x1 > width or y1 > height:
         return np.zeros(10)
     patch = normalised[y0:y1, x0:x1].astype(np.float32)
-    unrolled = []
-    for digit in range(10):
-        cx, cy = layout.bubble_center(number, place, digit)
-        polar = cv2.warpPolar(patch, (radii, directions), (cx * px_per_mm - x0, cy * px_per_mm - y0),
-                              outer * px_per_mm, cv2.WARP_POLAR_LINEAR + cv2.INTER_LINEAR)
-        # Against the paper right around this bubble (its brighter part), so that a shadow across the row does not
-        # read as pencil: the darkest colour's share of the paper missing.
-        paper = np.percentile(polar.reshape(-1, 3), t.bubble_ring_paper_percentile, axis=0)
-        unrolled.append(1.0 - np.clip((polar / np.maximum(paper, 1e-3)).min(axis=2), 0.0, 1.0))
-    ink = np.stack(unrolled)  # bubble, direction, radius
+    polar = np.stack([
+        cv2.warpPolar(patch, (radii, directions), (cx * px_per_mm - x0, cy * px_per_mm - y0), outer * px_per_mm,
+                      cv2.WARP_POLAR_LINEAR + cv2.INTER_LINEAR)
+        for cx, cy in (layout.bubble_center(number, place, digit) for digit in range(10))
+    ])  # bubble, direction, radius, colour
+    # Against the paper right around each bubble (its brighter part), so that a shadow across the row does not read
+    # as pencil: the darkest colour's share of the paper missing.
+    paper = np.percentile(polar.reshape(10, -1, 3), t.bubble_ring_paper_percentile, axis=1)
+    ink = 1.0 - np.clip((polar / np.maximum(paper, 1e-3)[:, None, None, :]).min(axis=3), 0.0, 1.0)
     usual = np.median(ink, axis=(0, 1))  # the printed ring and digit, at each radius
     first_radius = round(inner * scale)
     darkest = (ink[:, :, first_radius:] - usual[first_radius:]).max(axis=2)  # bubble, direction
