@@ -42,7 +42,8 @@ def test_a_ring_drawn_round_a_bubble_is_read_as_its_digit():
 
 
 def test_what_is_not_a_ring_round_one_bubble_is_not_read_as_one():
-    """A cross, a stray line along the row and a neighbour's ring leave most directions round a bubble bare: no
+    """A cross and a stray line along the row leave most directions round a bubble bare, and a fill (one the
+    reading of fills did not take: washed out, or taken for the phone's processing) darkens its middle too: no
     digit. An arc a third of the way round is not read, but asked about; rings round two bubbles of a row: the
     clearer is read, in doubt."""
     sheet = _bubbled_sheet()
@@ -52,8 +53,11 @@ def test_what_is_not_a_ring_round_one_bubble_is_not_read_as_one():
     x0, y = _bubble_px(1, "units", 0)
     x1, _ = _bubble_px(1, "units", 9)
     cv2.line(sheet, (x0 - 12, y + 9), (x1 + 12, y + 11), PENCIL, 2)  # through the row, under its middles
+    cx, cy = _bubble_px(2, "units", 6)
+    cv2.circle(sheet, (cx * 16, cy * 16), round(2.3 * PX_PER_MM * 16), PENCIL, -1, cv2.LINE_AA, 4)  # filled in
     assert _read(sheet, 1, "tens")[:2] == (None, None)
     assert _read(sheet, 1, "units")[:2] == (None, None)
+    assert _read(sheet, 2, "units")[:2] == (None, None)
     _ring(sheet, 2, "tens", 5, 2.9, 0.0, 160.0)
     assert _read(sheet, 2, "tens") == (None, 5, 0.0)
     _ring(sheet, 3, "units", 2, 2.8)

@@ -19,9 +19,10 @@ from doodle.sheet.tuning import ReaderTuning
 
 def ringed_shares(normalised: Colours, number: int, place: str, px_per_mm: float, t: ReaderTuning) -> np.ndarray:
     """For each of the ten bubbles of round `number`'s `place` row, the share of directions around it in which
-    pencil runs within t.bubble_drawn_ring_mm of its middle, outside what it reads as filled: each direction's
-    darkest point there at least t.bubble_drawn_ring_ink darker than the row's bubbles usually are as far from
-    their middles. Zeros where part of the row lies outside the sheet's picture."""
+    pencil runs between t.bubble_drawn_ring_mm from its middle: each direction's darkest point there at least
+    t.bubble_drawn_ring_ink darker than the row's bubbles usually are as far from their middles. Zero for a bubble
+    whose middle is darker than theirs (a faint fill), and for all where part of the row lies outside the sheet's
+    picture."""
     inner, outer = t.bubble_drawn_ring_mm
     scale = t.bubble_drawn_ring_scale * px_per_mm  # unrolled pixels a millimetre
     radii, directions = round(outer * scale), t.bubble_drawn_ring_directions
@@ -41,10 +42,12 @@ def ringed_shares(normalised: Colours, number: int, place: str, px_per_mm: float
     # as pencil: the darkest colour's share of the paper missing.
     paper = np.percentile(polar.reshape(10, -1, 3), t.bubble_ring_paper_percentile, axis=1)
     ink = 1.0 - np.clip((polar / np.maximum(paper, 1e-3)[:, None, None, :]).min(axis=3), 0.0, 1.0)
-    usual = np.median(ink, axis=(0, 1))  # the printed ring and digit, at each radius
-    first_radius = round(inner * scale)
-    darkest = (ink[:, :, first_radius:] - usual[first_radius:]).max(axis=2)  # bubble, direction
-    return (darkest >= t.bubble_drawn_ring_ink).mean(axis=1)
+    pencil = ink - np.median(ink, axis=(0, 1))  # less the printed ring and digit, the same at each radius
+    shares = (pencil[:, :, round(inner * scale):].max(axis=2) >= t.bubble_drawn_ring_ink).mean(axis=1)
+    # A ring leaves the bubble's middle bare. A fill too faint to read as one (washed out by glare, or taken for
+    # the phone's processing) darkens it as it darkens the edge: it is no ring.
+    middle = pencil[:, :, : round(t.bubble_read_radius_mm * scale)].mean(axis=(1, 2))
+    return np.where(middle < t.bubble_faint_share * t.bubble_local_threshold, shares, 0.0)
 
 
 def ringed_digit(shares: np.ndarray, t: ReaderTuning) -> tuple[int | None, int | None, float]:
