@@ -47,7 +47,7 @@ def ringed_shares(normalised: Colours, number: int, place: str, px_per_mm: float
     # A ring leaves the bubble's middle bare. A fill too faint to read as one (washed out by glare, or taken for
     # the phone's processing) darkens it as it darkens the edge: it is no ring.
     middle = pencil[:, :, : round(t.bubble_read_radius_mm * scale)].mean(axis=(1, 2))
-    return np.where(middle < t.bubble_faint_share * t.bubble_local_threshold, shares, 0.0)
+    return np.where(middle < t.bubble_drawn_ring_middle, shares, 0.0)
 
 
 def ringed_digit(shares: np.ndarray, t: ReaderTuning) -> tuple[int | None, int | None, float]:

@@ -587,6 +587,9 @@ class ReaderTuning:
     # as marks first). Rows read empty under a pencil or a finger: up to 0.64, two bubbles or more over 0.4.
     bubble_drawn_ring_share: float = 0.65
     bubble_drawn_ring_unsure: float = 0.4
+    # A ringed bubble's middle (within bubble_read_radius_mm) is bare: at most 0.057 darker than the row's usual on
+    # 24 harsh sheets ringed (blur, heavy JPEG), against 0.19 and more for the fills of 12 harsh sheets.
+    bubble_drawn_ring_middle: float = 0.1
 
     # --- a page that is not flat: where the print really is (refine.py; lengths in sheet mm) ---
     # A closing this wide (1.75 mm) takes out thin print and strokes, leaving the paper they lie on (a sharpened
