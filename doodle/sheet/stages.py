@@ -47,6 +47,7 @@ from doodle.sheet.processing import level_only, print_lift
 from doodle.sheet.scan_errors import TooDarkError
 from doodle.sheet.scribbles import scribbled_cells, sparse_pieces
 from doodle.sheet.shadows import ShadowMap, find_shadows
+from doodle.sheet.stain_rings import StainRing, cells_under, stain_rings
 from doodle.sheet.stray import stray_line_cells
 from doodle.sheet.strokes import (
     StrokeMap,
@@ -109,6 +110,7 @@ class SheetRead:
     strokes: StrokeMap = field(init=False)
     stains: set[int] = field(init=False)  # cells shaded by a tint that may not keep to the grid
     blots: set[int] = field(init=False)  # ... of them, those whose tint fades before their lines or spills over
+    stain_rings: list[StainRing] = field(init=False, default_factory=list)  # a mug's rings, where looked for
     outlined: set[int] = field(init=False)  # marked cells inside a drawn outline (see `outline`)
     confined: set[int] = field(init=False)  # cells with strokes, none crossing their sides (see `crossings`)
     scribbled: set[int] = field(init=False)  # cells where a scribble's passes turn back (see `scribbles`)
@@ -540,6 +542,8 @@ def decide_cells(read: SheetRead) -> None:
     if read.steep:
         for index in _misjudged_light(read, decided, boxes):
             decided[index] = (False, decided[index][1])
+    for index in _under_stain_rings(read, decided, boxes):
+        decided[index] = (False, decided[index][1])
     shaded_cells = []
     for index, (shaded, conf) in enumerate(decided):
         row, col = divmod(index, SIZE)
@@ -1174,6 +1178,24 @@ def _misjudged_light(read: SheetRead, decided: list[tuple[bool, float]], boxes: 
         return set()
     gap, below = max((grey[k + 1][0] - grey[k][0], k) for k in range(len(grey) - 1))
     return {index for _, index in grey[: below + 1]} if gap >= t.misjudged_gap else set()
+
+
+def _under_stain_rings(read: SheetRead, decided: list[tuple[bool, float]], boxes: tuple[Box, ...]) -> set[int]:
+    """The cells read shaded in doubt that are more likely empty under a mug's ring: its rim or its inside reaches
+    them (`stain_rings`), they are tinted in a stain's brown, and their strokes, if any, are brown too (the rim's).
+    A brown tint alone may be a light brown or orange pencil: its doubt stays; the ring says which reading to
+    offer (coffee-ring 3: f4, f5, f6 and i7, empty under two rings, read shaded in doubt)."""
+    t = read.tuning
+    doubtful = [index for index, (shaded, conf) in enumerate(decided) if shaded and conf < t.uncertain_below]
+    if not doubtful:
+        return set()
+    read.stain_rings = stain_rings(read.light.normalised, PX_PER_MM, t)
+    under = cells_under(read.stain_rings, [layout.cell_rect(*divmod(index, SIZE)) for index in range(SIZE * SIZE)],
+                        t)
+    normalised = read.light.normalised
+    return {index for index in doubtful if index in under and stain_coloured(normalised, boxes[index], t=t)
+            and (read.strokes.shares[index] < t.stroke_mark
+                 or stain_coloured(normalised, boxes[index], read.strokes.at(boxes[index]), t))}
 
 
 def _neutral(field_: FlatField, box: Box, t: ReaderTuning) -> bool:

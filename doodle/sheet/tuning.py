@@ -469,6 +469,27 @@ class ReaderTuning:
     # cells measured 0.11-0.83 (24 photos, mild and moderate), pale yellow fills 0.94 and over, harsh and moderate
     # (40 photos). Judged as stains, a pale yellow fill's JPEG-blurred colour put whole patches in doubt (harsh 625).
     pencil_chroma: float = 0.9
+    # A mug's ring (stain_rings.py): circles of radius stain_ring_radius_mm in the sheet's warmth (red over blue,
+    # full at stain_ring_warmth_full), at stain_ring_px_per_mm, blurred stain_ring_blur_mm; HoughCircles' gradient
+    # (stain_ring_edge) and votes (stain_ring_votes), circles stain_ring_apart_mm apart or one. Kept where a
+    # ridge of warmth stain_ring_ridge over the sheet within stain_ring_side_mm on both sides of a rim
+    # stain_ring_rim_mm from the circle shows in stain_ring_share of stain_ring_directions directions.
+    stain_ring_radius_mm: tuple[float, float] = (11.0, 50.0)
+    stain_ring_px_per_mm: float = 2.0
+    stain_ring_warmth_full: float = 0.25
+    stain_ring_blur_mm: float = 0.75
+    stain_ring_edge: float = 50.0
+    stain_ring_votes: float = 20.0
+    stain_ring_roundness: float = 0.5
+    stain_ring_apart_mm: float = 4.0
+    stain_ring_side_mm: float = 3.0
+    stain_ring_gap_mm: float = 2.5
+    stain_ring_beside_percentile: float = 90
+    stain_ring_rim_mm: float = 1.5
+    stain_ring_ridge: float = 0.03
+    stain_ring_directions: int = 90
+    stain_ring_share: float = 0.6
+    stain_ring_same: float = 0.35  # circles whose middles are this share of the radius apart follow one ring
     # Between stain_chroma and pencil_chroma a warm tint with no strokes may be tea or a red or orange pencil: tea
     # when fainter than this (tea rings' insides there: 0.056-0.119, tea-ring 70000-70023; pencil fills there:
     # 0.237 and over, sharpened 70000-70023, tea and coffee rings 0-23).

@@ -1,0 +1,81 @@
+"""A mug's ring on the sheet is found by its shape and colour (doodle/sheet/stain_rings.py), and the cells it stains
+are offered as empty (doodle/sheet/stages.py `_under_stain_rings`)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from doodle.sheet import layout
+from doodle.sheet.scan import PX_PER_MM, read_photo
+from doodle.sheet.stain_rings import cells_under, stain_rings
+from doodle.sheet.tuning import TUNING
+from tests.photogen_styles import styled_photo
+from tests.test_scan_cover import _grid_sheet
+
+
+def _stained(reflectance_rgb: tuple[float, float, float], strength: float) -> tuple[int, int, int]:
+    """The BGR a pigment of `reflectance_rgb` leaves on white paper at `strength`."""
+    return tuple(round(255 * (1 - strength * (1 - value))) for value in reversed(reflectance_rgb))
+
+
+COFFEE = (0.78, 0.62, 0.45)
+
+
+def _found(sheet: np.ndarray) -> list[tuple[float, float, float]]:
+    return [(ring.x, ring.y, ring.radius) for ring in stain_rings(sheet.astype(np.float32) / 255.0, PX_PER_MM, TUNING)]
+
+
+def _px(x_mm: float, y_mm: float) -> tuple[int, int]:
+    return round(x_mm * PX_PER_MM * 16), round(y_mm * PX_PER_MM * 16)
+
+
+def test_a_coffee_ring_over_the_grid_is_found_where_it_lies():
+    """A whole ring and the arc of one (two thirds of the way round), tinted inside or not, over grid lines and
+    cells: each found within a millimetre and a half of where it lies."""
+    sheet = _grid_sheet()
+    grid = layout.GRID_RECT
+    rings = ((grid.x + 30.0, grid.y + 35.0, 16.0), (grid.x + 70.0, grid.y + 70.0, 13.0))
+    tint = np.zeros(sheet.shape[:2], np.uint8)
+    cv2.circle(tint, _px(*rings[0][:2]), round(rings[0][2] * PX_PER_MM * 16), 255, -1, cv2.LINE_AA, 4)
+    sheet[tint > 0] = np.minimum(sheet[tint > 0], _stained(COFFEE, 0.2))
+    rim = _stained(COFFEE, 0.8)
+    cv2.circle(sheet, _px(*rings[0][:2]), round(rings[0][2] * PX_PER_MM * 16), rim, 5, cv2.LINE_AA, 4)
+    centre, radius = _px(*rings[1][:2]), round(rings[1][2] * PX_PER_MM * 16)
+    cv2.ellipse(sheet, centre, (radius, radius), 0, 30, 270, rim, 4, cv2.LINE_AA, 4)
+    found = _found(cv2.GaussianBlur(sheet, (0, 0), 1.0))
+    assert len(found) == 2
+    for x, y, radius in rings:
+        assert any(np.hypot(x - fx, y - fy) < 1.5 and abs(radius - fr) < 1.5 for fx, fy, fr in found)
+    cells = cells_under([ring for ring in stain_rings(sheet.astype(np.float32) / 255.0, PX_PER_MM, TUNING)],
+                        [layout.cell_rect(*divmod(index, 9)) for index in range(81)], TUNING)
+    assert 2 * 9 + 2 in cells and 0 not in cells  # c3 lies under the first ring's middle, a1 beyond both
+
+
+def test_what_is_not_a_stain_ring_is_not_found():
+    """Brown hatching over a block of cells (stripes on both sides of any circle through it), a ring drawn in
+    graphite (no warmth) and one in a pure orange pencil (a pencil's chroma, not a stain's): none is a ring."""
+    sheet = _grid_sheet()
+    grid = layout.GRID_RECT
+    x0, y0 = grid.x + 12.0, grid.y + 12.0
+    for k in range(24):
+        offset = k * 1.6
+        cv2.line(sheet, _px(x0 + offset, y0), _px(x0, y0 + offset), _stained(COFFEE, 0.8), 2, cv2.LINE_AA, 4)
+        cv2.line(sheet, _px(x0 + 36, y0 + offset), _px(x0 + offset, y0 + 36), _stained(COFFEE, 0.8), 2,
+                 cv2.LINE_AA, 4)
+    cv2.circle(sheet, _px(grid.x + 70, grid.y + 25), round(14 * PX_PER_MM * 16), (90, 90, 95), 4, cv2.LINE_AA, 4)
+    cv2.circle(sheet, _px(grid.x + 70, grid.y + 70), round(14 * PX_PER_MM * 16), _stained((0.95, 0.55, 0.12), 0.8),
+               4, cv2.LINE_AA, 4)
+    assert _found(cv2.GaussianBlur(sheet, (0, 0), 1.0)) == []
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_cells_under_a_coffee_ring_read_empty_in_doubt(seed):
+    """Coffee-ring 3: f4, f5, f6 and i7, empty under two rings, read shaded (in doubt); 4: b3, f4, f5 and e6. A
+    brown tint alone may be a pencil's, so they stay in doubt, but what the reader offers is now the sheet as it
+    is."""
+    photo = styled_photo(seed, "mild", distractor="coffee ring")
+    result = read_photo(photo.jpeg)
+    assert result.quilt == photo.truth.quilt
+    assert any(doubt.kind == "cell" and not doubt.read for doubt in result.uncertain)
