@@ -7,6 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
+from doodle.quilt import SIZE
 from doodle.sheet import layout
 from doodle.sheet.scan import PX_PER_MM, read_photo
 from doodle.sheet.stain_rings import cells_under, stain_rings
@@ -21,6 +22,11 @@ def _stained(reflectance_rgb: tuple[float, float, float], strength: float) -> tu
 
 
 COFFEE = (0.78, 0.62, 0.45)
+
+
+def cell_index(name: str) -> int:
+    """The index (row * 9 + col) of a cell named as on the sheet ('b4': column b, row 4)."""
+    return (int(name[1:]) - 1) * SIZE + "abcdefghi".index(name[0])
 
 
 def _found(sheet: np.ndarray) -> list[tuple[float, float, float]]:
@@ -44,13 +50,16 @@ def test_a_coffee_ring_over_the_grid_is_found_where_it_lies():
     cv2.circle(sheet, _px(*rings[0][:2]), round(rings[0][2] * PX_PER_MM * 16), rim, 5, cv2.LINE_AA, 4)
     centre, radius = _px(*rings[1][:2]), round(rings[1][2] * PX_PER_MM * 16)
     cv2.ellipse(sheet, centre, (radius, radius), 0, 30, 270, rim, 4, cv2.LINE_AA, 4)
-    found = _found(cv2.GaussianBlur(sheet, (0, 0), 1.0))
-    assert len(found) == 2
+    rings_found = stain_rings(cv2.GaussianBlur(sheet, (0, 0), 1.0).astype(np.float32) / 255.0, PX_PER_MM, TUNING)
+    assert len(rings_found) == 2
     for x, y, radius in rings:
-        assert any(np.hypot(x - fx, y - fy) < 1.5 and abs(radius - fr) < 1.5 for fx, fy, fr in found)
-    cells = cells_under([ring for ring in stain_rings(sheet.astype(np.float32) / 255.0, PX_PER_MM, TUNING)],
-                        [layout.cell_rect(*divmod(index, 9)) for index in range(81)], TUNING)
-    assert 2 * 9 + 2 in cells and 0 not in cells  # c3 lies under the first ring's middle, a1 beyond both
+        assert any(np.hypot(x - ring.x, y - ring.y) < 1.5 and abs(radius - ring.radius) < 1.5 for ring in rings_found)
+    cells = cells_under(rings_found, [layout.cell_rect(*divmod(index, SIZE)) for index in range(SIZE * SIZE)],
+                        TUNING)
+    # Cells are 16 mm. The whole ring (middle in b3, 16 mm round) reaches c3 and a2 (its rim); a1 lies 6 mm beyond
+    # it. The arc's (middle in e5, 13 mm) reaches d5 and f5; g5, e3 and e7 lie 7-11 mm beyond.
+    assert {cell_index(name) for name in ("b3", "c3", "a2", "e5", "d5", "f5")} <= cells
+    assert not {cell_index(name) for name in ("a1", "g5", "e3", "e7")} & cells
 
 
 def test_what_is_not_a_stain_ring_is_not_found():
@@ -78,4 +87,8 @@ def test_cells_under_a_coffee_ring_read_empty_in_doubt(seed):
     photo = styled_photo(seed, "mild", distractor="coffee ring")
     result = read_photo(photo.jpeg)
     assert result.quilt == photo.truth.quilt
-    assert any(doubt.kind == "cell" and not doubt.read for doubt in result.uncertain)
+    offered_empty = {doubt.name for doubt in result.uncertain if doubt.kind == "cell" and not doubt.read}
+    assert offered_empty >= set(STAINED[seed])
+
+
+STAINED = {3: ("f4", "f5", "f6", "i7"), 4: ("b3", "f4", "f5", "e6")}

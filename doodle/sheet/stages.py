@@ -47,7 +47,7 @@ from doodle.sheet.processing import level_only, print_lift
 from doodle.sheet.scan_errors import TooDarkError
 from doodle.sheet.scribbles import scribbled_cells, sparse_pieces
 from doodle.sheet.shadows import ShadowMap, find_shadows
-from doodle.sheet.stain_rings import StainRing, cells_under, stain_rings
+from doodle.sheet.stain_rings import cells_under, stain_rings
 from doodle.sheet.stray import stray_line_cells
 from doodle.sheet.strokes import (
     StrokeMap,
@@ -110,7 +110,6 @@ class SheetRead:
     strokes: StrokeMap = field(init=False)
     stains: set[int] = field(init=False)  # cells shaded by a tint that may not keep to the grid
     blots: set[int] = field(init=False)  # ... of them, those whose tint fades before their lines or spills over
-    stain_rings: list[StainRing] = field(init=False, default_factory=list)  # a mug's rings, where looked for
     outlined: set[int] = field(init=False)  # marked cells inside a drawn outline (see `outline`)
     confined: set[int] = field(init=False)  # cells with strokes, none crossing their sides (see `crossings`)
     scribbled: set[int] = field(init=False)  # cells where a scribble's passes turn back (see `scribbles`)
@@ -786,7 +785,7 @@ def read_rounds(read: SheetRead) -> None:
     against_rings = _bubble_values(read.plain, centers, t)
     for block in layout.ROUNDS:
         digits: dict[str, int | None] = {}
-        partial_rings: list[Uncertain] = []
+        blank_doubts: dict[str, dict[int, Uncertain]] = {place: {} for place in layout.PLACES}
         for place in layout.PLACES:
             filled = []
             doubts: dict[int, Uncertain] = {}
@@ -810,31 +809,38 @@ def read_rounds(read: SheetRead) -> None:
             digits[place] = filled[0][1] if filled else None
             if not filled:
                 # Nothing filled in: the player may have drawn a ring round the bubble instead.
-                shares = ringed_shares(read.plain.normalised, block.number, place, PX_PER_MM, t)
-                digits[place], unsure, conf = ringed_digit(shares, t)
-                if unsure is not None:
-                    doubt = Uncertain.of_bubble(block.number, place, unsure, digits[place] is not None, conf)
-                    if doubt.read:
-                        doubts[unsure] = doubt
+                ring = ringed_digit(ringed_shares(read.plain.normalised, block.number, place, PX_PER_MM, t), t)
+                digits[place] = ring.digit
+                for digit in ring.unsure:
+                    doubt = Uncertain.of_bubble(block.number, place, digit, digit == ring.digit, ring.confidence)
+                    if ring.digit is None:
+                        blank_doubts[place][digit] = doubt  # a partial ring: see below
                     else:
-                        partial_rings.append(doubt)
-                read.confidences.append(conf)
+                        doubts[digit] = doubt
+                read.confidences.append(ring.confidence)
             read.uncertain.extend(doubts[d] for d in sorted(doubts))
-        # A partial ring in a row read as blank matters where the other row is read: the score stands on it. With
-        # neither read, the round is asked for as a whole.
-        if any(digit is not None for digit in digits.values()):
-            read.uncertain.extend(partial_rings)
-        # One row filled and the other not: a bubble of the other standing out from the rest of its row, if not as
-        # far as the threshold, may be a fill the light washed out (mixed 400013: units 8 at 0.05 ink under a glare,
-        # the rest of its row at 0.01, read as a score of 0 where 8 was filled, unflagged). A row a player leaves
-        # blank (a score under 10, its tens row empty) has no such bubble.
+        # One row read and the other not: the score stands on the blank row being blank (a score under 10 leaves
+        # its tens row so). A bubble of it may be marked all the same:
+        # - standing out from the rest of its row, if not as far as the threshold: a fill the light washed out (mixed
+        #   400013: units 8 at 0.05 ink under a glare, the rest of its row at 0.01, read as a score of 0 where 8 was
+        #   filled, unflagged);
+        # - a partial ring round it;
+        # - a ring wider than the rings looked for, out to t.bubble_drawn_ring_far_mm (a hand's ring of 3.7 mm round
+        #   units 5 beside a ringed tens 2 read 20, unflagged).
+        # With neither row read, the round is asked for as a whole.
         for place, other in (("tens", "units"), ("units", "tens")):
             if digits[place] is None and digits[other] is not None:
                 row = np.array([read.bubble_values[block.number, place, digit] for digit in range(10)])
                 darkest = int(np.argmax(row))
                 if row[darkest] - float(np.median(row)) > t.bubble_faint_share * threshold:
-                    read.uncertain.append(Uncertain.of_bubble(block.number, place, darkest, False, 0.0))
-                    read.confidences.append(0.0)
+                    blank_doubts[place][darkest] = Uncertain.of_bubble(block.number, place, darkest, False, 0.0)
+                far = ringed_shares(read.plain.normalised, block.number, place, PX_PER_MM, t,
+                                    reach_mm=t.bubble_drawn_ring_far_mm)
+                widest = int(np.argmax(far))
+                if far[widest] >= t.bubble_drawn_ring_unsure:
+                    blank_doubts[place][widest] = Uncertain.of_bubble(block.number, place, widest, False, 0.0)
+                read.uncertain.extend(blank_doubts[place][d] for d in sorted(blank_doubts[place]))
+                read.confidences.extend(0.0 for _ in blank_doubts[place])
         score = _round_score(digits["tens"], digits["units"])
         if score is not None and score > MAX_ROUND_SCORE:
             # No rectangle scores more than 81: the bubbles were misread or misfilled.
@@ -1186,16 +1192,16 @@ def _under_stain_rings(read: SheetRead, decided: list[tuple[bool, float]], boxes
     A brown tint alone may be a light brown or orange pencil: its doubt stays; the ring says which reading to
     offer (coffee-ring 3: f4, f5, f6 and i7, empty under two rings, read shaded in doubt)."""
     t = read.tuning
-    doubtful = [index for index, (shaded, conf) in enumerate(decided) if shaded and conf < t.uncertain_below]
-    if not doubtful:
-        return set()
-    read.stain_rings = stain_rings(read.light.normalised, PX_PER_MM, t)
-    under = cells_under(read.stain_rings, [layout.cell_rect(*divmod(index, SIZE)) for index in range(SIZE * SIZE)],
-                        t)
     normalised = read.light.normalised
-    return {index for index in doubtful if index in under and stain_coloured(normalised, boxes[index], t=t)
-            and (read.strokes.shares[index] < t.stroke_mark
-                 or stain_coloured(normalised, boxes[index], read.strokes.at(boxes[index]), t))}
+    brown = [index for index, (shaded, conf) in enumerate(decided)
+             if shaded and conf < t.uncertain_below and stain_coloured(normalised, boxes[index], t=t)
+             and (read.strokes.shares[index] < t.stroke_mark
+                  or stain_coloured(normalised, boxes[index], read.strokes.at(boxes[index]), t))]
+    if not brown:
+        return set()  # no ring looked for
+    rings = stain_rings(normalised, PX_PER_MM, t)
+    return set(brown) & cells_under(rings, [layout.cell_rect(*divmod(index, SIZE)) for index in range(SIZE * SIZE)],
+                                    t)
 
 
 def _neutral(field_: FlatField, box: Box, t: ReaderTuning) -> bool:

@@ -15,6 +15,7 @@ import numpy as np
 
 from doodle.sheet import layout
 from doodle.sheet.measure import Colours
+from doodle.sheet.strokes import pigment_of, stain_pigment
 from doodle.sheet.tuning import ReaderTuning
 
 
@@ -32,7 +33,8 @@ def stain_rings(normalised: Colours, px_per_mm: float, t: ReaderTuning) -> list[
     height, width = normalised.shape[:2]
     x0, y0 = max(int((grid.x - reach) * px_per_mm), 0), max(int((grid.y - reach) * px_per_mm), 0)
     x1, y1 = min(int((grid.x2 + reach) * px_per_mm), width), min(int((grid.y2 + reach) * px_per_mm), height)
-    region = normalised[y0:y1, x0:x1].astype(np.float32)
+    # Where the light estimate has no value (the sheet beyond the photo), paper.
+    region = np.nan_to_num(normalised[y0:y1, x0:x1].astype(np.float32), nan=1.0)
     scale = t.stain_ring_px_per_mm / px_per_mm
     small = cv2.resize(region, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     warmth = np.clip(small[..., 2] - small[..., 0], 0.0, 1.0)
@@ -86,10 +88,7 @@ def _rim_share(small: np.ndarray, warmth: np.ndarray, centre: tuple[float, float
     colours = cv2.warpPolar(small, (radii, directions), centre, outer, cv2.WARP_POLAR_LINEAR + cv2.INTER_LINEAR)
     band = colours[:, rim][shows]  # direction, radius, colour
     warmest = band[np.arange(len(band)), polar[:, rim][shows].argmax(axis=1)]  # direction, colour
-    b, g, r = np.median(warmest, axis=0)
-    ink = 1.0 - min(b, g, r)
-    chroma = (max(b, g, r) - min(b, g, r)) / max(ink, 1e-3)
-    if not (r >= g >= b and t.stain_chroma[0] <= chroma <= t.stain_chroma[1]):
+    if not stain_pigment(pigment_of(np.median(warmest, axis=0)), t):
         return 0.0
     return float(shows.mean())
 

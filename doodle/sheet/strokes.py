@@ -206,20 +206,31 @@ def _pigment(normalised: Colours, box: tuple[int, int, int, int],
         if not where.any():
             return None
         pixels = pixels[where]
-    b, g, r = (float(v) for v in pixels.reshape(-1, 3).mean(axis=0))
+    return pigment_of(pixels.reshape(-1, 3).mean(axis=0))
+
+
+def pigment_of(colour: np.ndarray) -> tuple[float, float, bool] | None:
+    """A colour's (BGR over the paper's own) ink, chroma over ink and warmth, as `_pigment`; None for paper."""
+    b, g, r = (float(v) for v in colour)
     ink = 1.0 - min(b, g, r)
     if ink <= 0.01:
         return None
     return ink, (max(b, g, r) - min(b, g, r)) / ink, r >= g >= b
 
 
+def stain_pigment(pigment: tuple[float, float, bool] | None, t: ReaderTuning = TUNING,
+                  up_to: float | None = None) -> bool:
+    """Whether a pigment (`pigment_of`) is a stain's brown: warm, its chroma within t.stain_chroma (`up_to`: a
+    higher chroma that may still be a stain's)."""
+    highest = t.stain_chroma[1] if up_to is None else up_to
+    return pigment is not None and pigment[2] and t.stain_chroma[0] <= pigment[1] <= highest
+
+
 def stain_coloured(normalised: Colours, box: tuple[int, int, int, int], where: np.ndarray | None = None,
                    t: ReaderTuning = TUNING, up_to: float | None = None) -> bool:
     """Whether the box (its pixels `where`, when given) is tinted brown, as tea or coffee stains paper
     (`normalised`: BGR over the paper's own); `up_to`: a higher chroma that may still be a stain's."""
-    pigment = _pigment(normalised, box, where)
-    highest = t.stain_chroma[1] if up_to is None else up_to
-    return pigment is not None and pigment[2] and t.stain_chroma[0] <= pigment[1] <= highest
+    return stain_pigment(_pigment(normalised, box, where), t, up_to)
 
 
 def pencil_coloured(normalised: Colours, box: tuple[int, int, int, int], t: ReaderTuning = TUNING) -> bool:

@@ -469,11 +469,19 @@ class ReaderTuning:
     # cells measured 0.11-0.83 (24 photos, mild and moderate), pale yellow fills 0.94 and over, harsh and moderate
     # (40 photos). Judged as stains, a pale yellow fill's JPEG-blurred colour put whole patches in doubt (harsh 625).
     pencil_chroma: float = 0.9
-    # A mug's ring (stain_rings.py): circles of radius stain_ring_radius_mm in the sheet's warmth (red over blue,
-    # full at stain_ring_warmth_full), at stain_ring_px_per_mm, blurred stain_ring_blur_mm; HoughCircles' gradient
-    # (stain_ring_edge) and votes (stain_ring_votes), circles stain_ring_apart_mm apart or one. Kept where a
-    # ridge of warmth stain_ring_ridge over the sheet within stain_ring_side_mm on both sides of a rim
-    # stain_ring_rim_mm from the circle shows in stain_ring_share of stain_ring_directions directions.
+    # A mug's ring (stain_rings.py). Candidates: circles of radius stain_ring_radius_mm (a cup's or a mug's base is
+    # 25-45 mm; under 11 mm, the corners of orange hatching were found) in the sheet's warmth (red over blue, full
+    # at stain_ring_warmth_full) at stain_ring_px_per_mm, blurred stain_ring_blur_mm, by both of OpenCV's Hough
+    # methods: the gradient's edge (stain_ring_edge) and votes (stain_ring_votes), and the ALT method's roundness
+    # (stain_ring_roundness); circles stain_ring_apart_mm apart or one. Kept where, in stain_ring_share of
+    # stain_ring_directions directions, the warmest point within stain_ring_rim_mm of the circle is stain_ring_ridge
+    # warmer than the stain_ring_beside_percentile of the sheet from stain_ring_gap_mm to gap + stain_ring_side_mm
+    # off it on both sides (hatching's stripes lie there too), and the rim's colour is a stain's (stain_chroma).
+    # Of circles following one ring, the one that follows it furthest stands for it (middles stain_ring_same of the
+    # radius apart). On coffee-ring 0-11, 24 of 25 rings found (the other lay within a larger one, nearly
+    # concentric), and one circle more, inside three rings that overlap; on moderate, harsh, light, mixed, sensor,
+    # felt-tip and mild 0-23, two found (mixed 11 and 18: a tan outline, a lens's colour fringes), neither over
+    # brown cells in doubt.
     stain_ring_radius_mm: tuple[float, float] = (11.0, 50.0)
     stain_ring_px_per_mm: float = 2.0
     stain_ring_warmth_full: float = 0.25
@@ -597,20 +605,27 @@ class ReaderTuning:
     bubble_ring_uneven: float = 0.12  # ... log: the paper around a bubble this much brighter on one side: an edge
     bubble_sectors: int = 8  # directions in which a bubble crossed by a shadow's edge is read side by side
     # A ring drawn round a bubble (bubble_rings.py), looked for from bubble_drawn_ring_mm[0] to [1] from its middle
-    # (the printed ring at 2.3, the neighbours' at 3.3 and more), unrolled at bubble_drawn_ring_scale times the
-    # sheet's pixels a millimetre into bubble_drawn_ring_directions directions.
+    # (the printed ring at 2.3, the neighbours' at 3.3 and more; the rings of tests/photogen_styles.py run at
+    # 2.3-3.2 mm, a little flattened), unrolled at bubble_drawn_ring_scale times the sheet's pixels a millimetre into
+    # bubble_drawn_ring_directions directions. Pencil there: bubble_drawn_ring_ink darker than the row's usual in
+    # that direction (each bubble against its paper, the bubble_drawn_ring_paper_percentile of what is round it);
+    # a ring's stroke, blurred, reads 0.3-0.6, JPEG noise and the print's registration under 0.1.
     bubble_drawn_ring_mm: tuple[float, float] = (2.0, 3.1)
     bubble_drawn_ring_scale: float = 2.0
     bubble_drawn_ring_directions: int = 72
     bubble_drawn_ring_ink: float = 0.15
+    bubble_drawn_ring_paper_percentile: float = 80
     # On 48 sheets of bubble-marks (seeds 0-47), rings showed in 0.74-1.0 of the directions round their bubble and
     # pencil round any other bubble of their rows in at most 0.22; crosses and scribbles reached 0.53 (they are read
     # as marks first). Rows read empty under a pencil or a finger: up to 0.64, two bubbles or more over 0.4.
-    bubble_drawn_ring_share: float = 0.65
+    bubble_drawn_ring_share: float = 0.7
     bubble_drawn_ring_unsure: float = 0.4
     # A ringed bubble's middle (within bubble_read_radius_mm) is bare: at most 0.057 darker than the row's usual on
     # 24 harsh sheets ringed (blur, heavy JPEG), against 0.19 and more for the fills of 12 harsh sheets.
     bubble_drawn_ring_middle: float = 0.1
+    # A blank row beside a read one is looked at this far out for a ring wider than those read (its neighbours'
+    # printed rings, the same round every bubble, taken out).
+    bubble_drawn_ring_far_mm: float = 4.2
 
     # --- a page that is not flat: where the print really is (refine.py; lengths in sheet mm) ---
     # A closing this wide (1.75 mm) takes out thin print and strokes, leaving the paper they lie on (a sharpened
