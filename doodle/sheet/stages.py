@@ -817,7 +817,8 @@ def read_rounds(read: SheetRead) -> None:
                         blank_doubts[place][digit] = doubt  # a partial ring: see below
                     else:
                         doubts[digit] = doubt
-                read.confidences.append(ring.confidence)
+                if ring.digit is not None or ring.unsure:
+                    read.confidences.append(ring.confidence)
             read.uncertain.extend(doubts[d] for d in sorted(doubts))
         # One row read and the other not: the score stands on the blank row being blank (a score under 10 leaves
         # its tens row so). A bubble of it may be marked all the same:
