@@ -42,7 +42,8 @@ def ringed_shares(normalised: Colours, number: int, place: str, px_per_mm: float
     height, width = normalised.shape[:2]
     if x0 < 0 or y0 < 0 or x1 > width or y1 > height:
         return np.zeros(10)
-    patch = np.nan_to_num(normalised[y0:y1, x0:x1].astype(np.float32), nan=1.0)  # no light estimate: paper
+    # No light estimate (the sheet beyond the photo): paper.
+    patch = np.nan_to_num(normalised[y0:y1, x0:x1].astype(np.float32), nan=1.0, posinf=1.0, neginf=1.0)
     polar = np.stack([
         cv2.warpPolar(patch, (radii, directions), (cx * px_per_mm - x0, cy * px_per_mm - y0), outer * px_per_mm,
                       cv2.WARP_POLAR_LINEAR + cv2.INTER_LINEAR)

@@ -34,7 +34,7 @@ def stain_rings(normalised: Colours, px_per_mm: float, t: ReaderTuning) -> list[
     x0, y0 = max(int((grid.x - reach) * px_per_mm), 0), max(int((grid.y - reach) * px_per_mm), 0)
     x1, y1 = min(int((grid.x2 + reach) * px_per_mm), width), min(int((grid.y2 + reach) * px_per_mm), height)
     # Where the light estimate has no value (the sheet beyond the photo), paper.
-    region = np.nan_to_num(normalised[y0:y1, x0:x1].astype(np.float32), nan=1.0)
+    region = np.nan_to_num(normalised[y0:y1, x0:x1].astype(np.float32), nan=1.0, posinf=1.0, neginf=1.0)
     scale = t.stain_ring_px_per_mm / px_per_mm
     small = cv2.resize(region, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     warmth = np.clip(small[..., 2] - small[..., 0], 0.0, 1.0)
