@@ -73,7 +73,9 @@ def _rim_share(small: np.ndarray, warmth: np.ndarray, centre: tuple[float, float
     half, gap, side = t.stain_ring_rim_mm * ppm, t.stain_ring_gap_mm * ppm, t.stain_ring_side_mm * ppm
     outer = radius + gap + side
     radii, directions = max(round(outer), 8), t.stain_ring_directions
-    polar = cv2.warpPolar(warmth, (radii, directions), centre, outer, cv2.WARP_POLAR_LINEAR + cv2.INTER_LINEAR)
+    # Beyond the picture's edge, nothing (without WARP_FILL_OUTLIERS those pixels are left as they were made).
+    unrolling = cv2.WARP_POLAR_LINEAR + cv2.INTER_LINEAR + cv2.WARP_FILL_OUTLIERS
+    polar = cv2.warpPolar(warmth, (radii, directions), centre, outer, unrolling)
     at = np.arange(radii) * outer / radii
     rim = np.abs(at - radius) <= half
     beside = (np.abs(at - radius) >= gap) & (np.abs(at - radius) <= gap + side)
@@ -85,7 +87,7 @@ def _rim_share(small: np.ndarray, warmth: np.ndarray, centre: tuple[float, float
         return 0.0
     # The rim's own colour where it shows, at its warmest point in each direction (a pencil's strokes it crosses
     # are not the rim): a stain's chroma over its ink, red over green over blue.
-    colours = cv2.warpPolar(small, (radii, directions), centre, outer, cv2.WARP_POLAR_LINEAR + cv2.INTER_LINEAR)
+    colours = cv2.warpPolar(small, (radii, directions), centre, outer, unrolling)
     band = colours[:, rim][shows]  # direction, radius, colour
     warmest = band[np.arange(len(band)), polar[:, rim][shows].argmax(axis=1)]  # direction, colour
     if not stain_pigment(pigment_of(np.median(warmest, axis=0)), t):
