@@ -12,6 +12,7 @@ from doodle.sheet import layout
 from doodle.sheet.scan import PX_PER_MM, read_photo
 from doodle.sheet.stain_rings import cells_under, stain_rings
 from doodle.sheet.tuning import TUNING
+from tests.photogen import make_photo
 from tests.photogen_styles import styled_photo
 from tests.test_scan_cover import _grid_sheet
 
@@ -83,12 +84,20 @@ def test_what_is_not_a_stain_ring_is_not_found():
 def test_cells_under_a_coffee_ring_read_empty_in_doubt(seed):
     """Coffee-ring 3: f4, f5, f6 and i7, empty under two rings, read shaded (in doubt); 4: b3, f4, f5 and e6. A
     brown tint alone may be a pencil's, so they stay in doubt, but what the reader offers is now the sheet as it
-    is."""
+    is, and a note names them."""
     photo = styled_photo(seed, "mild", distractor="coffee ring")
     result = read_photo(photo.jpeg)
     assert result.quilt == photo.truth.quilt
     offered_empty = {doubt.name for doubt in result.uncertain if doubt.kind == "cell" and not doubt.read}
     assert offered_empty >= set(STAINED[seed])
+    [note] = [note for note in result.notes if note.startswith("a ring of tea or coffee stains")]
+    assert all(name in note for name in STAINED[seed]) and "check them on the sheet" in note
+
+
+def test_no_stain_is_noted_where_no_ring_is():
+    """A sheet with no ring (moderate 3, a hard shadow): its notes name no stain."""
+    result = read_photo(make_photo(3, "moderate").jpeg)
+    assert not [note for note in result.notes if "tea or coffee" in note]
 
 
 STAINED = {3: ("f4", "f5", "f6", "i7"), 4: ("b3", "f4", "f5", "e6")}

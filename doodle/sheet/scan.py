@@ -20,7 +20,7 @@ import numpy as np
 from doodle.blas import one_blas_thread
 from doodle.game.checks import SheetChecks
 from doodle.geometry import Cell
-from doodle.quilt import MAX_ROUND_SCORE, SIZE, Quilt, mask_of
+from doodle.quilt import MAX_ROUND_SCORE, SIZE, Quilt, cell_names, mask_of
 from doodle.sheet import layout
 from doodle.sheet.cover import cover_doubts, cover_note, grid_print
 from doodle.sheet.doubts import Uncertain, check_reading
@@ -57,6 +57,12 @@ SOFT_SHADOW_NOTE = ("the soft shadow of a hand or a phone crosses the sheet: gre
 UNEVEN_LIGHT_NOTE = ("the light over the grid is uneven and too few empty cells show how bright its paper is: faint "
                      "grey cells may be paper or light pencil; retake it in even light, with no lamp reflecting off "
                      "the sheet")
+def stain_note(cells: Iterable[tuple[int, int]]) -> str:
+    """What the player is told of the cells a tea or coffee ring stains (`stages._under_stain_rings`)."""
+    return (f"a ring of tea or coffee stains {cell_names(sorted(cells))}: read as empty, in doubt (a light brown "
+            "pencil looks the same); check them on the sheet")
+
+
 GRID_NOTE = (
     "read without corner markers, from the grid lines alone: less certain than a doodle sheet, check the quilt; "
     "special actions and round scores are not read"
@@ -421,7 +427,8 @@ def _result(read: SheetRead, method: str, markers_found: int) -> ScanResult:
         confidence=confidence,
         markers_found=markers_found,
         notes=(() if read.marks else (GRID_NOTE,)) + ((shadow_note,) if read.shadow else ())
-        + ((UNEVEN_LIGHT_NOTE,) if len(read.unlit) > read.tuning.uneven_light_cells else ()),
+        + ((UNEVEN_LIGHT_NOTE,) if len(read.unlit) > read.tuning.uneven_light_cells else ())
+        + ((stain_note(divmod(index, SIZE) for index in read.stained),) if read.stained else ()),
         sheet_image=read.sheet,
         rounds_read=read.marks,
         round_bubbles=read.bubbles if read.marks else (),

@@ -110,6 +110,7 @@ class SheetRead:
     strokes: StrokeMap = field(init=False)
     stains: set[int] = field(init=False)  # cells shaded by a tint that may not keep to the grid
     blots: set[int] = field(init=False)  # ... of them, those whose tint fades before their lines or spills over
+    stained: set[int] = field(init=False)  # cells under a mug's ring, offered as empty (`_under_stain_rings`)
     outlined: set[int] = field(init=False)  # marked cells inside a drawn outline (see `outline`)
     confined: set[int] = field(init=False)  # cells with strokes, none crossing their sides (see `crossings`)
     scribbled: set[int] = field(init=False)  # cells where a scribble's passes turn back (see `scribbles`)
@@ -541,7 +542,8 @@ def decide_cells(read: SheetRead) -> None:
     if read.steep:
         for index in _misjudged_light(read, decided, boxes):
             decided[index] = (False, decided[index][1])
-    for index in _under_stain_rings(read, decided, boxes):
+    read.stained = _under_stain_rings(read, decided, boxes)
+    for index in read.stained:
         decided[index] = (False, decided[index][1])
     shaded_cells = []
     for index, (shaded, conf) in enumerate(decided):
