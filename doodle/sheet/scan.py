@@ -57,12 +57,6 @@ SOFT_SHADOW_NOTE = ("the soft shadow of a hand or a phone crosses the sheet: gre
 UNEVEN_LIGHT_NOTE = ("the light over the grid is uneven and too few empty cells show how bright its paper is: faint "
                      "grey cells may be paper or light pencil; retake it in even light, with no lamp reflecting off "
                      "the sheet")
-def stain_note(cells: Iterable[tuple[int, int]]) -> str:
-    """What the player is told of the cells a tea or coffee ring stains (`stages._under_stain_rings`)."""
-    return (f"a ring of tea or coffee stains {cell_names(sorted(cells))}: read as empty, in doubt (a light brown "
-            "pencil looks the same); check them on the sheet")
-
-
 GRID_NOTE = (
     "read without corner markers, from the grid lines alone: less certain than a doodle sheet, check the quilt; "
     "special actions and round scores are not read"
@@ -88,6 +82,12 @@ OTHER_SHEET_TOO = ", one sheet at a time (another sheet is in view too)"
 MIRRORED_NOTE = (
     "the photo is mirrored (a selfie camera, or the sheet seen through the paper): it was read flipped back"
 )
+
+
+def stain_note(cells: Iterable[tuple[int, int]]) -> str:
+    """What the player is told of the cells a tea or coffee ring stains (`stages._under_stain_rings`)."""
+    return (f"a ring of tea or coffee stains {cell_names(sorted(cells))}: read as empty, in doubt (a light brown "
+            "pencil looks the same); check them on the sheet")
 
 
 METHOD_MARKERS = "markers"
