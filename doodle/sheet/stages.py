@@ -28,6 +28,7 @@ from doodle.sheet.cover import cover_over
 from doodle.sheet.crossings import confined_cells, crossing_margin_px, without_grid_lines
 from doodle.sheet.doubts import Uncertain
 from doodle.sheet.light import could_be_paper, darker_nearby, either_side, light_uncertainty, near_each_other
+from doodle.sheet.line_steps import line_step, neighbours, settle
 from doodle.sheet.measure import (
     FlatField,
     coarse_sheet,
@@ -124,6 +125,7 @@ class SheetRead:
     # decide_cells, read_specials, read_rounds
     quilt: Quilt = field(init=False)
     unlit: set[int] = field(init=False)  # tints with no strokes that the split of such cells alone puts with paper
+    settled: dict[int, bool] = field(init=False)  # cells in doubt the printed lines settle (True: shaded; line_steps)
     specials: tuple[str, ...] | None = field(init=False, default=None)  # None: not read (no layout)
     rounds: tuple[int | None, ...] = field(init=False, default=(None,) * layout.ROUND_COUNT)
     # The bubbles read as filled, per round: (tens digit, units digit), None where that row has none.
@@ -545,6 +547,9 @@ def decide_cells(read: SheetRead) -> None:
     read.stained = _under_stain_rings(read, decided, boxes)
     for index in read.stained:
         decided[index] = (False, decided[index][1])
+    read.settled = _settled_by_line_steps(read, decided)
+    for index, shaded in read.settled.items():
+        decided[index] = (shaded, t.line_step_confidence)
     shaded_cells = []
     for index, (shaded, conf) in enumerate(decided):
         row, col = divmod(index, SIZE)
@@ -1205,6 +1210,28 @@ def _under_stain_rings(read: SheetRead, decided: list[tuple[bool, float]], boxes
     rings = stain_rings(normalised, PX_PER_MM, t)
     return set(brown) & cells_under(rings, [layout.cell_rect(*divmod(index, SIZE)) for index in range(SIZE * SIZE)],
                                     t)
+
+
+def _settled_by_line_steps(read: SheetRead, decided: list[tuple[bool, float]]) -> dict[int, bool]:
+    """The cells with no strokes, in doubt, that the printed lines around them settle (`line_steps`): a cell that
+    runs on through a line from paper is paper, and so on. Not a tint that may not keep to the grid (a stain's), nor
+    one under a mug's ring: a stain's rim does not follow the lines."""
+    t = read.tuning
+
+    def plain(index: int) -> bool:
+        return read.strokes.shares[index] < t.stroke_mark and read.strokes.drawn[index] < t.stroke_mark
+
+    doubtful = {index for index, (_, conf) in enumerate(decided) if conf < t.uncertain_below and plain(index)
+                and index not in read.stains and index not in read.stained}
+    if not doubtful:
+        return {}
+    sure = {index for index, (_, conf) in enumerate(decided) if conf >= t.uncertain_below and plain(index)}
+    paper = {index for index in sure if not decided[index][0]}
+    heavy = {index for index in sure if decided[index][0] and read.values[index] >= t.tint_sure}
+    sheet = read.unshadowed  # a hard shadow's edge taken out is no step
+    step_between = {index: {other: line_step(sheet, PX_PER_MM, index, other, t) for other in neighbours(index)
+                            if other in doubtful or other in paper or other in heavy} for index in doubtful}
+    return settle(doubtful, paper, heavy, step_between, t)
 
 
 def _neutral(field_: FlatField, box: Box, t: ReaderTuning) -> bool:

@@ -325,6 +325,22 @@ class ReaderTuning:
     # rim up to 0.3); under it, whatever darkens the cell is a tint.
     stroke_mark: float = 0.05
     tint_sure: float = 0.35  # a tint this dark is pencil pressed hard, never a stain or a smudge
+    # A cell the light leaves in doubt, settled by the printed lines around it (line_steps.py). Either side of a
+    # line, strips line_step_near_mm and line_step_far_mm from it (clear of the line and of an outline drawn along
+    # it), along it but line_step_clear_mm short of the cell's corners. A step under line_step_smooth (log), the
+    # ramp's slope changing by under line_step_bend, runs on through the line as light does (98% of empty cells
+    # beside paper bend under 0.04; a fill fading to its line over 6 mm bends 0.07-0.15); over line_step_fill, with
+    # the slope changing by under line_step_flat of the step, it is a fill's flat step. Set on the tuning photos with cells in doubt (light and mixed 0-47,
+    # moderate and harsh 0-39, and 13 style families 0-23): empty cells beside paper stepped under 0.015 (95%),
+    # fills in doubt beside paper 0.14-0.82; the lightest fills step about 0.12.
+    line_step_near_mm: tuple[float, float] = (1.5, 3.0)
+    line_step_far_mm: tuple[float, float] = (4.0, 5.5)
+    line_step_clear_mm: float = 3.0
+    line_step_smooth: float = 0.03
+    line_step_bend: float = 0.05
+    line_step_fill: float = 0.2
+    line_step_flat: float = 0.25
+    line_step_confidence: float = 0.7  # a cell settled so: sure, but less than one read clear of the threshold
     uneven_blocks: int = 3  # a cell's interior split into this many blocks a side: does a tint cover it evenly?
     uneven_share: float = 0.5  # blocks differing by this share of the tint's ink: the tint's edge runs through
     uneven_least: float = 0.03  # ... and by at least this much ink (paper noise)

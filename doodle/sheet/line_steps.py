@@ -1,0 +1,106 @@
+"""Whether the sheet steps at the printed line between two cells, or runs on through it: pencil keeps to the grid,
+light does not.
+
+A fill changes the sheet's brightness at the printed line between a shaded cell and an empty one, and is about as
+even on either side of it as paper is. A soft shadow, a lens's vignetting or a lamp's fall-off change it as
+smoothly across a line as within a cell. Either side of the line two strips parallel to it are measured (clear of
+the line and of an outline drawn along it, and clear of the cell's corners), in log brightness, each colour
+channel alone: the ramp the strips show on both sides, carried to the line, says what the far side would show if
+only the light changed there; what it shows beyond that is the step. An even fill against paper is a step with
+flat sides; a ramp that bends at the line (a fill that fades towards it, or stops short of it) is neither a flat
+step nor light running on.
+
+What this cannot tell: a hard shadow whose edge lies along a printed line, that the shadow finder missed (it
+looks for edges that do not follow the lines), steps there as a fill does.
+
+This settles cells the light leaves in doubt, from their neighbours: a cell with no strokes that runs on through
+a line from a cell known to be paper is paper; one a flat step darker than paper beside it is shaded; one that
+runs on from a cell settled as shaded, or from a heavy fill (which neither a stain nor a smudge is), is shaded
+too. Nothing is settled across a line where the photo's paper is clipped (a glare washes a fill out to paper).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from typing import NamedTuple
+
+import numpy as np
+
+from doodle.quilt import SIZE
+from doodle.sheet import layout
+from doodle.sheet.tuning import ReaderTuning
+
+
+class LineStep(NamedTuple):
+    """From one cell across the line into its neighbour, in the colour channel that steps most."""
+
+    step: float  # log brightness: how much brighter the neighbour is at the line than the ramp says
+    bend: float  # how much the ramp's slope changes at the line (0 for a straight ramp, or for flat sides)
+
+
+def neighbours(index: int) -> list[int]:
+    """The cells that share a printed line with cell `index` (row by row)."""
+    row, col = divmod(index, SIZE)
+    return [r * SIZE + c for r, c in ((row, col + 1), (row + 1, col), (row, col - 1), (row - 1, col))
+            if 0 <= r < SIZE and 0 <= c < SIZE]
+
+
+def line_step(sheet: np.ndarray, px_per_mm: float, first: int, second: int, t: ReaderTuning) -> LineStep | None:
+    """The step from cell `first` into its neighbour `second` on the flattened sheet (BGR uint8), or None where
+    the strips reach clipped paper (or the sheet's edge)."""
+    low, high = min(first, second), max(first, second)
+    row, col = divmod(low, SIZE)
+    rect = layout.cell_rect(row, col)
+    across = high == low + 1  # the line runs down between two cells of a row
+    line = (rect.x2 if across else rect.y2) * px_per_mm
+    start, end = ((rect.y, rect.y2) if across else (rect.x, rect.x2))
+    rows = slice(round((start + t.line_step_clear_mm) * px_per_mm), round((end - t.line_step_clear_mm) * px_per_mm))
+    reach = t.line_step_far_mm[1] * px_per_mm
+    lo, hi = int(np.floor(line - reach)), int(np.ceil(line + reach))
+    if lo < 0 or hi > (sheet.shape[1] if across else sheet.shape[0]):
+        return None
+    band = sheet[rows, lo:hi] if across else sheet[lo:hi, rows].transpose(1, 0, 2)
+    if (band.min(axis=2) >= t.glare_clip).any():
+        return None
+    logs = np.log(np.maximum(band.astype(np.float32), 1.0))
+
+    def strip(near: float, far: float) -> np.ndarray:
+        """Each row's median over the strip from `near` to `far` mm past the line (negative: before it)."""
+        a, b = sorted((line + near * px_per_mm - lo, line + far * px_per_mm - lo))
+        return np.median(logs[:, round(a) : round(b)], axis=1)  # rows x channels
+
+    (n0, n1), (f0, f1) = t.line_step_near_mm, t.line_step_far_mm
+    before_far, before_near, after_near, after_far = strip(-f1, -f0), strip(-n1, -n0), strip(n0, n1), strip(f0, f1)
+    gap = (f0 + f1 - n0 - n1) / 2  # mm between a near strip's middle and its far one's
+    slope = (before_near - before_far + after_far - after_near) / (2 * gap)
+    steps = np.median(after_near - before_near - (n0 + n1) * slope, axis=0)
+    bends = np.median((after_far - after_near) - (before_near - before_far), axis=0)
+    channel = int(np.argmax(np.abs(steps)))
+    sign = 1.0 if first == low else -1.0
+    return LineStep(sign * float(steps[channel]), float(bends[channel]))
+
+
+def settle(doubtful: Collection[int], paper: Collection[int], heavy: Collection[int],
+           step_between: Mapping[int, Mapping[int, LineStep | None]], t: ReaderTuning) -> dict[int, bool]:
+    """Which of the `doubtful` cells (with no strokes) their neighbours settle, and as what (True: shaded).
+
+    `paper`: cells known to be paper; `heavy`: cells shaded by a fill too dark for a stain or a smudge; neither may
+    hold strokes. `step_between[i][j]`: the step from doubtful cell i into neighbour j (`line_step`)."""
+    settled: dict[int, bool] = {}
+    changed = True
+    while changed:  # a cell settled may settle the next
+        changed = False
+        for index in sorted(doubtful):
+            if index in settled:
+                continue
+            for other, found in step_between[index].items():
+                label = False if other in paper else True if other in heavy else settled.get(other)
+                if found is None or label is None:
+                    continue
+                smooth = abs(found.step) < t.line_step_smooth and abs(found.bend) < t.line_step_bend
+                flat_step = found.step >= t.line_step_fill and abs(found.bend) < t.line_step_flat * found.step
+                if smooth or (flat_step and label is False):
+                    settled[index] = label if smooth else True
+                    changed = True
+                    break
+    return settled

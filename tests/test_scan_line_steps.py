@@ -1,0 +1,112 @@
+"""Cells the light leaves in doubt are settled by the printed lines around them (doodle/sheet/line_steps.py):
+pencil steps at the grid's lines, light runs on through them."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from doodle.quilt import SIZE
+from doodle.sheet import layout
+from doodle.sheet.line_steps import LineStep, line_step, settle
+from doodle.sheet.scan import PX_PER_MM, read_photo
+from doodle.sheet.tuning import TUNING
+from tests.photogen_families import family_photo
+from tests.test_scan_cover import _grid_sheet
+from tests.test_scan_stain_rings import cell_index
+
+
+def _soft_shadow(sheet: np.ndarray, edge_x_mm: float, width_mm: float, depth: float) -> np.ndarray:
+    """`sheet` under a shadow `depth` deep to the left of `edge_x_mm`, its penumbra `width_mm` wide."""
+    xs = (np.arange(sheet.shape[1]) + 0.5) / PX_PER_MM
+    lit = 1.0 / (1.0 + np.exp(-(xs - edge_x_mm) * 8.0 / width_mm))  # 0 in the shadow, 1 in the light
+    gain = (1.0 - depth) + depth * lit
+    return np.clip(sheet.astype(np.float32) * gain[None, :, None], 0, 255).astype(np.uint8)
+
+
+def _filled(sheet: np.ndarray, name: str, ink: float, inset_mm: float = -0.3) -> None:
+    """Cell `name` filled evenly with `ink` (its share of the light taken), to `inset_mm` inside its lines."""
+    x0, y0, x1, y1 = layout.cell_rect(*divmod(cell_index(name), SIZE)).inset(inset_mm).to_px(PX_PER_MM)
+    sheet[y0:y1, x0:x1] = (sheet[y0:y1, x0:x1] * (1.0 - ink)).astype(np.uint8)
+
+
+def _step(sheet: np.ndarray, first: str, second: str) -> LineStep:
+    found = line_step(sheet, PX_PER_MM, cell_index(first), cell_index(second), TUNING)
+    assert found is not None
+    return found
+
+
+def test_a_soft_shadow_runs_on_through_the_lines_and_a_fill_steps_at_them():
+    """A hand's shadow half deep with a 40 mm penumbra across columns c to f: paper runs on through every line.
+    Fills under it and beside it step at their lines, darker inside, whatever the light (a light fill too)."""
+    grid = layout.GRID_RECT
+    sheet = _grid_sheet()
+    _filled(sheet, "b2", 0.15)
+    _filled(sheet, "g7", 0.45)
+    _filled(sheet, "d8", 0.45)
+    sheet = _soft_shadow(sheet, grid.x + 4 * layout.CELL_MM, 40.0, 0.5)
+    for first, second in (("c5", "d5"), ("d5", "e5"), ("e5", "f5"), ("e5", "e6")):
+        assert abs(_step(sheet, first, second).step) < TUNING.line_step_smooth, (first, second)
+    light = _step(sheet, "b2", "a2")
+    assert light.step > 2 * TUNING.line_step_smooth  # brighter beyond: b2 is darker than its neighbour
+    for first, second in (("g7", "h7"), ("d8", "e8"), ("d8", "c8")):  # in the light, in the penumbra, both sides
+        found = _step(sheet, first, second)
+        assert found.step >= TUNING.line_step_fill and abs(found.bend) < TUNING.line_step_flat * found.step
+    assert _step(sheet, "h7", "g7").step <= -TUNING.line_step_fill  # the other way round: darker beyond
+
+
+def test_a_fill_stopping_short_of_its_line_or_fading_towards_it_is_neither_a_flat_step_nor_light():
+    """A fill 2.5 mm short of its lines bends the ramp at the line: no flat step. A light fill that fades out
+    towards its line over 6 mm (light shading, feathered) carries on the ramp the strips show, but bends it: it is
+    not taken for light running on (which would read it as paper)."""
+    sheet = _grid_sheet()
+    _filled(sheet, "c3", 0.45, inset_mm=2.5)
+    found = _step(sheet, "c3", "d3")
+    assert not (found.step >= TUNING.line_step_fill and abs(found.bend) < TUNING.line_step_flat * found.step)
+    feathered = _grid_sheet()
+    x0, y0, x1, y1 = layout.cell_rect(*divmod(cell_index("f6"), SIZE)).to_px(PX_PER_MM)
+    depth = np.clip((x1 - np.arange(x0, x1) - 0.5) / (6.0 * PX_PER_MM), 0.0, 1.0)  # 0 at g6's line, full 6 mm in
+    feathered[y0:y1, x0:x1] = (feathered[y0:y1, x0:x1] * (1.0 - 0.3 * depth)[None, :, None]).astype(np.uint8)
+    found = _step(feathered, "f6", "g6")
+    assert not (abs(found.step) < TUNING.line_step_smooth and abs(found.bend) < TUNING.line_step_bend)
+
+
+def test_clipped_paper_beside_a_line_settles_nothing():
+    """A glare washes a fill out to white: where the strips reach clipped paper, no step is measured."""
+    sheet = _grid_sheet()
+    _filled(sheet, "e5", 0.4)
+    x0, y0, x1, y1 = layout.cell_rect(4, 5).to_px(PX_PER_MM)
+    sheet[y0 + 20 : y0 + 30, x0 + 8 : x0 + 16] = 255
+    assert line_step(sheet, PX_PER_MM, cell_index("e5"), cell_index("f5"), TUNING) is None
+    assert line_step(sheet, PX_PER_MM, cell_index("e5"), cell_index("d5"), TUNING) is not None
+
+
+SMOOTH, FLAT, BENT = LineStep(0.005, 0.0), LineStep(0.5, 0.02), LineStep(0.5, 0.3)
+
+
+def test_settling_runs_from_paper_through_smooth_lines_and_stops_at_steps():
+    """Cells 1-4 in doubt in a row beside paper (0): 1 and 2 run on from it, 3 is a flat step darker than 2 (so
+    shaded), 4 runs on from 3 (shaded too). 10, beside paper only across a bent ramp, stays in doubt; 11 runs on
+    from a faint sure fill (not heavy: a stain or an erased patch's ghost may be read so) and stays too; 12 runs
+    on from a heavy fill."""
+    steps = {
+        1: {0: SMOOTH, 2: SMOOTH},
+        2: {1: SMOOTH, 3: LineStep(-0.5, 0.02)},
+        3: {2: FLAT, 4: SMOOTH},
+        4: {3: SMOOTH},
+        10: {9: BENT},
+        11: {20: SMOOTH},
+        12: {21: SMOOTH},
+    }
+    settled = settle(steps.keys(), paper={0, 9}, heavy={21}, step_between=steps, t=TUNING)
+    assert settled == {1: False, 2: False, 3: True, 4: True, 12: True}
+    assert settle({5}, paper={6}, heavy=set(), step_between={5: {6: None}}, t=TUNING) == {}
+
+
+def test_a_soft_shadow_over_the_grid_leaves_few_cells_in_doubt():
+    """Light 36 and 38 (tuning seeds): a hand's shadow 14 mm soft, and a lamp's tungsten with a glare beside the
+    grid. 29 and 20 cells were in doubt before the lines settled them; every cell reads right."""
+    for seed in (36, 38):
+        photo = family_photo(seed, "light")
+        result = read_photo(photo.jpeg)
+        assert result.quilt == photo.truth.quilt, seed
+        assert sum(doubt.kind == "cell" for doubt in result.uncertain) <= 5, seed
