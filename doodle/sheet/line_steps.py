@@ -80,6 +80,25 @@ def line_step(sheet: np.ndarray, px_per_mm: float, first: int, second: int, t: R
     return LineStep(sign * float(steps[channel]), float(bends[channel]))
 
 
+def steps_around(sheet: np.ndarray, px_per_mm: float, cells: Collection[int], beside: Collection[int],
+                 t: ReaderTuning) -> dict[int, dict[int, LineStep | None]]:
+    """For each of `cells`, the step into each neighbour among `cells` or `beside` (`line_step`), each line
+    measured once."""
+    measured: dict[tuple[int, int], LineStep | None] = {}
+    around: dict[int, dict[int, LineStep | None]] = {}
+    for index in cells:
+        around[index] = {}
+        for other in neighbours(index):
+            if other not in cells and other not in beside:
+                continue
+            if (other, index) in measured:
+                back = measured[other, index]
+                around[index][other] = None if back is None else LineStep(-back.step, back.bend)
+            else:
+                around[index][other] = measured[index, other] = line_step(sheet, px_per_mm, index, other, t)
+    return around
+
+
 def settle(doubtful: Collection[int], paper: Collection[int], heavy: Collection[int],
            step_between: Mapping[int, Mapping[int, LineStep | None]], t: ReaderTuning) -> dict[int, bool]:
     """Which of the `doubtful` cells (with no strokes) their neighbours settle, and as what (True: shaded).

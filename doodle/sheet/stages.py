@@ -28,7 +28,7 @@ from doodle.sheet.cover import cover_over
 from doodle.sheet.crossings import confined_cells, crossing_margin_px, without_grid_lines
 from doodle.sheet.doubts import Uncertain
 from doodle.sheet.light import could_be_paper, darker_nearby, either_side, light_uncertainty, near_each_other
-from doodle.sheet.line_steps import line_step, neighbours, settle
+from doodle.sheet.line_steps import settle, steps_around
 from doodle.sheet.measure import (
     FlatField,
     coarse_sheet,
@@ -1228,10 +1228,8 @@ def _settled_by_line_steps(read: SheetRead, decided: list[tuple[bool, float]]) -
     sure = {index for index, (_, conf) in enumerate(decided) if conf >= t.uncertain_below and plain(index)}
     paper = {index for index in sure if not decided[index][0]}
     heavy = {index for index in sure if decided[index][0] and read.values[index] >= t.tint_sure}
-    sheet = read.unshadowed  # a hard shadow's edge taken out is no step
-    step_between = {index: {other: line_step(sheet, PX_PER_MM, index, other, t) for other in neighbours(index)
-                            if other in doubtful or other in paper or other in heavy} for index in doubtful}
-    return settle(doubtful, paper, heavy, step_between, t)
+    # Measured with the hard shadows taken out: a shadow's edge found is no step.
+    return settle(doubtful, paper, heavy, steps_around(read.unshadowed, PX_PER_MM, doubtful, paper | heavy, t), t)
 
 
 def _neutral(field_: FlatField, box: Box, t: ReaderTuning) -> bool:

@@ -330,9 +330,10 @@ class ReaderTuning:
     # it), along it but line_step_clear_mm short of the cell's corners. A step under line_step_smooth (log), the
     # ramp's slope changing by under line_step_bend, runs on through the line as light does (98% of empty cells
     # beside paper bend under 0.04; a fill fading to its line over 6 mm bends 0.07-0.15); over line_step_fill, with
-    # the slope changing by under line_step_flat of the step, it is a fill's flat step. Set on the tuning photos with cells in doubt (light and mixed 0-47,
-    # moderate and harsh 0-39, and 13 style families 0-23): empty cells beside paper stepped under 0.015 (95%),
-    # fills in doubt beside paper 0.14-0.82; the lightest fills step about 0.12.
+    # the slope changing by under line_step_flat of the step, it is a fill's flat step. Set on the cells in doubt
+    # of tuning photos (light and mixed 0-47, moderate and harsh 0-39; curl, lens, sensor, framing and 9 style
+    # families 0-23): empty cells beside paper stepped under 0.015 (95%), fills beside paper 0.14-0.82 (the
+    # lightest fills step about 0.12).
     line_step_near_mm: tuple[float, float] = (1.5, 3.0)
     line_step_far_mm: tuple[float, float] = (4.0, 5.5)
     line_step_clear_mm: float = 3.0
