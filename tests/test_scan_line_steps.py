@@ -29,8 +29,12 @@ def _filled(sheet: np.ndarray, name: str, ink: float, inset_mm: float = -0.3) ->
     sheet[y0:y1, x0:x1] = (sheet[y0:y1, x0:x1] * (1.0 - ink)).astype(np.uint8)
 
 
+def _cell(name: str) -> tuple[int, int]:
+    return divmod(cell_index(name), SIZE)
+
+
 def _step(sheet: np.ndarray, first: str, second: str) -> LineStep:
-    found = line_step(sheet, PX_PER_MM, cell_index(first), cell_index(second), TUNING)
+    found = line_step(sheet, np.ones(sheet.shape[:2], bool), PX_PER_MM, _cell(first), _cell(second), TUNING)
     assert found is not None
     return found
 
@@ -76,30 +80,52 @@ def test_clipped_paper_beside_a_line_settles_nothing():
     _filled(sheet, "e5", 0.4)
     x0, y0, x1, y1 = layout.cell_rect(4, 5).to_px(PX_PER_MM)
     sheet[y0 + 20 : y0 + 30, x0 + 8 : x0 + 16] = 255
-    assert line_step(sheet, PX_PER_MM, cell_index("e5"), cell_index("f5"), TUNING) is None
-    assert line_step(sheet, PX_PER_MM, cell_index("e5"), cell_index("d5"), TUNING) is not None
+    inside = np.ones(sheet.shape[:2], bool)
+    assert line_step(sheet, inside, PX_PER_MM, _cell("e5"), _cell("f5"), TUNING) is None
+    assert line_step(sheet, inside, PX_PER_MM, _cell("e5"), _cell("d5"), TUNING) is not None
 
 
 SMOOTH, FLAT, BENT = LineStep(0.005, 0.0), LineStep(0.5, 0.02), LineStep(0.5, 0.3)
 
 
 def test_settling_runs_from_paper_through_smooth_lines_and_stops_at_steps():
-    """Cells 1-4 in doubt in a row beside paper (0): 1 and 2 run on from it, 3 is a flat step darker than 2 (so
-    shaded), 4 runs on from 3 (shaded too). 10, beside paper only across a bent ramp, stays in doubt; 11 runs on
-    from a faint sure fill (not heavy: a stain or an erased patch's ghost may be read so) and stays too; 12 runs
-    on from a heavy fill."""
+    """Cells b1-e1 in doubt, in a row beside a1 (paper): b1 and c1 run on from it, d1 is a flat step darker than c1
+    (so shaded), e1 runs on from d1 (shaded too). b3, beside paper only across a bent ramp, stays in doubt; b5
+    runs on from a faint sure fill (not heavy: a stain or an erased patch's ghost may be read so) and stays too;
+    b7 runs on from a heavy fill; a9 runs on from the margin beside the grid."""
+    a1, b1, c1, d1, e1 = (0, 0), (0, 1), (0, 2), (0, 3), (0, 4)
+    a3, b3, a5, b5, a7, b7, a9 = (2, 0), (2, 1), (4, 0), (4, 1), (6, 0), (6, 1), (8, 0)
+    margin = (8, -1)
     steps = {
-        1: {0: SMOOTH, 2: SMOOTH},
-        2: {1: SMOOTH, 3: LineStep(-0.5, 0.02)},
-        3: {2: FLAT, 4: SMOOTH},
-        4: {3: SMOOTH},
-        10: {9: BENT},
-        11: {20: SMOOTH},
-        12: {21: SMOOTH},
+        b1: {a1: SMOOTH, c1: SMOOTH},
+        c1: {b1: SMOOTH, d1: LineStep(-0.5, 0.02)},
+        d1: {c1: FLAT, e1: SMOOTH},
+        e1: {d1: SMOOTH},
+        b3: {a3: BENT},
+        b5: {a5: SMOOTH},
+        b7: {a7: SMOOTH},
+        a9: {margin: SMOOTH},
     }
-    settled = settle(steps.keys(), paper={0, 9}, heavy={21}, step_between=steps, t=TUNING)
-    assert settled == {1: False, 2: False, 3: True, 4: True, 12: True}
-    assert settle({5}, paper={6}, heavy=set(), step_between={5: {6: None}}, t=TUNING) == {}
+    settled = settle(steps.keys(), paper={a1, a3, margin}, heavy={a7}, step_between=steps, t=TUNING)
+    assert settled == {b1: False, c1: False, d1: True, e1: True, b7: True, a9: False}
+    assert settle({b1}, paper={a1}, heavy=set(), step_between={b1: {a1: None}}, t=TUNING) == {}
+
+
+def test_the_margin_beside_the_grid_is_measured_and_the_photo_s_edge_is_not():
+    """Paper runs on from a1 into the margin above it and to its left; a fill in i9 steps at the grid's outer
+    line. Where the strips reach beyond the photo, nothing is measured."""
+    sheet = _grid_sheet()
+    _filled(sheet, "i9", 0.45)
+    inside = np.ones(sheet.shape[:2], bool)
+    for margin in ((-1, 0), (0, -1)):
+        found = line_step(sheet, inside, PX_PER_MM, (0, 0), margin, TUNING)
+        assert found is not None and abs(found.step) < TUNING.line_step_smooth, margin
+    found = line_step(sheet, inside, PX_PER_MM, (8, 8), (8, 9), TUNING)
+    assert found is not None and found.step >= TUNING.line_step_fill
+    x0 = round((layout.GRID_RECT.x - 4.0) * PX_PER_MM)
+    inside[:, :x0] = False
+    assert line_step(sheet, inside, PX_PER_MM, (0, 0), (0, -1), TUNING) is None
+    assert line_step(sheet, inside, PX_PER_MM, (0, 0), (-1, 0), TUNING) is not None
 
 
 def test_a_soft_shadow_over_the_grid_leaves_few_cells_in_doubt():

@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from doodle.quilt import SIZE
+from doodle.quilt import SIZE, Cell
 from doodle.sheet import layout
 from doodle.sheet.tuning import ReaderTuning
 
@@ -38,29 +38,39 @@ class LineStep(NamedTuple):
     bend: float  # how much the ramp's slope changes at the line (0 for a straight ramp, or for flat sides)
 
 
-def neighbours(index: int) -> list[int]:
-    """The cells that share a printed line with cell `index` (row by row)."""
-    row, col = divmod(index, SIZE)
-    return [r * SIZE + c for r, c in ((row, col + 1), (row + 1, col), (row, col - 1), (row - 1, col))
-            if 0 <= r < SIZE and 0 <= c < SIZE]
+def neighbours(cell: Cell) -> list[Cell]:
+    """The squares that share a printed line with `cell`: cells of the grid, or squares of the margin around it
+    (row or column -1 or SIZE)."""
+    row, col = cell
+    return [(row, col + 1), (row + 1, col), (row, col - 1), (row - 1, col)]
 
 
-def line_step(sheet: np.ndarray, px_per_mm: float, first: int, second: int, t: ReaderTuning) -> LineStep | None:
-    """The step from cell `first` into its neighbour `second` on the flattened sheet (BGR uint8), or None where
-    the strips reach clipped paper (or the sheet's edge)."""
-    low, high = min(first, second), max(first, second)
-    row, col = divmod(low, SIZE)
-    rect = layout.cell_rect(row, col)
-    across = high == low + 1  # the line runs down between two cells of a row
-    line = (rect.x2 if across else rect.y2) * px_per_mm
-    start, end = ((rect.y, rect.y2) if across else (rect.x, rect.x2))
-    rows = slice(round((start + t.line_step_clear_mm) * px_per_mm), round((end - t.line_step_clear_mm) * px_per_mm))
+def margin_squares() -> set[Cell]:
+    """The margin beside the grid, a cell's width deep, as squares in line with the cells."""
+    return ({(-1, k) for k in range(SIZE)} | {(SIZE, k) for k in range(SIZE)} | {(k, -1) for k in range(SIZE)}
+            | {(k, SIZE) for k in range(SIZE)})
+
+
+def line_step(sheet: np.ndarray, inside: np.ndarray, px_per_mm: float, first: Cell, second: Cell,
+              t: ReaderTuning) -> LineStep | None:
+    """The step from square `first` into its neighbour `second` (cells, or squares of the margin) on the flattened
+    sheet (BGR uint8; `inside`: its pixels that were in the photo), or None where the strips reach clipped paper or
+    beyond the photo."""
+    low, high = sorted((first, second))
+    grid = layout.GRID_RECT
+    x, y = grid.x + low[1] * layout.CELL_MM, grid.y + low[0] * layout.CELL_MM
+    across = high[0] == low[0]  # the line runs down between two squares of a row
+    line = ((x if across else y) + layout.CELL_MM) * px_per_mm
+    start = y if across else x
+    rows = slice(round((start + t.line_step_clear_mm) * px_per_mm),
+                 round((start + layout.CELL_MM - t.line_step_clear_mm) * px_per_mm))
     reach = t.line_step_far_mm[1] * px_per_mm
     lo, hi = int(np.floor(line - reach)), int(np.ceil(line + reach))
-    if lo < 0 or hi > (sheet.shape[1] if across else sheet.shape[0]):
+    if lo < 0 or hi > (sheet.shape[1] if across else sheet.shape[0]) or rows.start < 0:
         return None
     band = sheet[rows, lo:hi] if across else sheet[lo:hi, rows].transpose(1, 0, 2)
-    if (band.min(axis=2) >= t.glare_clip).any():
+    seen = inside[rows, lo:hi] if across else inside[lo:hi, rows]
+    if band.shape[0] < rows.stop - rows.start or not seen.all() or (band.min(axis=2) >= t.glare_clip).any():
         return None
     logs = np.log(np.maximum(band.astype(np.float32), 1.0))
 
@@ -76,16 +86,16 @@ def line_step(sheet: np.ndarray, px_per_mm: float, first: int, second: int, t: R
     steps = np.median(after_near - before_near - (n0 + n1) * slope, axis=0)
     bends = np.median((after_far - after_near) - (before_near - before_far), axis=0)
     channel = int(np.argmax(np.abs(steps)))
-    sign = 1.0 if first == low else -1.0
+    sign = 1.0 if tuple(first) == low else -1.0
     return LineStep(sign * float(steps[channel]), float(bends[channel]))
 
 
-def steps_around(sheet: np.ndarray, px_per_mm: float, cells: Collection[int], beside: Collection[int],
-                 t: ReaderTuning) -> dict[int, dict[int, LineStep | None]]:
+def steps_around(sheet: np.ndarray, inside: np.ndarray, px_per_mm: float, cells: Collection[Cell],
+                 beside: Collection[Cell], t: ReaderTuning) -> dict[Cell, dict[Cell, LineStep | None]]:
     """For each of `cells`, the step into each neighbour among `cells` or `beside` (`line_step`), each line
     measured once."""
-    measured: dict[tuple[int, int], LineStep | None] = {}
-    around: dict[int, dict[int, LineStep | None]] = {}
+    measured: dict[tuple[Cell, Cell], LineStep | None] = {}
+    around: dict[Cell, dict[Cell, LineStep | None]] = {}
     for index in cells:
         around[index] = {}
         for other in neighbours(index):
@@ -95,17 +105,18 @@ def steps_around(sheet: np.ndarray, px_per_mm: float, cells: Collection[int], be
                 back = measured[other, index]
                 around[index][other] = None if back is None else LineStep(-back.step, back.bend)
             else:
-                around[index][other] = measured[index, other] = line_step(sheet, px_per_mm, index, other, t)
+                around[index][other] = measured[index, other] = line_step(sheet, inside, px_per_mm, index, other, t)
     return around
 
 
-def settle(doubtful: Collection[int], paper: Collection[int], heavy: Collection[int],
-           step_between: Mapping[int, Mapping[int, LineStep | None]], t: ReaderTuning) -> dict[int, bool]:
+def settle(doubtful: Collection[Cell], paper: Collection[Cell], heavy: Collection[Cell],
+           step_between: Mapping[Cell, Mapping[Cell, LineStep | None]], t: ReaderTuning) -> dict[Cell, bool]:
     """Which of the `doubtful` cells (with no strokes) their neighbours settle, and as what (True: shaded).
 
-    `paper`: cells known to be paper; `heavy`: cells shaded by a fill too dark for a stain or a smudge; neither may
-    hold strokes. `step_between[i][j]`: the step from doubtful cell i into neighbour j (`line_step`)."""
-    settled: dict[int, bool] = {}
+    `paper`: squares known to be paper (cells, or the margin's); `heavy`: cells shaded by a fill too dark for a
+    stain or a smudge; neither may hold strokes. `step_between[c][d]`: the step from doubtful cell c into its
+    neighbour d (`line_step`)."""
+    settled: dict[Cell, bool] = {}
     changed = True
     while changed:  # a cell settled may settle the next
         changed = False

@@ -28,7 +28,7 @@ from doodle.sheet.cover import cover_over
 from doodle.sheet.crossings import confined_cells, crossing_margin_px, without_grid_lines
 from doodle.sheet.doubts import Uncertain
 from doodle.sheet.light import could_be_paper, darker_nearby, either_side, light_uncertainty, near_each_other
-from doodle.sheet.line_steps import settle, steps_around
+from doodle.sheet.line_steps import margin_squares, settle, steps_around
 from doodle.sheet.measure import (
     FlatField,
     coarse_sheet,
@@ -1214,22 +1214,23 @@ def _under_stain_rings(read: SheetRead, decided: list[tuple[bool, float]], boxes
 
 def _settled_by_line_steps(read: SheetRead, decided: list[tuple[bool, float]]) -> dict[int, bool]:
     """The cells with no strokes, in doubt, that the printed lines around them settle (`line_steps`): a cell that
-    runs on through a line from paper is paper, and so on. Not a tint that may not keep to the grid (a stain's), nor
-    one under a mug's ring: a stain's rim does not follow the lines."""
+    runs on through a line from paper (a cell's, or the margin's) is paper, and so on. Not a tint that may not keep
+    to the grid (a stain's), nor one under a mug's ring: a stain's rim does not follow the lines."""
     t = read.tuning
 
     def plain(index: int) -> bool:
         return read.strokes.shares[index] < t.stroke_mark and read.strokes.drawn[index] < t.stroke_mark
 
-    doubtful = {index for index, (_, conf) in enumerate(decided) if conf < t.uncertain_below and plain(index)
-                and index not in read.stains and index not in read.stained}
+    doubtful = {divmod(index, SIZE) for index, (_, conf) in enumerate(decided) if conf < t.uncertain_below
+                and plain(index) and index not in read.stains and index not in read.stained}
     if not doubtful:
         return {}
-    sure = {index for index, (_, conf) in enumerate(decided) if conf >= t.uncertain_below and plain(index)}
-    paper = {index for index in sure if not decided[index][0]}
-    heavy = {index for index in sure if decided[index][0] and read.values[index] >= t.tint_sure}
+    sure = [index for index, (_, conf) in enumerate(decided) if conf >= t.uncertain_below and plain(index)]
+    paper = {divmod(index, SIZE) for index in sure if not decided[index][0]} | margin_squares()
+    heavy = {divmod(index, SIZE) for index in sure if decided[index][0] and read.values[index] >= t.tint_sure}
     # Measured with the hard shadows taken out: a shadow's edge found is no step.
-    return settle(doubtful, paper, heavy, steps_around(read.unshadowed, PX_PER_MM, doubtful, paper | heavy, t), t)
+    around = steps_around(read.unshadowed, read.inside, PX_PER_MM, doubtful, paper | heavy, t)
+    return {row * SIZE + col: shaded for (row, col), shaded in settle(doubtful, paper, heavy, around, t).items()}
 
 
 def _neutral(field_: FlatField, box: Box, t: ReaderTuning) -> bool:
