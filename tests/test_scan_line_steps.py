@@ -106,8 +106,14 @@ def test_settling_runs_from_paper_through_smooth_lines_and_stops_at_steps():
         b7: {a7: SMOOTH},
         a9: {margin: SMOOTH},
     }
-    settled = settle(steps.keys(), paper={a1, a3, margin}, heavy={a7}, step_between=steps, t=TUNING)
+    settled = settle(steps.keys(), paper={a1, a3}, heavy={a7}, step_between=steps, t=TUNING, margin={margin})
     assert settled == {b1: False, c1: False, d1: True, e1: True, b7: True, a9: False}
+    # A step against the margin (its labels printed there) settles nothing; nor does one into a tint that may be a
+    # stain's (a tea ring's edge may lie along a line by chance); light running on from paper still settles it.
+    assert settle({a9}, paper=set(), heavy=set(), step_between={a9: {margin: FLAT}}, t=TUNING, margin={margin}) == {}
+    assert settle({d1}, paper={c1}, heavy=set(), step_between={d1: {c1: FLAT}}, t=TUNING, tints={d1}) == {}
+    assert settle({d1}, paper={c1}, heavy=set(), step_between={d1: {c1: SMOOTH}}, t=TUNING, tints={d1}) == {
+        d1: False}
     assert settle({b1}, paper={a1}, heavy=set(), step_between={b1: {a1: None}}, t=TUNING) == {}
 
 

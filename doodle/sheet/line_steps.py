@@ -110,27 +110,32 @@ def steps_around(sheet: np.ndarray, inside: np.ndarray, px_per_mm: float, cells:
 
 
 def settle(doubtful: Collection[Cell], paper: Collection[Cell], heavy: Collection[Cell],
-           step_between: Mapping[Cell, Mapping[Cell, LineStep | None]], t: ReaderTuning) -> dict[Cell, bool]:
+           step_between: Mapping[Cell, Mapping[Cell, LineStep | None]], t: ReaderTuning,
+           margin: Collection[Cell] = frozenset(), tints: Collection[Cell] = frozenset()) -> dict[Cell, bool]:
     """Which of the `doubtful` cells (with no strokes) their neighbours settle, and as what (True: shaded).
 
-    `paper`: squares known to be paper (cells, or the margin's); `heavy`: cells shaded by a fill too dark for a
-    stain or a smudge; neither may hold strokes. `step_between[c][d]`: the step from doubtful cell c into its
-    neighbour d (`line_step`)."""
+    `paper`: cells known to be paper; `margin`: the margin's squares beside the grid (paper too, but printed with
+    the grid's labels: no step is measured against them); `heavy`: cells shaded by a fill too dark for a stain or a
+    smudge; none of them hold strokes. `tints`: doubtful cells that may be a stain's tint, whose edge may lie
+    along a line by chance: no step settles them as shaded. `step_between[c][d]`: the step from doubtful cell c
+    into its neighbour d (`line_step`)."""
     settled: dict[Cell, bool] = {}
     changed = True
     while changed:  # a cell settled may settle the next
         changed = False
-        for index in sorted(doubtful):
-            if index in settled:
+        for cell in sorted(doubtful):
+            if cell in settled:
                 continue
-            for other, found in step_between[index].items():
-                label = False if other in paper else True if other in heavy else settled.get(other)
+            for other, found in step_between[cell].items():
+                known = other in paper or other in margin
+                label = False if known else True if other in heavy else settled.get(other)
                 if found is None or label is None:
                     continue
                 smooth = abs(found.step) < t.line_step_smooth and abs(found.bend) < t.line_step_bend
-                flat_step = found.step >= t.line_step_fill and abs(found.bend) < t.line_step_flat * found.step
-                if smooth or (flat_step and label is False):
-                    settled[index] = label if smooth else True
+                flat_step = (found.step >= t.line_step_fill and abs(found.bend) < t.line_step_flat * found.step
+                             and label is False and other not in margin and cell not in tints)
+                if smooth or flat_step:
+                    settled[cell] = label if smooth else True
                     changed = True
                     break
     return settled

@@ -547,7 +547,7 @@ def decide_cells(read: SheetRead) -> None:
     read.stained = _under_stain_rings(read, decided, boxes)
     for index in read.stained:
         decided[index] = (False, decided[index][1])
-    read.settled = _settled_by_line_steps(read, decided)
+    read.settled = _settled_by_line_steps(read, decided, boxes)
     for index, shaded in read.settled.items():
         decided[index] = (shaded, t.line_step_confidence)
     shaded_cells = []
@@ -1212,25 +1212,31 @@ def _under_stain_rings(read: SheetRead, decided: list[tuple[bool, float]], boxes
                                     t)
 
 
-def _settled_by_line_steps(read: SheetRead, decided: list[tuple[bool, float]]) -> dict[int, bool]:
+def _settled_by_line_steps(read: SheetRead, decided: list[tuple[bool, float]], boxes: tuple[Box, ...]
+                           ) -> dict[int, bool]:
     """The cells with no strokes, in doubt, that the printed lines around them settle (`line_steps`): a cell that
-    runs on through a line from paper (a cell's, or the margin's) is paper, and so on. Not a tint that may not keep
-    to the grid (a stain's), nor one under a mug's ring: a stain's rim does not follow the lines."""
+    runs on through a line from paper (a cell's, or the margin's) is paper, and so on. Not a cell under a mug's
+    ring (its rim crosses the strips measured), and a tint that may be a stain's (one that may not keep to the
+    grid, or brown) is settled as paper only."""
     t = read.tuning
 
     def plain(index: int) -> bool:
         return read.strokes.shares[index] < t.stroke_mark and read.strokes.drawn[index] < t.stroke_mark
 
-    doubtful = {divmod(index, SIZE) for index, (_, conf) in enumerate(decided) if conf < t.uncertain_below
-                and plain(index) and index not in read.stains and index not in read.stained}
+    doubtful = {index for index, (_, conf) in enumerate(decided)
+                if conf < t.uncertain_below and plain(index) and index not in read.stained}
     if not doubtful:
         return {}
     sure = [index for index, (_, conf) in enumerate(decided) if conf >= t.uncertain_below and plain(index)]
-    paper = {divmod(index, SIZE) for index in sure if not decided[index][0]} | margin_squares()
+    paper = {divmod(index, SIZE) for index in sure if not decided[index][0]}
     heavy = {divmod(index, SIZE) for index in sure if decided[index][0] and read.values[index] >= t.tint_sure}
+    tints = {divmod(index, SIZE) for index in doubtful
+             if index in read.stains or stain_coloured(read.light.normalised, boxes[index], t=t)}
+    cells, margin = {divmod(index, SIZE) for index in doubtful}, margin_squares()
     # Measured with the hard shadows taken out: a shadow's edge found is no step.
-    around = steps_around(read.unshadowed, read.inside, PX_PER_MM, doubtful, paper | heavy, t)
-    return {row * SIZE + col: shaded for (row, col), shaded in settle(doubtful, paper, heavy, around, t).items()}
+    around = steps_around(read.unshadowed, read.inside, PX_PER_MM, cells, paper | heavy | margin, t)
+    settled = settle(cells, paper, heavy, around, t, margin=margin, tints=tints)
+    return {row * SIZE + col: shaded for (row, col), shaded in settled.items()}
 
 
 def _neutral(field_: FlatField, box: Box, t: ReaderTuning) -> bool:
