@@ -427,7 +427,7 @@ def _result(read: SheetRead, method: str, markers_found: int) -> ScanResult:
         confidence=confidence,
         markers_found=markers_found,
         notes=(() if read.marks else (GRID_NOTE,)) + ((shadow_note,) if read.shadow else ())
-        + ((UNEVEN_LIGHT_NOTE,) if len(read.unlit) > read.tuning.uneven_light_cells else ())
+        + ((UNEVEN_LIGHT_NOTE,) if len(read.unlit - read.settled.keys()) > read.tuning.uneven_light_cells else ())
         + ((stain_note(divmod(index, SIZE) for index in read.stained),) if read.stained else ()),
         sheet_image=read.sheet,
         rounds_read=read.marks,
