@@ -7,7 +7,7 @@ import numpy as np
 
 from doodle.quilt import SIZE
 from doodle.sheet import layout
-from doodle.sheet.line_steps import LineStep, line_step, settle
+from doodle.sheet.line_steps import LineStep, line_step, middle_against_sides, settle
 from doodle.sheet.scan import PX_PER_MM, read_photo
 from doodle.sheet.tuning import TUNING
 from tests.photogen_families import family_photo
@@ -142,3 +142,15 @@ def test_a_soft_shadow_over_the_grid_leaves_few_cells_in_doubt():
         result = read_photo(photo.jpeg)
         assert result.quilt == photo.truth.quilt, seed
         assert sum(doubt.kind == "cell" for doubt in result.uncertain) <= 5, seed
+
+
+def test_a_mark_in_the_middle_of_a_cell_clear_of_the_strips_shows_against_its_sides():
+    """A light dab of pencil in the middle of e5 (5 mm across, clear of every strip the lines are measured in) and
+    a soft shadow's ramp across f5: the dab's middle is darker than its sides say, the ramp's is not."""
+    grid = layout.GRID_RECT
+    sheet = _grid_sheet()
+    x0, y0, x1, y1 = layout.cell_rect(4, 4).inset(5.5).to_px(PX_PER_MM)
+    sheet[y0:y1, x0:x1] = (sheet[y0:y1, x0:x1] * 0.85).astype(np.uint8)
+    sheet = _soft_shadow(sheet, grid.x + 5.5 * layout.CELL_MM, 30.0, 0.5)
+    assert middle_against_sides(sheet, PX_PER_MM, (4, 4), TUNING) < -2 * TUNING.line_step_smooth
+    assert abs(middle_against_sides(sheet, PX_PER_MM, (4, 5), TUNING)) < TUNING.line_step_smooth / 2

@@ -104,21 +104,23 @@ def test_paper_beyond_a_soft_shadow_does_not_check_how_deep_it_is():
     """Light 2800007 (blind set): a hand's shadow 44 mm soft, taken out at one depth, left its empty cells at 0.1-0.2
     of ink. A cell with no paper near it is in doubt as deep as the shadow, but f3 (0.18) counted two cells of
     paper beyond the shadow, in plain light, as paper near it, and read shaded and sure. Only paper the shadow
-    lifted too says how deep it is there."""
+    lifted too says how deep it is there: f3 is in doubt, and then the printed lines settle it, and the other cells
+    in doubt, as the paper they are (the light runs on through the lines from the paper beside them)."""
     photo = family_photo(2800007, "light")
     result = read_photo(photo.jpeg)
-    assert "f3" in {doubt.name for doubt in result.uncertain}
-    assert wrong_items(result, photo.truth) <= flagged(result)
+    assert not wrong_items(result, photo.truth)
 
 
 def test_paper_only_inside_a_hard_shadow_does_not_check_the_light_beyond_it():
     """Sharpened 390021 (blind set): a smooth fall of the light taken for a hard shadow's edge, 8% deep, not
     confirmed by the paper cells. The 13 empty cells inside it were lifted to paper; the 23 beyond it, none taken as
     paper, read 0.04-0.09 of ink over a threshold of 0.03, and d4, f6, f8 and f9 read shaded and sure. With no paper
-    beyond such a shadow, the light there may be off by as much as its depth."""
+    beyond such a shadow, the light there may be off by as much as its depth. d4 stays in doubt; f6, f8 and f9
+    (and 14 more cells read wrong in doubt before) are settled by the printed lines, as the paper they are."""
     photo = styled_photo(390021, "moderate", sharpen=2.0)
     result = read_photo(photo.jpeg)
-    assert {"d4", "f6", "f8", "f9"} <= {doubt.name for doubt in result.uncertain}
+    assert "d4" in {doubt.name for doubt in result.uncertain}
+    assert not {"f6", "f8", "f9"} & wrong_items(result, photo.truth)
     assert wrong_items(result, photo.truth) <= flagged(result)
 
 
@@ -134,17 +136,20 @@ def test_grain_under_a_deep_shadow_is_no_stroke_to_vouch_for_a_cell():
 
 
 @pytest.mark.parametrize("seed", [8, 18])
-def test_the_light_misjudged_under_a_soft_shadow_reads_empty_in_doubt(seed):
+def test_the_light_misjudged_under_a_soft_shadow_reads_empty(seed):
     """Light 8 and 18: a hand's and a phone's shadow 21-44 mm soft, taken out at one depth, leave empty cells at
     0.07-0.25 of ink, and the light is steep beside the grid, so every grey cell is in doubt. They read shaded
     (3 and 4 of them) beside solid fills at 0.4-0.65: the residues of a light misjudged, set apart from pencil by a
-    wide gap, read empty, and stay in doubt."""
+    wide gap, read empty: in doubt (light 8, on a sheet nearly full), or settled by the printed lines where the
+    light runs on through them from paper (light 18)."""
     photo = family_photo(seed, "light")
     result = read_photo(photo.jpeg)
     assert_exact(result, photo.truth)
     residues = {(row, col) for row in range(9) for col in range(9)
                 if result.cell_values[row][col] > result.threshold and not photo.truth.quilt.is_covered(row, col)}
-    assert len(residues) >= 3 and residues <= {doubt.cell for doubt in result.uncertain if doubt.kind == "cell"}
+    assert len(residues) >= 3
+    in_doubt = {doubt.cell for doubt in result.uncertain if doubt.kind == "cell"}
+    assert (residues <= in_doubt) if seed == 8 else not residues & in_doubt
 
 
 def test_the_paper_between_strokes_shows_a_shadow_no_margin_shows():

@@ -245,14 +245,15 @@ def test_a_blob_fades_all_round_and_pencil_keeps_to_every_line():
     assert kept.mean_near < TUNING.blob_keep
 
 
-def test_an_eraser_smudge_in_the_middle_of_a_cell_is_in_doubt():
+def test_an_eraser_smudge_in_the_middle_of_a_cell_is_no_mark():
     """Smudge 230014 (a blind set): g8 is empty but for a round smudge of 0.15 ink in its middle, fading a little
-    towards every line and spilling 0.22 into f8. It read shaded and sure."""
+    towards every line and spilling 0.22 into f8. It read shaded and sure; its soft edge put it in doubt, and the
+    printed lines now settle it as paper: it runs on into f8 (paper) with no step at their line, as light does, and
+    its middle is as dark as its sides carry on to (no pencil fill fades so)."""
     photo = styled_photo(230014, "mild", distractor="smudge")
     result = read_photo(photo.jpeg)
-    assert "g8" in flagged(result)
+    assert not result.quilt.is_covered(7, 6)
     assert wrong_items(result, photo.truth) <= flagged(result)
-    assert sum(doubt.kind == "cell" for doubt in result.uncertain) <= 5
 
 
 def test_a_line_run_on_across_an_empty_cell_is_in_doubt():

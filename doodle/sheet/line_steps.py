@@ -13,7 +13,8 @@ step nor light running on.
 What this cannot tell: a hard shadow whose edge lies along a printed line, that the shadow finder missed (it
 looks for edges that do not follow the lines), steps there as a fill does.
 
-This settles cells the light leaves in doubt, from their neighbours: a cell with no strokes that runs on through
+This settles cells the light leaves in doubt, from their neighbours, where the middle of the cell (which no strip
+reaches) is as its sides say the light there is: a cell with no strokes that runs on through
 a line from a cell known to be paper is paper; one a flat step darker than paper beside it is shaded; one that
 runs on from a cell settled as shaded, or from a heavy fill (which neither a stain nor a smudge is), is shaded
 too. Nothing is settled across a line where the photo's paper is clipped (a glare washes a fill out to paper).
@@ -88,6 +89,27 @@ def line_step(sheet: np.ndarray, inside: np.ndarray, px_per_mm: float, first: Ce
     channel = int(np.argmax(np.abs(steps)))
     sign = 1.0 if tuple(first) == low else -1.0
     return LineStep(sign * float(steps[channel]), float(bends[channel]))
+
+
+def middle_against_sides(sheet: np.ndarray, px_per_mm: float, cell: Cell, t: ReaderTuning) -> float:
+    """How much brighter (log; negative: darker) the middle of `cell` is than the light its sides carry there, in
+    the colour channel that differs most: the mean of the far strips along its four sides (`line_step`), which a
+    ramp of light across the cell averages to its middle. A smudge or a dot in the middle, clear of the strips,
+    shows here."""
+    rect = layout.cell_rect(*cell)
+    near, far = t.line_step_far_mm
+    x0, y0, x1, y1 = rect.inset(far).to_px(px_per_mm)
+    middle = np.median(np.log(np.maximum(sheet[y0:y1, x0:x1].reshape(-1, 3).astype(np.float32), 1.0)), axis=0)
+    sides = []
+    for strip in (layout.Rect(rect.x + near, rect.y + far, far - near, rect.h - 2 * far),
+                  layout.Rect(rect.x2 - far, rect.y + far, far - near, rect.h - 2 * far),
+                  layout.Rect(rect.x + far, rect.y + near, rect.w - 2 * far, far - near),
+                  layout.Rect(rect.x + far, rect.y2 - far, rect.w - 2 * far, far - near)):
+        sx0, sy0, sx1, sy1 = strip.to_px(px_per_mm)
+        pixels = sheet[sy0:sy1, sx0:sx1].reshape(-1, 3).astype(np.float32)
+        sides.append(np.median(np.log(np.maximum(pixels, 1.0)), axis=0))
+    differences = middle - np.mean(sides, axis=0)
+    return float(differences[int(np.argmax(np.abs(differences)))])
 
 
 def steps_around(sheet: np.ndarray, inside: np.ndarray, px_per_mm: float, cells: Collection[Cell],

@@ -28,7 +28,7 @@ from doodle.sheet.cover import cover_over
 from doodle.sheet.crossings import confined_cells, crossing_margin_px, without_grid_lines
 from doodle.sheet.doubts import Uncertain
 from doodle.sheet.light import could_be_paper, darker_nearby, either_side, light_uncertainty, near_each_other
-from doodle.sheet.line_steps import margin_squares, settle, steps_around
+from doodle.sheet.line_steps import margin_squares, middle_against_sides, settle, steps_around
 from doodle.sheet.measure import (
     FlatField,
     coarse_sheet,
@@ -672,9 +672,10 @@ def read_specials(read: SheetRead) -> None:
     boxes = [special.check.inset(t.check_inset_mm).to_px(PX_PER_MM) for special in layout.SPECIALS]
     framed = [special.check.inset(-t.check_frame_mm).to_px(PX_PER_MM) for special in layout.SPECIALS]
     # Cells read empty and sure show what bare paper reads in each channel here: the last of them in the grid,
-    # the nearest the boxes by row.
+    # the nearest the boxes by row. Not those the lines settled: the light there was in doubt (a shadow's paper).
     empty = [index for index, conf in enumerate(read.confidences[: SIZE * SIZE])
-             if conf >= t.uncertain_below and not read.quilt.is_covered(*divmod(index, SIZE))]
+             if conf >= t.uncertain_below and not read.quilt.is_covered(*divmod(index, SIZE))
+             and index not in read.settled]
     paper = [cell_boxes(t.cell_inset_mm)[index] for index in empty[-t.check_paper_cells:]]
     inks, frames, noisy = _box_inks(sheet, boxes, framed, paper, t)
     usual = sorted(frames)[-2]  # the second darkest: one frame may be darker for pencil over it
@@ -1232,9 +1233,12 @@ def _settled_by_line_steps(read: SheetRead, decided: list[tuple[bool, float]], b
     heavy = {divmod(index, SIZE) for index in sure if decided[index][0] and read.values[index] >= t.tint_sure}
     tints = {divmod(index, SIZE) for index in doubtful
              if index in read.stains or stain_coloured(read.light.normalised, boxes[index], t=t)}
-    cells, margin = {divmod(index, SIZE) for index in doubtful}, margin_squares()
-    # Measured with the hard shadows taken out: a shadow's edge found is no step.
-    around = steps_around(read.unshadowed, read.inside, PX_PER_MM, cells, paper | heavy | margin, t)
+    # Measured with the hard shadows taken out: a shadow's edge found is no step. A cell whose middle is not as its
+    # sides is not settled (a smudge or a light mark in its middle, clear of the strips measured).
+    sheet, margin = read.unshadowed, margin_squares()
+    cells = {divmod(index, SIZE) for index in doubtful}
+    cells = {cell for cell in cells if abs(middle_against_sides(sheet, PX_PER_MM, cell, t)) < t.line_step_smooth}
+    around = steps_around(sheet, read.inside, PX_PER_MM, cells, paper | heavy | margin, t)
     settled = settle(cells, paper, heavy, around, t, margin=margin, tints=tints)
     return {row * SIZE + col: shaded for (row, col), shaded in settled.items()}
 
