@@ -3,11 +3,12 @@ pencil steps at the grid's lines, light runs on through them."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from doodle.quilt import SIZE
 from doodle.sheet import layout
-from doodle.sheet.line_steps import LineStep, line_step, middle_against_sides, settle
+from doodle.sheet.line_steps import LineStep, fine_texture, line_step, middle_against_sides, settle
 from doodle.sheet.scan import PX_PER_MM, read_photo
 from doodle.sheet.tuning import TUNING
 from tests.photogen_families import family_photo
@@ -154,3 +155,22 @@ def test_a_mark_in_the_middle_of_a_cell_clear_of_the_strips_shows_against_its_si
     sheet = _soft_shadow(sheet, grid.x + 5.5 * layout.CELL_MM, 30.0, 0.5)
     assert middle_against_sides(sheet, PX_PER_MM, (4, 4), TUNING) < -2 * TUNING.line_step_smooth
     assert abs(middle_against_sides(sheet, PX_PER_MM, (4, 5), TUNING)) < TUNING.line_step_smooth / 2
+
+
+def test_strokes_a_blur_hid_are_texture_paper_has_not_and_are_never_settled_as_paper():
+    """A scribble shaken into horizontal bands over f4 (the stroke finder may miss them, and strips along a line can
+    fall between two bands): its fine texture is several times paper's, and a smooth line from paper does not
+    settle it as paper (a step from a heavy fill still settles a cell)."""
+    sheet = _grid_sheet()
+    x0, y0, x1, y1 = layout.cell_rect(3, 5).inset(-0.3).to_px(PX_PER_MM)
+    for y in range(y0 + 4, y1, 10):  # a band every 2.5 mm
+        sheet[y : y + 4, x0:x1] = (sheet[y : y + 4, x0:x1] * 0.75).astype(np.uint8)
+    sheet = cv2.GaussianBlur(sheet, (0, 0), 1.0)
+    texture = fine_texture(sheet, PX_PER_MM, [(3, 5), (3, 4), (5, 5)], TUNING)
+    paper = (texture[(3, 4)] + texture[(5, 5)]) / 2
+    assert texture[(3, 5)] > TUNING.line_step_grain * max(paper, 1e-3)
+    f4, e4, g4 = (3, 5), (3, 4), (3, 6)
+    steps = {f4: {e4: SMOOTH}}
+    assert settle({f4}, paper={e4}, heavy=set(), step_between=steps, t=TUNING, textured={f4}) == {}
+    assert settle({f4}, paper=set(), heavy={g4}, step_between={f4: {g4: SMOOTH}}, t=TUNING, textured={f4}) == {
+        f4: True}

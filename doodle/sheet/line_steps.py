@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import NamedTuple
 
+import cv2
 import numpy as np
 
 from doodle.quilt import SIZE, Cell
@@ -76,16 +77,17 @@ def line_step(sheet: np.ndarray, inside: np.ndarray, px_per_mm: float, first: Ce
     logs = np.log(np.maximum(band.astype(np.float32), 1.0))
 
     def strip(near: float, far: float) -> np.ndarray:
-        """Each row's median over the strip from `near` to `far` mm past the line (negative: before it)."""
+        """The mean (per channel) over the strip from `near` to `far` mm past the line (negative: before it): a
+        mean, as a cell's ink is, so that a few strokes a blur left too faint to be found still count."""
         a, b = sorted((line + near * px_per_mm - lo, line + far * px_per_mm - lo))
-        return np.median(logs[:, round(a) : round(b)], axis=1)  # rows x channels
+        return logs[:, round(a) : round(b)].mean(axis=(0, 1))
 
     (n0, n1), (f0, f1) = t.line_step_near_mm, t.line_step_far_mm
     before_far, before_near, after_near, after_far = strip(-f1, -f0), strip(-n1, -n0), strip(n0, n1), strip(f0, f1)
     gap = (f0 + f1 - n0 - n1) / 2  # mm between a near strip's middle and its far one's
     slope = (before_near - before_far + after_far - after_near) / (2 * gap)
-    steps = np.median(after_near - before_near - (n0 + n1) * slope, axis=0)
-    bends = np.median((after_far - after_near) - (before_near - before_far), axis=0)
+    steps = after_near - before_near - (n0 + n1) * slope
+    bends = (after_far - after_near) - (before_near - before_far)
     channel = int(np.argmax(np.abs(steps)))
     sign = 1.0 if tuple(first) == low else -1.0
     return LineStep(sign * float(steps[channel]), float(bends[channel]))
@@ -99,7 +101,7 @@ def middle_against_sides(sheet: np.ndarray, px_per_mm: float, cell: Cell, t: Rea
     rect = layout.cell_rect(*cell)
     near, far = t.line_step_far_mm
     x0, y0, x1, y1 = rect.inset(far).to_px(px_per_mm)
-    middle = np.median(np.log(np.maximum(sheet[y0:y1, x0:x1].reshape(-1, 3).astype(np.float32), 1.0)), axis=0)
+    middle = np.log(np.maximum(sheet[y0:y1, x0:x1].reshape(-1, 3).astype(np.float32), 1.0)).mean(axis=0)
     sides = []
     for strip in (layout.Rect(rect.x + near, rect.y + far, far - near, rect.h - 2 * far),
                   layout.Rect(rect.x2 - far, rect.y + far, far - near, rect.h - 2 * far),
@@ -107,9 +109,24 @@ def middle_against_sides(sheet: np.ndarray, px_per_mm: float, cell: Cell, t: Rea
                   layout.Rect(rect.x + far, rect.y2 - far, rect.w - 2 * far, far - near)):
         sx0, sy0, sx1, sy1 = strip.to_px(px_per_mm)
         pixels = sheet[sy0:sy1, sx0:sx1].reshape(-1, 3).astype(np.float32)
-        sides.append(np.median(np.log(np.maximum(pixels, 1.0)), axis=0))
+        sides.append(np.log(np.maximum(pixels, 1.0)).mean(axis=0))
     differences = middle - np.mean(sides, axis=0)
     return float(differences[int(np.argmax(np.abs(differences)))])
+
+
+def fine_texture(sheet: np.ndarray, px_per_mm: float, cells: Collection[Cell], t: ReaderTuning) -> dict[Cell, float]:
+    """Each cell's fine texture: the spread (standard deviation) of its log brightness about the brightness
+    blurred over t.line_step_grain_mm, in its interior. Paper has little (its grain and the photo's noise); strokes a
+    blur left too faint to be found have much (a scribble shaken into bands)."""
+    if not cells:
+        return {}
+    log = np.log(np.maximum(sheet.max(axis=2).astype(np.float32), 1.0))
+    fine = log - cv2.GaussianBlur(log, (0, 0), t.line_step_grain_mm * px_per_mm)
+    found = {}
+    for cell in cells:
+        x0, y0, x1, y1 = layout.cell_rect(*cell).inset(t.cell_inset_mm).to_px(px_per_mm)
+        found[cell] = float(fine[y0:y1, x0:x1].std())
+    return found
 
 
 def steps_around(sheet: np.ndarray, inside: np.ndarray, px_per_mm: float, cells: Collection[Cell],
@@ -133,14 +150,16 @@ def steps_around(sheet: np.ndarray, inside: np.ndarray, px_per_mm: float, cells:
 
 def settle(doubtful: Collection[Cell], paper: Collection[Cell], heavy: Collection[Cell],
            step_between: Mapping[Cell, Mapping[Cell, LineStep | None]], t: ReaderTuning,
-           margin: Collection[Cell] = frozenset(), tints: Collection[Cell] = frozenset()) -> dict[Cell, bool]:
+           margin: Collection[Cell] = frozenset(), tints: Collection[Cell] = frozenset(),
+           textured: Collection[Cell] = frozenset()) -> dict[Cell, bool]:
     """Which of the `doubtful` cells (with no strokes) their neighbours settle, and as what (True: shaded).
 
     `paper`: cells known to be paper; `margin`: the margin's squares beside the grid (paper too, but printed with
     the grid's labels: no step is measured against them); `heavy`: cells shaded by a fill too dark for a stain or a
     smudge; none of them hold strokes. `tints`: doubtful cells that may be a stain's tint, whose edge may lie
-    along a line by chance: no step settles them as shaded. `step_between[c][d]`: the step from doubtful cell c
-    into its neighbour d (`line_step`)."""
+    along a line by chance: no step settles them as shaded. `textured`: doubtful cells with more fine texture than
+    paper (strokes a blur hid, whose sparse bands the strips may miss): not settled as paper.
+    `step_between[c][d]`: the step from doubtful cell c into its neighbour d (`line_step`)."""
     settled: dict[Cell, bool] = {}
     changed = True
     while changed:  # a cell settled may settle the next
@@ -156,6 +175,8 @@ def settle(doubtful: Collection[Cell], paper: Collection[Cell], heavy: Collectio
                 smooth = abs(found.step) < t.line_step_smooth and abs(found.bend) < t.line_step_bend
                 flat_step = (found.step >= t.line_step_fill and abs(found.bend) < t.line_step_flat * found.step
                              and label is False and other not in margin and cell not in tints)
+                if smooth and label is False and cell in textured:
+                    continue
                 if smooth or flat_step:
                     settled[cell] = label if smooth else True
                     changed = True

@@ -28,7 +28,7 @@ from doodle.sheet.cover import cover_over
 from doodle.sheet.crossings import confined_cells, crossing_margin_px, without_grid_lines
 from doodle.sheet.doubts import Uncertain
 from doodle.sheet.light import could_be_paper, darker_nearby, either_side, light_uncertainty, near_each_other
-from doodle.sheet.line_steps import margin_squares, middle_against_sides, settle, steps_around
+from doodle.sheet.line_steps import fine_texture, margin_squares, middle_against_sides, settle, steps_around
 from doodle.sheet.measure import (
     FlatField,
     coarse_sheet,
@@ -1239,7 +1239,12 @@ def _settled_by_line_steps(read: SheetRead, decided: list[tuple[bool, float]], b
     cells = {divmod(index, SIZE) for index in doubtful}
     cells = {cell for cell in cells if abs(middle_against_sides(sheet, PX_PER_MM, cell, t)) < t.line_step_smooth}
     around = steps_around(sheet, read.inside, PX_PER_MM, cells, paper | heavy | margin, t)
-    settled = settle(cells, paper, heavy, around, t, margin=margin, tints=tints)
+    # The texture paper has in this photo: its sure paper cells' (where none, the margin's cannot stand in: nothing
+    # is settled as paper then but from the margin's light).
+    grain = fine_texture(sheet, PX_PER_MM, cells | paper, t)
+    usual = float(np.median([grain[cell] for cell in paper])) if paper else 0.0
+    textured = {cell for cell in cells if grain[cell] > t.line_step_grain * usual}
+    settled = settle(cells, paper, heavy, around, t, margin=margin, tints=tints, textured=textured)
     return {row * SIZE + col: shaded for (row, col), shaded in settled.items()}
 
 
