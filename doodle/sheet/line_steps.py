@@ -77,17 +77,19 @@ def line_step(sheet: np.ndarray, inside: np.ndarray, px_per_mm: float, first: Ce
     logs = np.log(np.maximum(band.astype(np.float32), 1.0))
 
     def strip(near: float, far: float) -> np.ndarray:
-        """The mean (per channel) over the strip from `near` to `far` mm past the line (negative: before it): a
-        mean, as a cell's ink is, so that a few strokes a blur left too faint to be found still count."""
+        """Each row's median over the strip from `near` to `far` mm past the line (negative: before it)."""
         a, b = sorted((line + near * px_per_mm - lo, line + far * px_per_mm - lo))
-        return logs[:, round(a) : round(b)].mean(axis=(0, 1))
+        return np.median(logs[:, round(a) : round(b)], axis=1)  # rows x channels
 
+    # Medians, row by row and then over the rows: a label printed in the margin, a speck, a sharpened halo do not
+    # move them. (Sparse strokes can hide between the rows' medians: such cells have more texture than paper and
+    # are never settled as paper: see `fine_texture`.)
     (n0, n1), (f0, f1) = t.line_step_near_mm, t.line_step_far_mm
     before_far, before_near, after_near, after_far = strip(-f1, -f0), strip(-n1, -n0), strip(n0, n1), strip(f0, f1)
     gap = (f0 + f1 - n0 - n1) / 2  # mm between a near strip's middle and its far one's
     slope = (before_near - before_far + after_far - after_near) / (2 * gap)
-    steps = after_near - before_near - (n0 + n1) * slope
-    bends = (after_far - after_near) - (before_near - before_far)
+    steps = np.median(after_near - before_near - (n0 + n1) * slope, axis=0)
+    bends = np.median((after_far - after_near) - (before_near - before_far), axis=0)
     channel = int(np.argmax(np.abs(steps)))
     sign = 1.0 if tuple(first) == low else -1.0
     return LineStep(sign * float(steps[channel]), float(bends[channel]))
@@ -101,7 +103,7 @@ def middle_against_sides(sheet: np.ndarray, px_per_mm: float, cell: Cell, t: Rea
     rect = layout.cell_rect(*cell)
     near, far = t.line_step_far_mm
     x0, y0, x1, y1 = rect.inset(far).to_px(px_per_mm)
-    middle = np.log(np.maximum(sheet[y0:y1, x0:x1].reshape(-1, 3).astype(np.float32), 1.0)).mean(axis=0)
+    middle = np.median(np.log(np.maximum(sheet[y0:y1, x0:x1].reshape(-1, 3).astype(np.float32), 1.0)), axis=0)
     sides = []
     for strip in (layout.Rect(rect.x + near, rect.y + far, far - near, rect.h - 2 * far),
                   layout.Rect(rect.x2 - far, rect.y + far, far - near, rect.h - 2 * far),
@@ -109,19 +111,20 @@ def middle_against_sides(sheet: np.ndarray, px_per_mm: float, cell: Cell, t: Rea
                   layout.Rect(rect.x + far, rect.y2 - far, rect.w - 2 * far, far - near)):
         sx0, sy0, sx1, sy1 = strip.to_px(px_per_mm)
         pixels = sheet[sy0:sy1, sx0:sx1].reshape(-1, 3).astype(np.float32)
-        sides.append(np.log(np.maximum(pixels, 1.0)).mean(axis=0))
+        sides.append(np.median(np.log(np.maximum(pixels, 1.0)), axis=0))
     differences = middle - np.mean(sides, axis=0)
     return float(differences[int(np.argmax(np.abs(differences)))])
 
 
 def fine_texture(sheet: np.ndarray, px_per_mm: float, cells: Collection[Cell], t: ReaderTuning) -> dict[Cell, float]:
-    """Each cell's fine texture: the spread (standard deviation) of its log brightness about the brightness
-    blurred over t.line_step_grain_mm, in its interior. Paper has little (its grain and the photo's noise); strokes a
-    blur left too faint to be found have much (a scribble shaken into bands)."""
+    """Each cell's fine texture: the spread (standard deviation, in 8-bit levels) of its brightness about the
+    brightness blurred over t.line_step_grain_mm, in its interior. Paper has little (its grain and the photo's noise,
+    which a shadow does not raise in these units); strokes a blur left too faint to be found have much (a scribble
+    shaken into bands)."""
     if not cells:
         return {}
-    log = np.log(np.maximum(sheet.max(axis=2).astype(np.float32), 1.0))
-    fine = log - cv2.GaussianBlur(log, (0, 0), t.line_step_grain_mm * px_per_mm)
+    bright = sheet.max(axis=2).astype(np.float32)
+    fine = bright - cv2.GaussianBlur(bright, (0, 0), t.line_step_grain_mm * px_per_mm)
     found = {}
     for cell in cells:
         x0, y0, x1, y1 = layout.cell_rect(*cell).inset(t.cell_inset_mm).to_px(px_per_mm)

@@ -342,9 +342,10 @@ class ReaderTuning:
     line_step_fill: float = 0.2
     line_step_flat: float = 0.25
     line_step_confidence: float = 0.7  # a cell settled so: sure, but less than one read clear of the threshold
-    # A cell settled as paper has no more fine texture (spread about its brightness blurred over line_step_grain_mm)
-    # than line_step_grain times the sure paper cells' median: empty cells settled on light and mixed 0-47 up to 2.5,
-    # scribbles a shaken photo hid from the stroke finder 6-10 (shaken 8, 12, 13, 21).
+    # A cell settled as paper has no more fine texture (spread about its brightness blurred over line_step_grain_mm,
+    # in 8-bit levels) than line_step_grain times the sure paper cells' median: empty cells in doubt up to 1.2
+    # (sharpened 390021, light 2800007), scribbles a shaken photo hid from the stroke finder 6-10 (in log units:
+    # shaken 8, 12, 13, 21; empty cells settled on light and mixed 0-47 up to 2.5).
     line_step_grain_mm: float = 2.0
     line_step_grain: float = 4.0
     uneven_blocks: int = 3  # a cell's interior split into this many blocks a side: does a tint cover it evenly?
