@@ -174,3 +174,42 @@ def test_strokes_a_blur_hid_are_texture_paper_has_not_and_are_never_settled_as_p
     assert settle({f4}, paper={e4}, heavy=set(), step_between=steps, t=TUNING, textured={f4}) == {}
     assert settle({f4}, paper=set(), heavy={g4}, step_between={f4: {g4: SMOOTH}}, t=TUNING, textured={f4}) == {
         f4: True}
+
+
+def test_a_cell_is_settled_only_where_its_neighbours_agree():
+    """e5 shaded over its top half runs on into paper below it and steps from paper above it: neither paper nor
+    shaded. A line to paper darker on the cell's side objects to paper, whatever else runs on."""
+    e5, e4, e6, d5 = (4, 4), (3, 4), (5, 4), (4, 3)
+    half = {e5: {e6: SMOOTH, e4: FLAT}}
+    assert settle({e5}, paper={e4, e6}, heavy=set(), step_between=half, t=TUNING) == {}
+    darker = {e5: {e6: SMOOTH, d5: LineStep(0.1, 0.2)}}  # a bent step, darker on e5's side
+    assert settle({e5}, paper={d5, e6}, heavy=set(), step_between=darker, t=TUNING) == {}
+
+
+def test_a_pale_yellow_fill_fading_to_its_line_does_not_run_on():
+    """A pale yellow fill darkens blue alone; fading to its line over 6 mm it bends there in blue, while red and
+    green run on: the sheet runs on through the line only where every channel does."""
+    sheet = _grid_sheet()
+    x0, y0, x1, y1 = layout.cell_rect(*divmod(cell_index("f6"), SIZE)).to_px(PX_PER_MM)
+    depth = np.clip((x1 - np.arange(x0, x1) - 0.5) / (6.0 * PX_PER_MM), 0.0, 1.0)
+    blue = sheet[y0:y1, x0:x1, 0].astype(np.float32) * (1.0 - 0.35 * depth)[None, :]
+    sheet[y0:y1, x0:x1, 0] = blue.astype(np.uint8)
+    # Red a little brighter beyond the line (as noise may make it): red steps most, and bends not at all.
+    gx0, gy0, gx1, gy1 = layout.cell_rect(*divmod(cell_index("g6"), SIZE)).inset(0.5).to_px(PX_PER_MM)
+    sheet[gy0:gy1, gx0:gx1, 2] = np.clip(sheet[gy0:gy1, gx0:gx1, 2] * 1.025, 0, 255).astype(np.uint8)
+    found = _step(sheet, "f6", "g6")
+    assert abs(found.bend) < TUNING.line_step_bend < found.largest_bend  # the step's channel is not blue
+    assert not found.runs_on(TUNING)
+    assert abs(_step(_grid_sheet(), "f6", "g6").step) < TUNING.line_step_smooth
+
+
+def test_a_step_across_a_hard_shadow_s_edge_is_not_taken_for_a_fill():
+    """Where the step measured only clear of a hard shadow's edge is missing, a flat step settles nothing; light
+    running on still does."""
+    e5, e4, e6 = (4, 4), (3, 4), (5, 4)
+    steps = {e5: {e4: FLAT}}
+    assert settle({e5}, paper={e4}, heavy=set(), step_between=steps, t=TUNING) == {e5: True}
+    assert settle({e5}, paper={e4}, heavy=set(), step_between=steps, t=TUNING, fill_steps={e5: {e4: None}}) == {}
+    smooth = {e5: {e6: SMOOTH}}
+    assert settle({e5}, paper={e6}, heavy=set(), step_between=smooth, t=TUNING, fill_steps={e5: {e6: None}}) == {
+        e5: False}

@@ -34,10 +34,26 @@ from doodle.sheet.tuning import ReaderTuning
 
 
 class LineStep(NamedTuple):
-    """From one cell across the line into its neighbour, in the colour channel that steps most."""
+    """From one cell across the line into its neighbour, in the colour channel that steps most; and the most any
+    channel steps or bends (a pale yellow fill shows in blue alone)."""
 
     step: float  # log brightness: how much brighter the neighbour is at the line than the ramp says
     bend: float  # how much the ramp's slope changes at the line (0 for a straight ramp, or for flat sides)
+    largest_step: float = 0.0  # the largest |step| of any channel
+    largest_bend: float = 0.0  # the largest |bend| of any channel
+
+    def runs_on(self, t: ReaderTuning) -> bool:
+        """Whether the sheet runs on through the line in every channel, as light does."""
+        return (max(abs(self.step), self.largest_step) < t.line_step_smooth
+                and max(abs(self.bend), self.largest_bend) < t.line_step_bend)
+
+    def flat_step(self, t: ReaderTuning) -> bool:
+        """Whether the neighbour is brighter by an even fill's step, with flat sides."""
+        return self.step >= t.line_step_fill and abs(self.bend) < t.line_step_flat * self.step
+
+    def reversed(self) -> LineStep:
+        """The same line, measured from the neighbour."""
+        return LineStep(-self.step, self.bend, self.largest_step, self.largest_bend)
 
 
 def neighbours(cell: Cell) -> list[Cell]:
@@ -91,17 +107,18 @@ def line_step(sheet: np.ndarray, inside: np.ndarray, px_per_mm: float, first: Ce
     steps = np.median(after_near - before_near - (n0 + n1) * slope, axis=0)
     bends = np.median((after_far - after_near) - (before_near - before_far), axis=0)
     channel = int(np.argmax(np.abs(steps)))
-    sign = 1.0 if tuple(first) == low else -1.0
-    return LineStep(sign * float(steps[channel]), float(bends[channel]))
+    sign = 1.0 if first < second else -1.0
+    return LineStep(sign * float(steps[channel]), float(bends[channel]), float(np.abs(steps).max()),
+                    float(np.abs(bends).max()))
 
 
 def middle_against_sides(sheet: np.ndarray, px_per_mm: float, cell: Cell, t: ReaderTuning) -> float:
     """How much brighter (log; negative: darker) the middle of `cell` is than the light its sides carry there, in
-    the colour channel that differs most: the mean of the far strips along its four sides (`line_step`), which a
-    ramp of light across the cell averages to its middle. A smudge or a dot in the middle, clear of the strips,
-    shows here."""
+    the colour channel that differs most: the mean of four strips inside its sides, as far from them as
+    `line_step`'s far strips (and only as long as the middle), which a ramp of light across the cell averages to
+    its middle. A smudge or a dot in the middle, clear of the strips, shows here."""
     rect = layout.cell_rect(*cell)
-    near, far = t.line_step_far_mm
+    near, far = t.line_step_far_mm  # the strips' distances from the cell's sides
     x0, y0, x1, y1 = rect.inset(far).to_px(px_per_mm)
     middle = np.median(np.log(np.maximum(sheet[y0:y1, x0:x1].reshape(-1, 3).astype(np.float32), 1.0)), axis=0)
     sides = []
@@ -117,14 +134,14 @@ def middle_against_sides(sheet: np.ndarray, px_per_mm: float, cell: Cell, t: Rea
 
 
 def fine_texture(sheet: np.ndarray, px_per_mm: float, cells: Collection[Cell], t: ReaderTuning) -> dict[Cell, float]:
-    """Each cell's fine texture: the spread (standard deviation, in 8-bit levels) of its brightness about the
-    brightness blurred over t.line_step_grain_mm, in its interior. Paper has little (its grain and the photo's noise,
+    """Each cell's fine texture: the spread (standard deviation, in 8-bit levels) of its darkest channel about
+    that channel blurred over t.line_step_grain_mm, in its interior. Paper has little (its grain and the photo's noise,
     which a shadow does not raise in these units); strokes a blur left too faint to be found have much (a scribble
     shaken into bands)."""
     if not cells:
         return {}
-    bright = sheet.max(axis=2).astype(np.float32)
-    fine = bright - cv2.GaussianBlur(bright, (0, 0), t.line_step_grain_mm * px_per_mm)
+    darkest = sheet.min(axis=2).astype(np.float32)  # the channel any pencil darkens (a red one leaves red)
+    fine = darkest - cv2.GaussianBlur(darkest, (0, 0), t.line_step_grain_mm * px_per_mm)
     found = {}
     for cell in cells:
         x0, y0, x1, y1 = layout.cell_rect(*cell).inset(t.cell_inset_mm).to_px(px_per_mm)
@@ -145,7 +162,7 @@ def steps_around(sheet: np.ndarray, inside: np.ndarray, px_per_mm: float, cells:
                 continue
             if (other, index) in measured:
                 back = measured[other, index]
-                around[index][other] = None if back is None else LineStep(-back.step, back.bend)
+                around[index][other] = None if back is None else back.reversed()
             else:
                 around[index][other] = measured[index, other] = line_step(sheet, inside, px_per_mm, index, other, t)
     return around
@@ -154,7 +171,8 @@ def steps_around(sheet: np.ndarray, inside: np.ndarray, px_per_mm: float, cells:
 def settle(doubtful: Collection[Cell], paper: Collection[Cell], heavy: Collection[Cell],
            step_between: Mapping[Cell, Mapping[Cell, LineStep | None]], t: ReaderTuning,
            margin: Collection[Cell] = frozenset(), tints: Collection[Cell] = frozenset(),
-           textured: Collection[Cell] = frozenset()) -> dict[Cell, bool]:
+           textured: Collection[Cell] = frozenset(),
+           fill_steps: Mapping[Cell, Mapping[Cell, LineStep | None]] | None = None) -> dict[Cell, bool]:
     """Which of the `doubtful` cells (with no strokes) their neighbours settle, and as what (True: shaded).
 
     `paper`: cells known to be paper; `margin`: the margin's squares beside the grid (paper too, but printed with
@@ -162,7 +180,13 @@ def settle(doubtful: Collection[Cell], paper: Collection[Cell], heavy: Collectio
     smudge; none of them hold strokes. `tints`: doubtful cells that may be a stain's tint, whose edge may lie
     along a line by chance: no step settles them as shaded. `textured`: doubtful cells with more fine texture than
     paper (strokes a blur hid, whose sparse bands the strips may miss): not settled as paper.
-    `step_between[c][d]`: the step from doubtful cell c into its neighbour d (`line_step`)."""
+    `step_between[c][d]`: the step from doubtful cell c into its neighbour d (`line_step`); `fill_steps`, the
+    same measured only where a flat step may be taken for a fill's (none over a hard shadow's edge, which a depth
+    taken out amiss leaves as a step), when that differs.
+
+    A cell is settled only where every neighbour that says anything says the same (a cell shaded over half its
+    width runs on into paper on one side and steps on another), and as paper only where no line to paper is
+    darker on its side by t.line_step_object."""
     settled: dict[Cell, bool] = {}
     changed = True
     while changed:  # a cell settled may settle the next
@@ -170,18 +194,21 @@ def settle(doubtful: Collection[Cell], paper: Collection[Cell], heavy: Collectio
         for cell in sorted(doubtful):
             if cell in settled:
                 continue
+            verdicts, objections = set(), set()
             for other, found in step_between[cell].items():
                 known = other in paper or other in margin
                 label = False if known else True if other in heavy else settled.get(other)
                 if found is None or label is None:
                     continue
-                smooth = abs(found.step) < t.line_step_smooth and abs(found.bend) < t.line_step_bend
-                flat_step = (found.step >= t.line_step_fill and abs(found.bend) < t.line_step_flat * found.step
-                             and label is False and other not in margin and cell not in tints)
-                if smooth and label is False and cell in textured:
-                    continue
-                if smooth or flat_step:
-                    settled[cell] = label if smooth else True
-                    changed = True
-                    break
+                if found.runs_on(t) and not (label is False and cell in textured):
+                    verdicts.add(label)
+                elif label is False and found.step >= t.line_step_object:
+                    objections.add(False)  # darker than paper beside it: not paper, whatever else says so
+                as_fill = found if fill_steps is None else fill_steps[cell].get(other)
+                if (label is False and other not in margin and cell not in tints and as_fill is not None
+                        and as_fill.flat_step(t)):
+                    verdicts.add(True)
+            if len(verdicts) == 1 and not verdicts & objections:
+                settled[cell] = verdicts.pop()
+                changed = True
     return settled

@@ -1232,19 +1232,28 @@ def _settled_by_line_steps(read: SheetRead, decided: list[tuple[bool, float]], b
     paper = {divmod(index, SIZE) for index in sure if not decided[index][0]}
     heavy = {divmod(index, SIZE) for index in sure if decided[index][0] and read.values[index] >= t.tint_sure}
     tints = {divmod(index, SIZE) for index in doubtful
-             if index in read.stains or stain_coloured(read.light.normalised, boxes[index], t=t)}
-    # Measured with the hard shadows taken out: a shadow's edge found is no step. A cell whose middle is not as its
-    # sides is not settled (a smudge or a light mark in its middle, clear of the strips measured).
+             if index in read.stains or stain_coloured(read.light.normalised, boxes[index], t=t)
+             or (read.values[index] < t.stain_tint_faint  # a faint warm tint, as `_marks` doubts it
+                 and stain_coloured(read.light.normalised, boxes[index], t=t, up_to=t.pencil_chroma))}
+    # Measured with the hard shadows taken out. A cell whose middle is not as its sides is not settled (a smudge or
+    # a light mark in its middle, clear of the strips measured).
     sheet, margin = read.unshadowed, margin_squares()
     cells = {divmod(index, SIZE) for index in doubtful}
     cells = {cell for cell in cells if abs(middle_against_sides(sheet, PX_PER_MM, cell, t)) < t.line_step_smooth}
-    around = steps_around(sheet, read.inside, PX_PER_MM, cells, paper | heavy | margin, t)
-    # The texture paper has in this photo: its sure paper cells' (where none, the margin's cannot stand in: nothing
-    # is settled as paper then but from the margin's light).
+    # Nor over what covers the sheet. A hard shadow's edge, taken out at a depth that may be off there, leaves a
+    # step, never a ramp: across it no step is taken for a fill's (a soft shadow's, off, leaves a ramp).
+    seen = read.inside & ~read.covered
+    around = steps_around(sheet, seen, PX_PER_MM, cells, paper | heavy | margin, t)
+    hard_edge = not read.shadows.soft and bool(read.shadows.edge.any())
+    fill_steps = (steps_around(sheet, seen & ~read.shadows.edge, PX_PER_MM, cells, paper | heavy | margin, t)
+                  if hard_edge else None)
+    # The texture paper has in this photo: its sure paper cells' (where there are none, every cell with any texture
+    # counts as textured, and nothing is settled as paper).
     grain = fine_texture(sheet, PX_PER_MM, cells | paper, t)
     usual = float(np.median([grain[cell] for cell in paper])) if paper else 0.0
     textured = {cell for cell in cells if grain[cell] > t.line_step_grain * usual}
-    settled = settle(cells, paper, heavy, around, t, margin=margin, tints=tints, textured=textured)
+    settled = settle(cells, paper, heavy, around, t, margin=margin, tints=tints, textured=textured,
+                     fill_steps=fill_steps)
     return {row * SIZE + col: shaded for (row, col), shaded in settled.items()}
 
 
