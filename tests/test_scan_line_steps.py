@@ -8,7 +8,7 @@ import numpy as np
 
 from doodle.quilt import SIZE
 from doodle.sheet import layout
-from doodle.sheet.line_steps import LineStep, fine_texture, line_step, middle_against_sides, settle
+from doodle.sheet.line_steps import LineStep, fine_texture, line_crosses, line_step, middle_against_sides, settle
 from doodle.sheet.scan import PX_PER_MM, read_photo
 from doodle.sheet.tuning import TUNING
 from tests.photogen_families import family_photo
@@ -204,12 +204,17 @@ def test_a_pale_yellow_fill_fading_to_its_line_does_not_run_on():
 
 
 def test_a_step_across_a_hard_shadow_s_edge_is_not_taken_for_a_fill():
-    """Where the step measured only clear of a hard shadow's edge is missing, a flat step settles nothing; light
-    running on still does."""
+    """Over a line a hard shadow's edge crosses, a flat step settles nothing; light running on still does. The
+    edge is found in the strips of the lines it reaches, and of no other."""
     e5, e4, e6 = (4, 4), (3, 4), (5, 4)
     steps = {e5: {e4: FLAT}}
     assert settle({e5}, paper={e4}, heavy=set(), step_between=steps, t=TUNING) == {e5: True}
-    assert settle({e5}, paper={e4}, heavy=set(), step_between=steps, t=TUNING, fill_steps={e5: {e4: None}}) == {}
+    assert settle({e5}, paper={e4}, heavy=set(), step_between=steps, t=TUNING, not_fills={(e5, e4)}) == {}
     smooth = {e5: {e6: SMOOTH}}
-    assert settle({e5}, paper={e6}, heavy=set(), step_between=smooth, t=TUNING, fill_steps={e5: {e6: None}}) == {
+    assert settle({e5}, paper={e6}, heavy=set(), step_between=smooth, t=TUNING, not_fills={(e5, e6)}) == {
         e5: False}
+    edge = np.zeros(_grid_sheet().shape[:2], bool)
+    y = round((layout.GRID_RECT.y + 4 * layout.CELL_MM + 1.0) * PX_PER_MM)  # 1 mm below e4's bottom line
+    edge[y, :] = True
+    assert line_crosses(edge, PX_PER_MM, e5, e4, TUNING)
+    assert not line_crosses(edge, PX_PER_MM, e5, e6, TUNING)

@@ -69,27 +69,58 @@ def margin_squares() -> set[Cell]:
             | {(k, SIZE) for k in range(SIZE)})
 
 
+class _Band(NamedTuple):
+    """Where the strips across the line between two squares lie in the sheet image."""
+
+    along: slice  # the rows (or columns) along the line, clear of the squares' corners
+    lo: int  # the pixels across the line: from lo to hi
+    hi: int
+    line: float  # the line's place, in pixels across
+    across: bool  # the line runs down (between two squares of a row)
+
+    def of(self, image: np.ndarray) -> np.ndarray:
+        """The band of `image`, rows along the line and columns across it."""
+        if self.across:
+            return image[self.along, self.lo : self.hi]
+        return image[self.lo : self.hi, self.along].swapaxes(0, 1)
+
+
+def _band(shape: tuple[int, ...], px_per_mm: float, first: Cell, second: Cell, t: ReaderTuning) -> _Band | None:
+    """The band the strips of the line between `first` and `second` lie in, or None where it leaves the sheet."""
+    low, high = sorted((first, second))
+    grid = layout.GRID_RECT
+    x, y = grid.x + low[1] * layout.CELL_MM, grid.y + low[0] * layout.CELL_MM
+    across = high[0] == low[0]
+    line = ((x if across else y) + layout.CELL_MM) * px_per_mm
+    start = y if across else x
+    along = slice(round((start + t.line_step_clear_mm) * px_per_mm),
+                  round((start + layout.CELL_MM - t.line_step_clear_mm) * px_per_mm))
+    reach = t.line_step_far_mm[1] * px_per_mm
+    lo, hi = int(np.floor(line - reach)), int(np.ceil(line + reach))
+    length, width = (shape[0], shape[1]) if across else (shape[1], shape[0])
+    if lo < 0 or hi > width or along.start < 0 or along.stop > length:
+        return None
+    return _Band(along, lo, hi, line, across)
+
+
+def line_crosses(mask: np.ndarray, px_per_mm: float, first: Cell, second: Cell, t: ReaderTuning) -> bool:
+    """Whether `mask` (bool, the sheet image's size) reaches the strips of the line between two squares."""
+    band = _band(mask.shape, px_per_mm, first, second, t)
+    return band is not None and bool(band.of(mask).any())
+
+
 def line_step(sheet: np.ndarray, inside: np.ndarray, px_per_mm: float, first: Cell, second: Cell,
               t: ReaderTuning) -> LineStep | None:
     """The step from square `first` into its neighbour `second` (cells, or squares of the margin) on the flattened
     sheet (BGR uint8; `inside`: its pixels that were in the photo), or None where the strips reach clipped paper or
     beyond the photo."""
-    low, high = sorted((first, second))
-    grid = layout.GRID_RECT
-    x, y = grid.x + low[1] * layout.CELL_MM, grid.y + low[0] * layout.CELL_MM
-    across = high[0] == low[0]  # the line runs down between two squares of a row
-    line = ((x if across else y) + layout.CELL_MM) * px_per_mm
-    start = y if across else x
-    rows = slice(round((start + t.line_step_clear_mm) * px_per_mm),
-                 round((start + layout.CELL_MM - t.line_step_clear_mm) * px_per_mm))
-    reach = t.line_step_far_mm[1] * px_per_mm
-    lo, hi = int(np.floor(line - reach)), int(np.ceil(line + reach))
-    if lo < 0 or hi > (sheet.shape[1] if across else sheet.shape[0]) or rows.start < 0:
+    placed = _band(sheet.shape, px_per_mm, first, second, t)
+    if placed is None:
         return None
-    band = sheet[rows, lo:hi] if across else sheet[lo:hi, rows].transpose(1, 0, 2)
-    seen = inside[rows, lo:hi] if across else inside[lo:hi, rows]
-    if band.shape[0] < rows.stop - rows.start or not seen.all() or (band.min(axis=2) >= t.glare_clip).any():
+    band = placed.of(sheet)
+    if not placed.of(inside).all() or (band.min(axis=2) >= t.glare_clip).any():
         return None
+    line, lo = placed.line, placed.lo
     logs = np.log(np.maximum(band.astype(np.float32), 1.0))
 
     def strip(near: float, far: float) -> np.ndarray:
@@ -112,6 +143,11 @@ def line_step(sheet: np.ndarray, inside: np.ndarray, px_per_mm: float, first: Ce
                     float(np.abs(bends).max()))
 
 
+def _log_median(pixels: np.ndarray) -> np.ndarray:
+    """The median log brightness of each channel of `pixels` (BGR, any shape)."""
+    return np.median(np.log(np.maximum(pixels.reshape(-1, 3).astype(np.float32), 1.0)), axis=0)
+
+
 def middle_against_sides(sheet: np.ndarray, px_per_mm: float, cell: Cell, t: ReaderTuning) -> float:
     """How much brighter (log; negative: darker) the middle of `cell` is than the light its sides carry there, in
     the colour channel that differs most: the mean of four strips inside its sides, as far from them as
@@ -120,16 +156,14 @@ def middle_against_sides(sheet: np.ndarray, px_per_mm: float, cell: Cell, t: Rea
     rect = layout.cell_rect(*cell)
     near, far = t.line_step_far_mm  # the strips' distances from the cell's sides
     x0, y0, x1, y1 = rect.inset(far).to_px(px_per_mm)
-    middle = np.median(np.log(np.maximum(sheet[y0:y1, x0:x1].reshape(-1, 3).astype(np.float32), 1.0)), axis=0)
     sides = []
     for strip in (layout.Rect(rect.x + near, rect.y + far, far - near, rect.h - 2 * far),
                   layout.Rect(rect.x2 - far, rect.y + far, far - near, rect.h - 2 * far),
                   layout.Rect(rect.x + far, rect.y + near, rect.w - 2 * far, far - near),
                   layout.Rect(rect.x + far, rect.y2 - far, rect.w - 2 * far, far - near)):
         sx0, sy0, sx1, sy1 = strip.to_px(px_per_mm)
-        pixels = sheet[sy0:sy1, sx0:sx1].reshape(-1, 3).astype(np.float32)
-        sides.append(np.median(np.log(np.maximum(pixels, 1.0)), axis=0))
-    differences = middle - np.mean(sides, axis=0)
+        sides.append(_log_median(sheet[sy0:sy1, sx0:sx1]))
+    differences = _log_median(sheet[y0:y1, x0:x1]) - np.mean(sides, axis=0)
     return float(differences[int(np.argmax(np.abs(differences)))])
 
 
@@ -172,7 +206,7 @@ def settle(doubtful: Collection[Cell], paper: Collection[Cell], heavy: Collectio
            step_between: Mapping[Cell, Mapping[Cell, LineStep | None]], t: ReaderTuning,
            margin: Collection[Cell] = frozenset(), tints: Collection[Cell] = frozenset(),
            textured: Collection[Cell] = frozenset(),
-           fill_steps: Mapping[Cell, Mapping[Cell, LineStep | None]] | None = None) -> dict[Cell, bool]:
+           not_fills: Collection[tuple[Cell, Cell]] = frozenset()) -> dict[Cell, bool]:
     """Which of the `doubtful` cells (with no strokes) their neighbours settle, and as what (True: shaded).
 
     `paper`: cells known to be paper; `margin`: the margin's squares beside the grid (paper too, but printed with
@@ -180,9 +214,9 @@ def settle(doubtful: Collection[Cell], paper: Collection[Cell], heavy: Collectio
     smudge; none of them hold strokes. `tints`: doubtful cells that may be a stain's tint, whose edge may lie
     along a line by chance: no step settles them as shaded. `textured`: doubtful cells with more fine texture than
     paper (strokes a blur hid, whose sparse bands the strips may miss): not settled as paper.
-    `step_between[c][d]`: the step from doubtful cell c into its neighbour d (`line_step`); `fill_steps`, the
-    same measured only where a flat step may be taken for a fill's (none over a hard shadow's edge, which a depth
-    taken out amiss leaves as a step), when that differs.
+    `step_between[c][d]`: the step from doubtful cell c into its neighbour d (`line_step`). `not_fills`: the
+    lines (c, d) whose flat step is not taken for a fill's (over a hard shadow's edge, which a depth taken out amiss
+    leaves as a step).
 
     A cell is settled only where every neighbour that says anything says the same (a cell shaded over half its
     width runs on into paper on one side and steps on another), and as paper only where no line to paper is
@@ -204,9 +238,8 @@ def settle(doubtful: Collection[Cell], paper: Collection[Cell], heavy: Collectio
                     verdicts.add(label)
                 elif label is False and found.step >= t.line_step_object:
                     objections.add(False)  # darker than paper beside it: not paper, whatever else says so
-                as_fill = found if fill_steps is None else fill_steps[cell].get(other)
-                if (label is False and other not in margin and cell not in tints and as_fill is not None
-                        and as_fill.flat_step(t)):
+                if (label is False and other not in margin and cell not in tints and (cell, other) not in not_fills
+                        and found.flat_step(t)):
                     verdicts.add(True)
             if len(verdicts) == 1 and not verdicts & objections:
                 settled[cell] = verdicts.pop()

@@ -28,7 +28,14 @@ from doodle.sheet.cover import cover_over
 from doodle.sheet.crossings import confined_cells, crossing_margin_px, without_grid_lines
 from doodle.sheet.doubts import Uncertain
 from doodle.sheet.light import could_be_paper, darker_nearby, either_side, light_uncertainty, near_each_other
-from doodle.sheet.line_steps import fine_texture, margin_squares, middle_against_sides, settle, steps_around
+from doodle.sheet.line_steps import (
+    fine_texture,
+    line_crosses,
+    margin_squares,
+    middle_against_sides,
+    settle,
+    steps_around,
+)
 from doodle.sheet.measure import (
     FlatField,
     coarse_sheet,
@@ -1245,15 +1252,15 @@ def _settled_by_line_steps(read: SheetRead, decided: list[tuple[bool, float]], b
     seen = read.inside & ~read.covered
     around = steps_around(sheet, seen, PX_PER_MM, cells, paper | heavy | margin, t)
     hard_edge = not read.shadows.soft and bool(read.shadows.edge.any())
-    fill_steps = (steps_around(sheet, seen & ~read.shadows.edge, PX_PER_MM, cells, paper | heavy | margin, t)
-                  if hard_edge else None)
+    not_fills = {(cell, other) for cell, steps in around.items() for other in steps
+                 if hard_edge and line_crosses(read.shadows.edge, PX_PER_MM, cell, other, t)}
     # The texture paper has in this photo: its sure paper cells' (where there are none, every cell with any texture
     # counts as textured, and nothing is settled as paper).
     grain = fine_texture(sheet, PX_PER_MM, cells | paper, t)
     usual = float(np.median([grain[cell] for cell in paper])) if paper else 0.0
     textured = {cell for cell in cells if grain[cell] > t.line_step_grain * usual}
     settled = settle(cells, paper, heavy, around, t, margin=margin, tints=tints, textured=textured,
-                     fill_steps=fill_steps)
+                     not_fills=not_fills)
     return {row * SIZE + col: shaded for (row, col), shaded in settled.items()}
 
 
