@@ -83,6 +83,39 @@ def test_two_pieces_found_along_one_line_are_no_turn():
     assert 55 in scribbled_cells(clean, origin, boxes, strokes.shares, np.array([line, *parting], float), PX_PER_MM)
 
 
+def test_two_pieces_crossed_within_one_stroke_are_no_turn():
+    """The same line, each end found again by a 4 mm piece that crosses it 2.3 mm back from the end, both its ends
+    within 0.6 mm of the line: a thick stroke's width, not two passes (loose-scribble 430015, blind: h5, empty,
+    read as holding a scribble's turn). A thick turn's pieces cross as far back but part: a turn."""
+    sheet = _printed_sheet()
+    cv2.line(sheet, _at(6.1, 1.3), _at(6.9, 1.25), PENCIL, 3, cv2.LINE_AA)
+    boxes = cell_boxes()
+    strokes = StrokeMap(sheet, boxes, PX_PER_MM, margin_px=crossing_margin_px(PX_PER_MM))
+    clean = without_grid_lines(strokes, PX_PER_MM)
+    origin = (strokes.x0, strokes.y0)
+    mm = 1 / 16  # of a cell
+
+    def piece(start: tuple[float, float], end: tuple[float, float]) -> list[float]:
+        (x0, y0), (x1, y1) = _at(*start), _at(*end)
+        return [x0 - origin[0], y0 - origin[1], x1 - origin[0], y1 - origin[1]]
+
+    def col(row: float) -> float:  # of the line
+        return 1.3 - 0.05 * (row - 6.1) / 0.8
+
+    def ends(near: float, far: float, length: float) -> list[list[float]]:
+        """At each end, a piece `near` mm to one side of it, crossing to `far` mm to the other `length` mm back."""
+        back = length * mm
+        return [piece((6.1, col(6.1) - near * mm), (6.1 + back, col(6.1 + back) + far * mm)),
+                piece((6.9, col(6.9) + near * mm), (6.9 - back, col(6.9 - back) - far * mm))]
+
+    line = piece((6.1, 1.3), (6.9, 1.25))
+    found = scribbled_cells(clean, origin, boxes, strokes.shares, np.array([line, *ends(0.6, 0.45, 4.0)], float),
+                            PX_PER_MM)
+    assert found == set()
+    thick_turns = np.array([line, *ends(1.6, 2.0, 8.0)], float)
+    assert 55 in scribbled_cells(clean, origin, boxes, strokes.shares, thick_turns, PX_PER_MM)
+
+
 @pytest.mark.parametrize(("seed", "before", "most"), [(1, 11, 6), (4, 32, 17)])
 def test_loose_scribbles_without_outlines_are_read_with_half_the_doubts(seed, before, most):
     """Loose scribble 1 and 4 had 11 and 32 cells in doubt, nearly all scribbled cells of patches with no outline
@@ -108,6 +141,7 @@ def test_loose_scribbles_without_outlines_are_read_with_half_the_doubts(seed, be
     (None, "stray line", "some", 180006),  # a line along f4's and g3's diagonals, beside other patches' scribbles
     ("slash", "stray line", "some", 190005),  # a stray line's end on another that runs on past it, in empty e3
     ("loose scribble", None, "some", 170010),  # passes over b6's outline toward b7, a hole in b6's patch
+    ("loose scribble", None, "some", 430015),  # a pass across empty h5, found twice where it nears its turn
 ])
 def test_lines_that_look_like_marks_are_never_read_without_a_doubt(style, distractor, outlines, seed):
     photo = styled_photo(seed, "mild", style=style, distractor=distractor, outlines=outlines)
