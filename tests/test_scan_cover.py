@@ -310,6 +310,22 @@ def test_a_pencil_or_a_finger_over_the_bubbles_covers_their_round_and_a_fill_a_m
     assert all(COVER_REASON in d.reason for d in doubts)
 
 
+def test_the_tip_of_what_covers_one_round_over_a_bubble_of_the_next_covers_it_too():
+    """A finger over round 3's bubbles, its tip 2 mm over the foot of round 2's units 6, hides less than half of
+    that ring (finger-over-bubbles 430008, blind: round 2 read as a score of 6, unflagged). What lies over one
+    round is long: the round its tip reaches is covered too. The same tip with nothing over round 3 is not."""
+    sheet = _bubbled_sheet()
+    cx, cy = _bubble_px(2, "units", 6)
+    tip = cy + round((layout.BUBBLE_RADIUS_MM - 2.0) * PX_PER_MM)
+    finger = sheet.copy()
+    cv2.ellipse(finger, (cx, tip + round(30 * PX_PER_MM)), (round(8 * PX_PER_MM), round(30 * PX_PER_MM)), 0, 0, 360,
+                (170, 200, 235), -1)
+    assert grid_print(finger, PX_PER_MM).covered_rounds == (2, 3)
+    alone = sheet.copy()
+    cv2.circle(alone, (cx, tip + round(2.5 * PX_PER_MM)), round(2.5 * PX_PER_MM), (170, 200, 235), -1)
+    assert grid_print(alone, PX_PER_MM).covered_rounds == ()
+
+
 def test_no_round_is_covered_where_the_bubbles_are_not_read_or_not_in_the_photo():
     sheet = _bubbled_sheet()
     cx, cy = _bubble_px(2, "units", 4)
@@ -321,7 +337,8 @@ def test_no_round_is_covered_where_the_bubbles_are_not_read_or_not_in_the_photo(
     assert grid_print(sheet, PX_PER_MM, inside=inside).covered_rounds == ()
 
 
-@pytest.mark.parametrize(("seed", "distractor"), [(0, "pencil on sheet"), (4, "finger on sheet")])
+@pytest.mark.parametrize(("seed", "distractor"), [(0, "pencil on sheet"), (4, "finger on sheet"),
+                                                 (430008, "finger on sheet")])
 def test_a_pencil_or_a_finger_over_the_bubbles_is_named_and_its_round_in_doubt(seed, distractor):
     """A pencil or a finger laid through a round's bubble (style families pencil- and finger-over-bubbles): the
     rounds it lies over are in doubt, and the note says what lies over which bubbles, so the player moves it."""

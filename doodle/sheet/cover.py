@@ -213,8 +213,10 @@ def _covered_rounds(sheet: np.ndarray, inside: np.ndarray, px_per_mm: float, t: 
     brighter part of the round, t.cover_round_paper_percentile). The thin ring does not show through a dark fill,
     but around a fill lies paper; what lies over a bubble lies over the paper around it too. A round not all in the
     photo is not looked at. (A pencil's end over an empty bubble of round 1 read as a score of 0 with no doubt;
-    nothing told the player what lay over the bubbles.)"""
-    found = []
+    nothing told the player what lay over the bubbles.) What lies over one round's bubbles is long, and its tip may
+    reach over a bubble of the round beside it, hiding less of its ring: there, more than t.cover_tip_ring_share
+    of a ring hidden is enough."""
+    most_hidden: dict[int, float] = {}
     radius = layout.BUBBLE_RADIUS_MM
     scale = 2 * px_per_mm  # the rings unrolled at twice the sheet's resolution: their thin print spans whole pixels
     pieces_around = round(2 * np.pi * radius / t.cover_piece_mm)
@@ -232,9 +234,11 @@ def _covered_rounds(sheet: np.ndarray, inside: np.ndarray, px_per_mm: float, t: 
         length = len(layout.PLACES) * 10 * pieces_around * t.cover_piece_mm  # the rings laid end to end (mm)
         pieces = _line_pieces(rings, [radius], [layout.BUBBLE_LINE_MM], 0.0, length, scale, t)[0]
         hidden = _hidden(pieces, paper, t, both_sides=True).reshape(-1, pieces_around)  # ring by ring
-        if hidden.mean(axis=1).max() > t.cover_ring_share:
-            found.append(block.number)
-    return tuple(found)
+        most_hidden[block.number] = float(hidden.mean(axis=1).max())
+    covered = {number for number, share in most_hidden.items() if share > t.cover_ring_share}
+    reached = {number for number, share in most_hidden.items()
+               if share > t.cover_tip_ring_share and {number - 1, number + 1} & covered}
+    return tuple(sorted(covered | reached))
 
 
 def _round_area(number: int, margin_mm: float) -> layout.Rect:

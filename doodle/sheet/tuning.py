@@ -252,6 +252,11 @@ class ReaderTuning:
     # 4 or more on 115 of the 116 rounds they made read wrong (the other, finger 29, was in doubt already).
     cover_round_paper_percentile: float = 90
     cover_ring_share: float = 0.5
+    # ... and beside a round so covered, more than this share of a ring: the tip of what lies over the one reaching
+    # over a bubble of the other (finger-over-bubbles 430008, blind: a fingertip over round 2's units 6, 3 pieces
+    # of its ring hidden, read as a score of 6 where none was filled, unflagged). The rounds beside a covered one
+    # with nothing over them had at most 1 piece hidden (finger- and pencil-over-bubbles 0-39, 47 rounds).
+    cover_tip_ring_share: float = 0.25
     # The grid's printed lines barely show (their median contrast, see cover.GridPrint) under this: the photo is
     # blurred, and a reading with cells in doubt says so. 0.14 and more on 571 photos of the levels, the families
     # and the style families (the blurriest harsh ones); 0.02-0.06 on 6 of 12 photos shaken by a moving hand up to
