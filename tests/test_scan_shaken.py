@@ -52,3 +52,15 @@ def test_a_box_frame_smeared_into_the_box_reads_unused_in_doubt(photo):
     result = read_photo(photo.jpeg)
     assert "twice" not in result.specials_used
     assert any(doubt.kind == "special" and doubt.special == "twice" for doubt in result.uncertain)
+
+
+def test_a_tick_blurred_below_the_strokes_threshold_is_in_doubt_by_its_ink():
+    """shaken-hard 430007 (blind): a tick in 'cut', blurred along the hand's movement into 0.094 of strokes, under
+    the threshold, read unused with no doubt. A blur spreads a mark's ink but keeps its sum: the box holds 0.06 more
+    ink than the barest box, and is asked about. The unused box stays unused and sure."""
+    photo = styled_photo(430007, "mild", shake=0.015)
+    assert "cut" in photo.truth.specials_used and "twice" not in photo.truth.specials_used
+    result = read_photo(photo.jpeg)
+    assert any(doubt.kind == "special" and doubt.special == "cut" for doubt in result.uncertain)
+    assert "twice" not in result.specials_used
+    assert not any(doubt.kind == "special" and doubt.special == "twice" for doubt in result.uncertain)

@@ -686,6 +686,7 @@ def read_specials(read: SheetRead) -> None:
     paper = [cell_boxes(t.cell_inset_mm)[index] for index in empty[-t.check_paper_cells:]]
     inks, frames, noisy = _box_inks(sheet, boxes, framed, paper, t)
     usual = sorted(frames)[-2]  # the second darkest: one frame may be darker for pencil over it
+    barest = min(float(ink.mean()) for ink in inks)
     for special, box, ink, frame in zip(layout.SPECIALS, boxes, inks, frames, strict=True):
         # Strokes against the box's own printed frame: a glare's fringe that keeps the frame at a share of the
         # boxes' usual contrast keeps a cross at that share too (light 3300011, blind: the 'cut' box's frame at
@@ -706,6 +707,11 @@ def read_specials(read: SheetRead) -> None:
             conf = min(conf, t.shadow_doubt)  # a little ink over a noisy channel: the noise may vary from box to box
         if crossed and stain_coloured(read.plain.normalised, box, strokes, t):
             conf = min(conf, t.shadow_doubt)  # brown strokes: a tea or coffee ring's rim across the box?
+        if not crossed and float(ink.mean()) - barest > t.check_mean_unsure:
+            # A blur spreads a mark's ink, and fewer of its pixels count as strokes, but keeps its sum: more ink in
+            # all than the barest box holds may be a mark (shaken-hard 430007, blind: a tick in 'cut' blurred to
+            # 0.094 of strokes, read unused, unflagged; 0.061 more ink than the barest box).
+            conf = min(conf, t.shadow_doubt)
         if crossed and _along_one_side(strokes, round(t.check_side_mm * PX_PER_MM), t):
             # The box's own frame, placed off or smeared into it: more likely unused than crossed, and in doubt.
             crossed, conf = False, min(conf, t.shadow_doubt)

@@ -595,6 +595,11 @@ class ReaderTuning:
     check_ring_percentiles: tuple[float, float] = (5, 95)
     check_ring_uneven: float = 0.2
     check_sure: float = 0.3
+    # A box read unused whose mean ink is more than this over the barest box's is in doubt: a blur keeps a mark's
+    # ink, not its strokes. Unused boxes read up to 0.032 over the barest (light 18, sensor 9; levels 0-39, light,
+    # mixed, lens, sensor, curl, sharpened, shaken and shaken-hard 0-23: 1188 boxes); a tick shaken into 0.094 of
+    # strokes 0.061 (shaken-hard 430007).
+    check_mean_unsure: float = 0.045
     # A channel's ink on bare paper (the median of check_paper_cells empty cells, the last in the grid, nearest the
     # boxes; without any, the barest of the four boxes), over which it is noise (see stages._box_inks); a clean
     # photo's paper reads up to 0.03 in every channel (seen sets; a dim tungsten photo's blue 0.09).
