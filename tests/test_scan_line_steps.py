@@ -12,6 +12,8 @@ from doodle.sheet.line_steps import LineStep, fine_texture, line_crosses, line_s
 from doodle.sheet.scan import PX_PER_MM, read_photo
 from doodle.sheet.tuning import TUNING
 from tests.photogen_families import family_photo
+from tests.photogen_styles import styled_photo
+from tests.test_scan import flagged, wrong_items
 from tests.test_scan_cover import _grid_sheet
 from tests.test_scan_stain_rings import cell_index
 
@@ -218,3 +220,25 @@ def test_a_step_across_a_hard_shadow_s_edge_is_not_taken_for_a_fill():
     edge[y, :] = True
     assert line_crosses(edge, PX_PER_MM, e5, e4, TUNING)
     assert not line_crosses(edge, PX_PER_MM, e5, e6, TUNING)
+
+
+def test_a_wide_faint_smudge_runs_on_through_its_lines_and_a_faint_fill_steps_at_them():
+    """An eraser's smudge 9% dark in the middle of c4, fading over 7 mm, and f6 filled evenly at 0.07 of ink, each
+    among paper: the smudge fades across every line, as light does; the fill, as faint, steps at every one."""
+    sheet = _grid_sheet()
+    _filled(sheet, "f6", 0.07)
+    x0, y0, x1, y1 = layout.cell_rect(*_cell("c4")).to_px(PX_PER_MM)
+    ys, xs = np.mgrid[0 : sheet.shape[0], 0 : sheet.shape[1]]
+    smudge = 0.09 * np.exp(-((xs - (x0 + x1) / 2) ** 2 + (ys - (y0 + y1) / 2) ** 2) / (2 * (7.0 * PX_PER_MM) ** 2))
+    sheet = (sheet * (1.0 - smudge[..., None])).astype(np.uint8)
+    assert all(_step(sheet, "c4", other).runs_on(TUNING) for other in ("b4", "d4", "c3", "c5"))
+    assert not any(_step(sheet, "f6", other).runs_on(TUNING) for other in ("e6", "g6", "f5", "f7"))
+
+
+def test_a_faint_tint_read_shaded_that_runs_on_into_paper_at_every_line_is_in_doubt():
+    """Smudge 430015 (blind): a4, a wide eraser smudge 0.069 of ink over a threshold of 0.040, no strokes, read
+    shaded and sure; it runs on into the paper of a3, b4 and a5. Now in doubt, and nothing else of the sheet."""
+    photo = styled_photo(430015, "mild", distractor="smudge")
+    result = read_photo(photo.jpeg)
+    assert wrong_items(result, photo.truth) == {"a4"}
+    assert "a4" in flagged(result)

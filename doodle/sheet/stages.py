@@ -21,6 +21,7 @@ from functools import cache
 import cv2
 import numpy as np
 
+from doodle.geometry import Cell
 from doodle.quilt import MAX_ROUND_SCORE, SIZE, Quilt, mask_of
 from doodle.sheet import layout, pictures
 from doodle.sheet.bubble_rings import ringed_digit, ringed_shares
@@ -557,6 +558,8 @@ def decide_cells(read: SheetRead) -> None:
     read.settled = _settled_by_line_steps(read, decided, boxes)
     for index, shaded in read.settled.items():
         decided[index] = (shaded, t.line_step_confidence)
+    for index in _tints_running_on(read, decided):
+        decided[index] = (True, min(decided[index][1], t.shadow_doubt))
     shaded_cells = []
     for index, (shaded, conf) in enumerate(decided):
         row, col = divmod(index, SIZE)
@@ -1226,6 +1229,39 @@ def _under_stain_rings(read: SheetRead, decided: list[tuple[bool, float]], boxes
                                     t)
 
 
+def _plain(read: SheetRead, index: int) -> bool:
+    """Whether the cell holds no strokes, drawn or not."""
+    t = read.tuning
+    return read.strokes.shares[index] < t.stroke_mark and read.strokes.drawn[index] < t.stroke_mark
+
+
+def _sure_plain(read: SheetRead, decided: list[tuple[bool, float]], shaded: bool) -> set[Cell]:
+    """The cells with no strokes read sure, as `shaded` or as paper."""
+    return {divmod(index, SIZE) for index, (is_shaded, conf) in enumerate(decided)
+            if conf >= read.tuning.uncertain_below and is_shaded == shaded and _plain(read, index)}
+
+
+def _tints_running_on(read: SheetRead, decided: list[tuple[bool, float]]) -> set[int]:
+    """The faint tints with no strokes read shaded and sure (under t.tint_sure) that run on through every line
+    into paper beside them that is measured (one at least): a fill keeps to its lines, and steps at them into
+    paper, however light; a smudge, a smear or the light fades across them (smudge 430015, blind: a4, a wide eraser
+    smudge 0.069 of ink over a threshold of 0.040, shaded and sure, ran on into paper at all three of its lines,
+    0.02-0.03 of step; of 770 faint fills beside paper on the seen sets, one did, at its one line to paper). Such a
+    tint is in doubt."""
+    t = read.tuning
+    tints = {cell for cell in _sure_plain(read, decided, True) if read.values[cell[0] * SIZE + cell[1]] < t.tint_sure}
+    paper = _sure_plain(read, decided, False)
+    if not tints or not paper:
+        return set()
+    around = steps_around(read.unshadowed, read.inside & ~read.covered, PX_PER_MM, tints, paper, t)
+    running_on = set()
+    for cell, steps in around.items():
+        measured = [step for other, step in steps.items() if other in paper and step is not None]
+        if measured and all(step.runs_on(t) for step in measured):
+            running_on.add(cell[0] * SIZE + cell[1])
+    return running_on
+
+
 def _settled_by_line_steps(read: SheetRead, decided: list[tuple[bool, float]], boxes: tuple[Box, ...]
                            ) -> dict[int, bool]:
     """The cells with no strokes, in doubt, that the printed lines around them settle (`line_steps`): a cell that
@@ -1233,17 +1269,12 @@ def _settled_by_line_steps(read: SheetRead, decided: list[tuple[bool, float]], b
     ring (its rim crosses the strips measured), and a tint that may be a stain's (one that may not keep to the
     grid, or brown) is settled as paper only."""
     t = read.tuning
-
-    def plain(index: int) -> bool:
-        return read.strokes.shares[index] < t.stroke_mark and read.strokes.drawn[index] < t.stroke_mark
-
     doubtful = {index for index, (_, conf) in enumerate(decided)
-                if conf < t.uncertain_below and plain(index) and index not in read.stained}
+                if conf < t.uncertain_below and _plain(read, index) and index not in read.stained}
     if not doubtful:
         return {}
-    sure = [index for index, (_, conf) in enumerate(decided) if conf >= t.uncertain_below and plain(index)]
-    paper = {divmod(index, SIZE) for index in sure if not decided[index][0]}
-    heavy = {divmod(index, SIZE) for index in sure if decided[index][0] and read.values[index] >= t.tint_sure}
+    paper = _sure_plain(read, decided, False)
+    heavy = {cell for cell in _sure_plain(read, decided, True) if read.values[cell[0] * SIZE + cell[1]] >= t.tint_sure}
     tints = {divmod(index, SIZE) for index in doubtful
              if index in read.stains or stain_coloured(read.light.normalised, boxes[index], t=t)
              or (read.values[index] < t.stain_tint_faint  # a faint warm tint, as `_marks` doubts it
