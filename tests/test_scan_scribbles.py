@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 import pytest
@@ -59,10 +61,9 @@ def test_where_a_line_runs_on_past_the_tip_the_pen_did_not_turn_back():
     assert _scribbled(sheet) == set()  # and the turn in e5 has no other ahead
 
 
-def test_two_pieces_found_along_one_line_are_no_turn():
-    """A stray line down b7, each end found twice by the line finder: the whole line, and a short piece that starts
-    0.7 mm beside its end and meets it 3 mm on, 13 degrees apart (slash-stray-line 10003, where the pieces of the
-    wobbling line's end read as a turn and b7 as scribbled). Two passes part; these lie on one line."""
+def _line_down_b7() -> tuple[Callable[[list], set[int]], Callable[[tuple, tuple], list[float]]]:
+    """A stray line down b7 on a printed sheet: what `scribbled_cells` finds there given the line's straight pieces,
+    and a piece between two points (row, col, in cells) in the strokes' pixels."""
     sheet = _printed_sheet()
     cv2.line(sheet, _at(6.1, 1.3), _at(6.9, 1.25), PENCIL, 3, cv2.LINE_AA)
     boxes = cell_boxes()
@@ -74,30 +75,29 @@ def test_two_pieces_found_along_one_line_are_no_turn():
         (x0, y0), (x1, y1) = _at(*start), _at(*end)
         return [x0 - origin[0], y0 - origin[1], x1 - origin[0], y1 - origin[1]]
 
+    def found(pieces: list) -> set[int]:
+        return scribbled_cells(clean, origin, boxes, strokes.shares, np.array(pieces, float), PX_PER_MM)
+
+    return found, piece
+
+
+def test_two_pieces_found_along_one_line_are_no_turn():
+    """A stray line down b7, each end found twice by the line finder: the whole line, and a short piece that starts
+    0.7 mm beside its end and meets it 3 mm on, 13 degrees apart (slash-stray-line 10003, where the pieces of the
+    wobbling line's end read as a turn and b7 as scribbled). Two passes part; these lie on one line."""
+    found, piece = _line_down_b7()
     line = piece((6.1, 1.3), (6.9, 1.25))
-    ends = [piece((6.1, 1.255), (6.3, 1.2875)), piece((6.9, 1.295), (6.7, 1.2625))]
-    found = scribbled_cells(clean, origin, boxes, strokes.shares, np.array([line, *ends], float), PX_PER_MM)
-    assert found == set()
+    assert found([line, piece((6.1, 1.255), (6.3, 1.2875)), piece((6.9, 1.295), (6.7, 1.2625))]) == set()
     # the same two ends parting from the line, as a scribble's passes do, turn back
-    parting = [piece((6.1, 1.255), (6.3, 1.15)), piece((6.9, 1.295), (6.7, 1.4))]
-    assert 55 in scribbled_cells(clean, origin, boxes, strokes.shares, np.array([line, *parting], float), PX_PER_MM)
+    assert 55 in found([line, piece((6.1, 1.255), (6.3, 1.15)), piece((6.9, 1.295), (6.7, 1.4))])
 
 
 def test_two_pieces_crossed_within_one_stroke_are_no_turn():
     """The same line, each end found again by a 4 mm piece that crosses it 2.3 mm back from the end, both its ends
     within 0.6 mm of the line: a thick stroke's width, not two passes (loose-scribble 430015, blind: h5, empty,
     read as holding a scribble's turn). A thick turn's pieces cross as far back but part: a turn."""
-    sheet = _printed_sheet()
-    cv2.line(sheet, _at(6.1, 1.3), _at(6.9, 1.25), PENCIL, 3, cv2.LINE_AA)
-    boxes = cell_boxes()
-    strokes = StrokeMap(sheet, boxes, PX_PER_MM, margin_px=crossing_margin_px(PX_PER_MM))
-    clean = without_grid_lines(strokes, PX_PER_MM)
-    origin = (strokes.x0, strokes.y0)
+    found, piece = _line_down_b7()
     mm = 1 / 16  # of a cell
-
-    def piece(start: tuple[float, float], end: tuple[float, float]) -> list[float]:
-        (x0, y0), (x1, y1) = _at(*start), _at(*end)
-        return [x0 - origin[0], y0 - origin[1], x1 - origin[0], y1 - origin[1]]
 
     def col(row: float) -> float:  # of the line
         return 1.3 - 0.05 * (row - 6.1) / 0.8
@@ -109,11 +109,8 @@ def test_two_pieces_crossed_within_one_stroke_are_no_turn():
                 piece((6.9, col(6.9) + near * mm), (6.9 - back, col(6.9 - back) - far * mm))]
 
     line = piece((6.1, 1.3), (6.9, 1.25))
-    found = scribbled_cells(clean, origin, boxes, strokes.shares, np.array([line, *ends(0.6, 0.45, 4.0)], float),
-                            PX_PER_MM)
-    assert found == set()
-    thick_turns = np.array([line, *ends(1.6, 2.0, 8.0)], float)
-    assert 55 in scribbled_cells(clean, origin, boxes, strokes.shares, thick_turns, PX_PER_MM)
+    assert found([line, *ends(0.6, 0.45, 4.0)]) == set()
+    assert 55 in found([line, *ends(1.6, 2.0, 8.0)])
 
 
 @pytest.mark.parametrize(("seed", "before", "most"), [(1, 11, 6), (4, 32, 17)])
