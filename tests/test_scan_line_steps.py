@@ -223,8 +223,9 @@ def test_a_step_across_a_hard_shadow_s_edge_is_not_taken_for_a_fill():
 
 
 def test_a_wide_faint_smudge_runs_on_through_its_lines_and_a_faint_fill_steps_at_them():
-    """An eraser's smudge 9% dark in the middle of c4, fading over 7 mm, and f6 filled evenly at 0.07 of ink, each
-    among paper: the smudge fades across every line, as light does; the fill, as faint, steps at every one."""
+    """What `stages._tints_running_on` stands on: an eraser's smudge 9% dark in the middle of c4, fading over 7 mm,
+    and f6 filled evenly at 0.07 of ink, each among paper: the smudge fades across every line, as light does; the
+    fill, as faint, steps at every one."""
     sheet = _grid_sheet()
     _filled(sheet, "f6", 0.07)
     x0, y0, x1, y1 = layout.cell_rect(*_cell("c4")).to_px(PX_PER_MM)

@@ -1246,7 +1246,7 @@ def _tints_running_on(read: SheetRead, decided: list[tuple[bool, float]]) -> set
     into paper beside them that is measured (one at least): a fill keeps to its lines, and steps at them into
     paper, however light; a smudge, a smear or the light fades across them (smudge 430015, blind: a4, a wide eraser
     smudge 0.069 of ink over a threshold of 0.040, shaded and sure, ran on into paper at all three of its lines,
-    0.02-0.03 of step; of 770 faint fills beside paper on the seen sets, one did, at its one line to paper). Such a
+    0.02-0.03 of step; of 772 faint fills beside paper on the seen sets, one did, at its one line to paper). Such a
     tint is in doubt."""
     t = read.tuning
     tints = {cell for cell in _sure_plain(read, decided, True) if read.values[cell[0] * SIZE + cell[1]] < t.tint_sure}
