@@ -667,9 +667,15 @@ def _checked_by_paper(read: SheetRead, index: int) -> bool:
     """Whether a cell read as paper lies within t.light_holdout_reach cells of `index`, and, for a cell a shadow
     taken out lifted, was lifted too: paper in plain light says nothing of how deep the shadow is (light 2800007:
     f3, empty under a hand's soft shadow 44 mm wide, read 0.18 of ink, shaded and sure, checked by two paper cells
-    beyond the shadow)."""
-    paper = read.paper_cells & read.in_shadow if index in read.in_shadow else read.paper_cells
-    return any(near_each_other(index, other, read.tuning.light_holdout_reach) for other in paper)
+    beyond the shadow). In a soft shadow, only paper beside the cell (a side or a corner) checks it: the light
+    changes across the whole of a penumbra 1 to 3 cells wide, which is taken out as one edge of one width, and two
+    cells away it can be right where it is off at the cell (light 4100014 and mixed 4200010, blind: d7 and d5, empty
+    amid fills in a phone's soft shadow, read 0.108 and 0.171 of ink, shaded and sure, checked by paper two cells
+    away in the same light taken out)."""
+    inside = index in read.in_shadow
+    paper = read.paper_cells & read.in_shadow if inside else read.paper_cells
+    reach = 1 if inside and read.shadows.soft else read.tuning.light_holdout_reach
+    return any(near_each_other(index, other, reach) for other in paper)
 
 
 def read_specials(read: SheetRead) -> None:
