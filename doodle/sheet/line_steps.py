@@ -28,7 +28,8 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from doodle.quilt import SIZE, Cell
+from doodle.geometry import Cell
+from doodle.quilt import SIZE
 from doodle.sheet import layout
 from doodle.sheet.tuning import ReaderTuning
 
@@ -189,16 +190,16 @@ def steps_around(sheet: np.ndarray, inside: np.ndarray, px_per_mm: float, cells:
     measured once."""
     measured: dict[tuple[Cell, Cell], LineStep | None] = {}
     around: dict[Cell, dict[Cell, LineStep | None]] = {}
-    for index in cells:
-        around[index] = {}
-        for other in neighbours(index):
+    for cell in cells:
+        around[cell] = {}
+        for other in neighbours(cell):
             if other not in cells and other not in beside:
                 continue
-            if (other, index) in measured:
-                back = measured[other, index]
-                around[index][other] = None if back is None else back.reversed()
+            if (other, cell) in measured:
+                back = measured[other, cell]
+                around[cell][other] = None if back is None else back.reversed()
             else:
-                around[index][other] = measured[index, other] = line_step(sheet, inside, px_per_mm, index, other, t)
+                around[cell][other] = measured[cell, other] = line_step(sheet, inside, px_per_mm, cell, other, t)
     return around
 
 

@@ -30,6 +30,7 @@ from doodle.sheet.crossings import confined_cells, crossing_margin_px, without_g
 from doodle.sheet.doubts import Uncertain
 from doodle.sheet.light import could_be_paper, darker_nearby, either_side, light_uncertainty, near_each_other
 from doodle.sheet.line_steps import (
+    LineStep,
     fine_texture,
     line_crosses,
     margin_squares,
@@ -1241,10 +1242,16 @@ def _plain(read: SheetRead, index: int) -> bool:
     return read.strokes.shares[index] < t.stroke_mark and read.strokes.drawn[index] < t.stroke_mark
 
 
-def _sure_plain(read: SheetRead, decided: list[tuple[bool, float]], shaded: bool) -> set[Cell]:
+def _sure_plain(read: SheetRead, decided: list[tuple[bool, float]], shaded: bool) -> set[int]:
     """The cells with no strokes read sure, as `shaded` or as paper."""
-    return {divmod(index, SIZE) for index, (is_shaded, conf) in enumerate(decided)
+    return {index for index, (is_shaded, conf) in enumerate(decided)
             if conf >= read.tuning.uncertain_below and is_shaded == shaded and _plain(read, index)}
+
+
+def _steps(read: SheetRead, cells: set[Cell], beside: set[Cell]) -> dict[Cell, dict[Cell, LineStep | None]]:
+    """`line_steps.steps_around` the `cells`, on the sheet with its hard shadows taken out, over what shows of it
+    (not over what covers it)."""
+    return steps_around(read.unshadowed, read.inside & ~read.covered, PX_PER_MM, cells, beside, read.tuning)
 
 
 def _tints_running_on(read: SheetRead, decided: list[tuple[bool, float]]) -> set[int]:
@@ -1255,16 +1262,15 @@ def _tints_running_on(read: SheetRead, decided: list[tuple[bool, float]]) -> set
     0.02-0.03 of step; of 772 faint fills beside paper on the seen sets, one did, at its one line to paper). Such a
     tint is in doubt."""
     t = read.tuning
-    tints = {cell for cell in _sure_plain(read, decided, True) if read.values[cell[0] * SIZE + cell[1]] < t.tint_sure}
-    paper = _sure_plain(read, decided, False)
+    tints = {divmod(index, SIZE) for index in _sure_plain(read, decided, True) if read.values[index] < t.tint_sure}
+    paper = {divmod(index, SIZE) for index in _sure_plain(read, decided, False)}
     if not tints or not paper:
         return set()
-    around = steps_around(read.unshadowed, read.inside & ~read.covered, PX_PER_MM, tints, paper, t)
     running_on = set()
-    for cell, steps in around.items():
+    for (row, col), steps in _steps(read, tints, paper).items():
         measured = [step for other, step in steps.items() if other in paper and step is not None]
         if measured and all(step.runs_on(t) for step in measured):
-            running_on.add(cell[0] * SIZE + cell[1])
+            running_on.add(row * SIZE + col)
     return running_on
 
 
@@ -1279,8 +1285,8 @@ def _settled_by_line_steps(read: SheetRead, decided: list[tuple[bool, float]], b
                 if conf < t.uncertain_below and _plain(read, index) and index not in read.stained}
     if not doubtful:
         return {}
-    paper = _sure_plain(read, decided, False)
-    heavy = {cell for cell in _sure_plain(read, decided, True) if read.values[cell[0] * SIZE + cell[1]] >= t.tint_sure}
+    paper = {divmod(index, SIZE) for index in _sure_plain(read, decided, False)}
+    heavy = {divmod(index, SIZE) for index in _sure_plain(read, decided, True) if read.values[index] >= t.tint_sure}
     tints = {divmod(index, SIZE) for index in doubtful
              if index in read.stains or stain_coloured(read.light.normalised, boxes[index], t=t)
              or (read.values[index] < t.stain_tint_faint  # a faint warm tint, as `_marks` doubts it
@@ -1290,10 +1296,9 @@ def _settled_by_line_steps(read: SheetRead, decided: list[tuple[bool, float]], b
     sheet, margin = read.unshadowed, margin_squares()
     cells = {divmod(index, SIZE) for index in doubtful}
     cells = {cell for cell in cells if abs(middle_against_sides(sheet, PX_PER_MM, cell, t)) < t.line_step_smooth}
-    # Nor over what covers the sheet. A hard shadow's edge, taken out at a depth that may be off there, leaves a
-    # step, never a ramp: across it no step is taken for a fill's (a soft shadow's, off, leaves a ramp).
-    seen = read.inside & ~read.covered
-    around = steps_around(sheet, seen, PX_PER_MM, cells, paper | heavy | margin, t)
+    # Nor over what covers the sheet (`_steps`). A hard shadow's edge, taken out at a depth that may be off there,
+    # leaves a step, never a ramp: across it no step is taken for a fill's (a soft shadow's, off, leaves a ramp).
+    around = _steps(read, cells, paper | heavy | margin)
     hard_edge = not read.shadows.soft and bool(read.shadows.edge.any())
     not_fills = {(cell, other) for cell, steps in around.items() for other in steps
                  if hard_edge and line_crosses(read.shadows.edge, PX_PER_MM, cell, other, t)}
