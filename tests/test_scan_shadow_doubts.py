@@ -174,6 +174,25 @@ def test_the_paper_between_strokes_shows_a_shadow_no_margin_shows():
     assert wrong_items(result, photo.truth) <= flagged(result)
 
 
+def test_the_paper_between_strokes_checks_the_light_as_paper_does():
+    """Light 100002 (held out): a nearly full quilt, 2 cells empty, under a hand's soft shadow 0.68 deep and 39 mm
+    soft. With no empty cell near them, 13 solid fills amid hatched cells were in doubt as deep as the shadow
+    (16 cells in all), though the paper between the strokes beside them read as white as lit paper: it checks the
+    light there, as far as it shows it."""
+    _reads_with_few_doubts(family_photo(100002, "light"), "16 cells in doubt")
+
+
+def test_paper_two_cells_away_does_not_outweigh_the_gaps_beside_a_cell():
+    """Mixed 600046 (a set never run before): a hand's soft shadow over a vignetted sheet's left half, not taken
+    out. c5, empty amid hatched cells whose gaps read 0.33 darker (log) than the light read there, read 0.23 of ink,
+    shaded and sure: two cells of paper beyond the shadow, in plain light, checked it. Only paper beside a cell
+    outweighs what the gaps beside it show."""
+    photo = family_photo(600046, "mixed")
+    result = read_photo(photo.jpeg)
+    assert "c5" in {doubt.name for doubt in result.uncertain}
+    assert wrong_items(result, photo.truth) <= flagged(result)
+
+
 def _reads_with_few_doubts(photo, before: str) -> None:
     result = read_photo(photo.jpeg)
     assert_exact(result, photo.truth)

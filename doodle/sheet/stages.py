@@ -413,15 +413,24 @@ def decide_cells(read: SheetRead) -> None:
 
     # Such a tint may also be paper under light as dark as the paper between the strokes of the cells beside it
     # shows: that paper shows the light inside the grid where no empty cell and no margin does (light 3100022:
-    # `_light_between_strokes`).
-    between = _light_between_strokes(read, boxes)
+    # `_light_between_strokes`). Only paper right beside the cell outweighs it: paper two cells away can lie beyond
+    # a soft shadow no one found (mixed 600046: a hand's shadow over a vignetted sheet's left half, not taken out;
+    # c5, empty amid hatched cells whose gaps read 0.33 darker than the light, read 0.23 of ink, shaded and sure,
+    # as two cells of paper in plain light checked it).
+    gaps = _gaps_between_strokes(read, boxes)
+    between = _light_between_strokes(read, gaps)
 
     def unchecked(index: int) -> float:
-        """How much darker the light may be at a cell no paper cell near it checks: as deep as a soft shadow, or as
-        dark as the paper between the strokes beside it."""
+        """How much darker the light may be at a cell: as dark as the paper between the strokes beside it shows,
+        unless a cell of paper beside it checks it; and, where no paper near it checks it, as deep as a soft
+        shadow, but no deeper than the gaps of a cell beside it show (`_gaps_beside`)."""
         if lifted_only and index not in read.in_shadow:
             return max(log_depth, float(between[index]))
-        return 0.0 if _checked_by_paper(read, index) else max(deepest, float(between[index]))
+        if _checked_by_paper(read, index, reach=1):
+            return 0.0
+        if _checked_by_paper(read, index):
+            return float(between[index])
+        return max(min(deepest, _gaps_beside(read, index, gaps)), float(between[index]))
 
     doubtful |= {index for index in range(SIZE * SIZE)
                  if values[index] > threshold and read.strokes.drawn[index] < t.stroke_mark
@@ -664,18 +673,19 @@ def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tup
     return shaded, False
 
 
-def _checked_by_paper(read: SheetRead, index: int) -> bool:
-    """Whether a cell read as paper lies within t.light_holdout_reach cells of `index`, and, for a cell a shadow
-    taken out lifted, was lifted too: paper in plain light says nothing of how deep the shadow is (light 2800007:
-    f3, empty under a hand's soft shadow 44 mm wide, read 0.18 of ink, shaded and sure, checked by two paper cells
-    beyond the shadow). In a soft shadow, only paper beside the cell (a side or a corner) checks it: the light
+def _checked_by_paper(read: SheetRead, index: int, reach: int | None = None) -> bool:
+    """Whether a cell read as paper lies within `reach` cells of `index` (by default t.light_holdout_reach, or 1
+    in a soft shadow: see below), and, for a cell a shadow taken out lifted, was lifted too: paper in plain light
+    says nothing of how deep the shadow is (light 2800007: f3, empty under a hand's soft shadow 44 mm wide, read
+    0.18 of ink, shaded and sure, checked by two paper cells beyond the shadow). In a soft shadow, only paper beside the cell (a side or a corner) checks it: the light
     changes across the whole of a penumbra 1 to 3 cells wide, which is taken out as one edge of one width, and two
     cells away it can be right where it is off at the cell (light 4100014 and mixed 4200010, blind: d7 and d5, empty
     amid fills in a phone's soft shadow, read 0.108 and 0.171 of ink, shaded and sure, checked by paper two cells
     away in the same light taken out)."""
     inside = index in read.in_shadow
     paper = read.paper_cells & read.in_shadow if inside else read.paper_cells
-    reach = 1 if inside and read.shadows.soft else read.tuning.light_holdout_reach
+    if reach is None:
+        reach = 1 if inside and read.shadows.soft else read.tuning.light_holdout_reach
     return any(near_each_other(index, other, reach) for other in paper)
 
 
@@ -1174,28 +1184,50 @@ def _cell_values(field_: FlatField, skip: np.ndarray, t: ReaderTuning) -> np.nda
     return np.array(values)
 
 
-def _light_between_strokes(read: SheetRead, boxes: tuple[Box, ...]) -> np.ndarray:
-    """Per cell, how much darker (log) than the light read in it the paper between the strokes of the cells beside
-    it is, at most: the ink of each stroked cell's brightest t.between_strokes_share of its interior, over that of
-    the stroked cells' lower t.between_strokes_lit (their gaps in plain light).
+def _gaps_between_strokes(read: SheetRead, boxes: tuple[Box, ...]) -> np.ndarray:
+    """Per cell with strokes, how much darker (log) than the light read in it the paper between its strokes is: the
+    ink of its brightest t.between_strokes_share of its interior (inf for a cell with none).
 
     Hatching and scribbles leave paper between their strokes, and it shows the light there as the margins do (their
-    brightest pixels: the gaps of dense hatching are narrow and the strokes' blur runs into them). A shadow not taken
-    out over a nearly full grid shows nowhere else (light 3100022, blind: a phone's shadow 0.56 deep over the
-    grid's middle, its penumbra over the margin judged a hard shadow's edge; d2, f3 and c6, empty, read 0.35-0.41 of
-    ink, shaded and sure, beside hatched cells whose paper read 0.3-0.5)."""
+    brightest pixels: the gaps of dense hatching are narrow and the strokes' blur runs into them, so they read as
+    dark as the light there, or darker)."""
     t = read.tuning
-    light = np.zeros(SIZE * SIZE)
-    stroked = [index for index in range(SIZE * SIZE) if read.strokes.drawn[index] >= t.stroke_mark]
-    for index in stroked:
-        x0, y0, x1, y1 = boxes[index]
-        ink = float(np.quantile(read.light.ink[y0:y1, x0:x1], t.between_strokes_share))
-        light[index] = -np.log(max(1.0 - ink, 1e-3))
+    gaps = np.full(SIZE * SIZE, np.inf)
+    for index in range(SIZE * SIZE):
+        if read.strokes.drawn[index] >= t.stroke_mark:
+            x0, y0, x1, y1 = boxes[index]
+            ink = float(np.quantile(read.light.ink[y0:y1, x0:x1], t.between_strokes_share))
+            gaps[index] = -np.log(max(1.0 - ink, 1e-3))
+    return gaps
+
+
+def _light_between_strokes(read: SheetRead, gaps: np.ndarray) -> np.ndarray:
+    """Per cell, how much darker (log) than the light read in it the paper between the strokes of the cells beside
+    it is, at most (`gaps`: `_gaps_between_strokes`), over the stroked cells' lower t.between_strokes_lit of it
+    (their gaps in plain light).
+
+    A shadow not taken out over a nearly full grid shows nowhere else (light 3100022, blind: a phone's shadow 0.56
+    deep over the grid's middle, its penumbra over the margin judged a hard shadow's edge; d2, f3 and c6, empty,
+    read 0.35-0.41 of ink, shaded and sure, beside hatched cells whose paper read 0.3-0.5)."""
+    stroked = np.isfinite(gaps)
     # A blurred photo runs the strokes into their gaps everywhere: the gaps are measured against those of the lit
     # part of the grid (harsh 3, 6, 15: 4-11 pale fills in doubt beside hatching otherwise).
-    light = np.maximum(light - (np.quantile(light[stroked], t.between_strokes_lit) if stroked else 0.0), 0.0)
+    lit = float(np.quantile(gaps[stroked], read.tuning.between_strokes_lit)) if stroked.any() else 0.0
+    light = np.where(stroked, np.maximum(gaps - lit, 0.0), 0.0)
     # Each cell's most over itself and the cells around it: a dilation of the grid of cells.
     return cv2.dilate(light.reshape(SIZE, SIZE), np.ones((3, 3), np.uint8)).ravel()
+
+
+def _gaps_beside(read: SheetRead, index: int, gaps: np.ndarray) -> float:
+    """How much darker than the light read there the paper between the strokes of a cell beside `index` (a side or
+    a corner) shows the light to be, at the least: it checks the light as a cell read as paper does, to within what
+    it shows (light 100002: a nearly full quilt under a hand's soft shadow 0.68 deep; 13 solid fills amid hatched
+    cells whose gaps read as white paper were in doubt for want of an empty cell beside them). For a cell a shadow
+    taken out lifted, only cells it lifted too (see `_checked_by_paper`)."""
+    inside = index in read.in_shadow
+    beside = [other for other in range(SIZE * SIZE) if other != index and near_each_other(index, other, 1)
+              and (other in read.in_shadow or not inside)]
+    return min((float(gaps[other]) for other in beside), default=np.inf)
 
 
 def _misjudged_light(read: SheetRead, decided: list[tuple[bool, float]], boxes: tuple[Box, ...]) -> set[int]:
