@@ -21,8 +21,9 @@ from doodle.sheet.scan import (
 )
 from doodle.sheet.scan_errors import ScanError
 from tests.photogen import level_conditions
+from tests.photogen_families import family_photo
 from tests.photogen_styles import mirrored_photo, two_sheet_photo
-from tests.test_scan import cover_markers, recode, wrong_items
+from tests.test_scan import assert_exact, cover_markers, recode, wrong_items
 
 REFUSALS = (TWO_SHEETS_MESSAGE, PART_SHEETS_MESSAGE, COVERED_MESSAGE)
 
@@ -121,3 +122,13 @@ def test_a_box_beyond_the_photo_s_edge_is_not_read_but_in_doubt():
     # Every other box is in the photo, and still read.
     assert not [u for u in result.uncertain if u.kind == "special" and u.special != "twice"]
 
+
+def test_a_scribble_that_decodes_as_a_marker_is_no_sheet_lying_over_this_one():
+    """Lens 4300010 (blind set): a zigzag scribble in d4 decoded as one of our ids (an older layout's bottom-left
+    marker), the size a printed marker would be there, inside the sheet's outline: the photo was refused as another
+    sheet lying over this one. A printed marker has clear paper beside it on the two sides that face its sheet's
+    middle; the scribble had grid lines and pencil there (0.21 of that band dark; printed markers none)."""
+    photo = family_photo(4300010, "lens")
+    result = read_photo(photo.jpeg)
+    assert_exact(result, photo.truth)
+    assert OTHER_SHEET_NOTE not in result.notes

@@ -148,13 +148,15 @@ def _candidates(found: list[Detection], t: ReaderTuning) -> list[_Candidate]:
     return [c for c in fitted if not any(c.used < other.used for other in fitted)]
 
 
-def _others(candidate: _Candidate, found: list[Detection], t: ReaderTuning) -> list[np.ndarray]:
+def _others(candidate: _Candidate, found: list[Detection], t: ReaderTuning,
+            gray: np.ndarray | None = None) -> list[np.ndarray]:
     """The markers seen that are not this sheet's and are the size a printed marker would be there, were it in the
-    sheet's plane (a speck of pencil or print that decodes as one of our ids is far smaller)."""
+    sheet's plane (a speck of pencil or print that decodes as one of our ids is far smaller), and, in `gray` (the
+    photo) when given, with the paper clear beside them that a printed marker has (`_quiet_inside`)."""
     inverse = np.linalg.inv(candidate.fit.homography)
     others = []
     for k, (marker_id, quad) in enumerate(found):
-        if k in candidate.used:
+        if k in candidate.used or (gray is not None and not _quiet_inside(gray, marker_id, quad, t)):
             continue
         centre = cv2.perspectiveTransform(quad.mean(axis=0).reshape(1, 1, 2), inverse)[0, 0]
         half = _place(marker_id).marks.marker_size_mm / 2
@@ -167,11 +169,39 @@ def _others(candidate: _Candidate, found: list[Detection], t: ReaderTuning) -> l
     return others
 
 
-def _covered(candidate: _Candidate, found: list[Detection], t: ReaderTuning) -> bool:
+def _quiet_inside(gray: np.ndarray, marker_id: int, quad: np.ndarray, t: ReaderTuning) -> bool:
+    """Whether the paper beside a marker seen as `quad` is clear, on the two sides that face its sheet's middle
+    (the layout prints nothing there, layout.MARKER_QUIET_MM; the outer sides may run to the paper's edge): a
+    scribble or a patch of hatching that decodes as one of our ids has pencil and grid lines there. Only what lies
+    in the photo is looked at; with less than half of it in view, the marker is given the benefit."""
+    size = _place(marker_id).marks.marker_size_mm
+    corner = _place(marker_id).corner
+    near, far = t.marker_quiet_band_mm
+    square = np.array([(0, 0), (size, 0), (size, size), (0, size)], np.float32)
+    to_photo = cv2.getPerspectiveTransform(square, quad.astype(np.float32))
+    inward_x = (size + near, size + far) if corner in ("tl", "bl") else (-far, -near)
+    inward_y = (size + near, size + far) if corner in ("tl", "tr") else (-far, -near)
+    bands = [((inward_x[0], 0.0), (inward_x[1], size)), ((0.0, inward_y[0]), (size, inward_y[1]))]
+    mask = np.zeros(gray.shape, np.uint8)
+    for (x0, y0), (x1, y1) in bands:
+        band = np.array([[(x0, y0), (x1, y0), (x1, y1), (x0, y1)]], np.float32)
+        cv2.fillPoly(mask, [np.round(cv2.perspectiveTransform(band, to_photo)[0]).astype(np.int32)], 255)
+    inside_marker = np.zeros(gray.shape, np.uint8)
+    cv2.fillPoly(inside_marker, [np.round(quad).astype(np.int32)], 255)
+    own = gray[inside_marker > 0]
+    beside = gray[mask > 0]
+    expected = 2 * (far - near) * size * abs(np.linalg.det(to_photo[:2, :2]) / to_photo[2, 2] ** 2)
+    if own.size == 0 or beside.size < 0.5 * expected:
+        return True
+    dark, light = np.percentile(own, (10, 90))
+    return float((beside < (dark + light) / 2).mean()) < t.marker_quiet_dark_share
+
+
+def _covered(candidate: _Candidate, found: list[Detection], t: ReaderTuning, gray: np.ndarray | None) -> bool:
     """Whether another sheet's marker shows inside this sheet's outline: that sheet lies over this one."""
     outline = candidate.quad.astype(np.float32).reshape(-1, 1, 2)
     return any(cv2.pointPolygonTest(outline, tuple(float(v) for v in quad.mean(axis=0)), False) > 0
-               for quad in _others(candidate, found, t))
+               for quad in _others(candidate, found, t, gray))
 
 
 def _grid_in_view(candidate: _Candidate, shape: tuple[int, int] | None) -> bool:
@@ -194,20 +224,22 @@ def _two_sheets_seen(found: list[Detection], t: ReaderTuning) -> bool:
 
 
 def fit_markers(
-    found: list[Detection], shape: tuple[int, int] | None = None, t: ReaderTuning = TUNING
+    found: list[Detection], shape: tuple[int, int] | None = None, t: ReaderTuning = TUNING,
+    gray: np.ndarray | None = None,
 ) -> MarkerSearch:
     """The homography of the one sheet to read among the markers found (3 or 4 of one sheet are needed), in a
     photo of `shape` (height, width) when given (a sheet whose grid is cut off by the photo's edge is then the
-    lesser choice)."""
+    lesser choice). With the photo itself (`gray`), a marker not of the sheet chosen counts as another sheet's
+    only with the clear paper beside it that a printed marker has."""
     candidates = _candidates(found, t)
     if not candidates:
         return MarkerSearch(None, _best_count(found), other_sheet=_two_sheets_seen(found, t))
-    on_top = [c for c in candidates if not _covered(c, found, t)]
+    on_top = [c for c in candidates if not _covered(c, found, t, gray)]
     if not on_top:  # another sheet (maybe not whole in view) lies over each sheet found
         return MarkerSearch(None, max(len(c.used) for c in candidates), other_sheet=True, covered=True)
     ranked = sorted(on_top, key=lambda c: (_grid_in_view(c, shape), len(c.used), c.area), reverse=True)
     best = ranked[0]
-    other = bool(_others(best, found, t))
+    other = bool(_others(best, found, t, gray))
     if len(ranked) > 1:
         second = ranked[1]
         if (_grid_in_view(best, shape), len(best.used)) == (_grid_in_view(second, shape), len(second.used)) and \

@@ -224,14 +224,14 @@ def _read_image(
     """`read_photo` of the decoded photo; `flipped`: it is a mirrored photo flipped back."""
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     markers = detect_markers(gray, tuning)
-    search = fit_markers(markers, gray.shape, tuning)
+    search = fit_markers(markers, gray.shape, tuning, gray)
     notes: tuple[str, ...] = ()
     if search.fit is None and not search.ambiguous and not flipped:
         # Mirrored markers are not ours: a mirrored photo shows them only once flipped back (then, with fewer
         # than 3 in view, the grid is looked for in the photo flipped back too).
         gray_back = cv2.flip(gray, 1)
         markers_back = detect_markers(gray_back, tuning)
-        unmirrored = fit_markers(markers_back, gray.shape, tuning)
+        unmirrored = fit_markers(markers_back, gray.shape, tuning, gray_back)
         found_flipped = unmirrored.found >= max(tuning.mirror_evidence, search.found + 1)
         if unmirrored.fit is not None or unmirrored.ambiguous or unmirrored.covered or found_flipped:
             image, gray, markers, search = cv2.flip(image, 1), gray_back, markers_back, unmirrored

@@ -430,7 +430,7 @@ def decide_cells(read: SheetRead) -> None:
             return 0.0
         if _checked_by_paper(read, index):
             return float(between[index])
-        return max(min(deepest, _gaps_beside(read, index, gaps)), float(between[index]))
+        return max(min(deepest, t.light_holdout_safety * _gaps_beside(read, index, gaps)), float(between[index]))
 
     doubtful |= {index for index in range(SIZE * SIZE)
                  if values[index] > threshold and read.strokes.drawn[index] < t.stroke_mark
@@ -1219,15 +1219,19 @@ def _light_between_strokes(read: SheetRead, gaps: np.ndarray) -> np.ndarray:
 
 
 def _gaps_beside(read: SheetRead, index: int, gaps: np.ndarray) -> float:
-    """How much darker than the light read there the paper between the strokes of a cell beside `index` (a side or
-    a corner) shows the light to be, at the least: it checks the light as a cell read as paper does, to within what
-    it shows (light 100002: a nearly full quilt under a hand's soft shadow 0.68 deep; 13 solid fills amid hatched
-    cells whose gaps read as white paper were in doubt for want of an empty cell beside them). For a cell a shadow
-    taken out lifted, only cells it lifted too (see `_checked_by_paper`)."""
+    """How much darker than the light read there the paper between the strokes of the cells beside `index` (a side
+    or a corner) shows the light to be, at the most (inf with none): it checks the light as a cell read as paper
+    does, to within what it shows (light 100002: a nearly full quilt under a hand's soft shadow 0.68 deep; 13 solid
+    fills amid hatched cells whose gaps read as white paper were in doubt for want of an empty cell beside them).
+    The darkest, not the brightest: across a penumbra the light changes from one cell to the next (light 2800007:
+    f3, empty in a hand's shadow, 0.18 of ink, beside gaps reading 0.08, 0.14 and 0.18), and the cells beside may
+    all lie on one side of it (f4 below f3, 0.21 of ink: the caller allows t.light_holdout_safety times as much, as
+    for a shaded cell's light predicted from paper). Blur only darkens gaps, so this errs towards doubt. For a cell a shadow taken out lifted, only cells it lifted too count (see
+    `_checked_by_paper`)."""
     inside = index in read.in_shadow
-    beside = [other for other in range(SIZE * SIZE) if other != index and near_each_other(index, other, 1)
-              and (other in read.in_shadow or not inside)]
-    return min((float(gaps[other]) for other in beside), default=np.inf)
+    beside = [float(gaps[other]) for other in range(SIZE * SIZE)
+              if other != index and near_each_other(index, other, 1) and (other in read.in_shadow or not inside)]
+    return max((gap for gap in beside if np.isfinite(gap)), default=np.inf)
 
 
 def _misjudged_light(read: SheetRead, decided: list[tuple[bool, float]], boxes: tuple[Box, ...]) -> set[int]:

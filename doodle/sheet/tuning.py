@@ -32,6 +32,12 @@ class ReaderTuning:
     # (0.69 of the size, half the area) to a bent or raised sheet's; a false detection in pencil or print is a speck.
     other_marker_area: tuple[float, float] = (0.2, 4.0)
     clear_area_ratio: float = 1.6  # of two whole sheets in view, one this much larger (nearer, filling the photo)
+    # Another sheet's marker has the paper its layout keeps clear beside it (layout.MARKER_QUIET_MM) on the two sides
+    # that face its sheet's middle: in a band this far out from it (mm, clear of the marker's blurred edge), under
+    # this share darker than halfway between the marker's black and its white. A scribble that decodes as one of
+    # our ids has pencil and grid lines there (lens 4300010: 0.21; printed markers 0.0).
+    marker_quiet_band_mm: tuple[float, float] = (0.75, 3.5)
+    marker_quiet_dark_share: float = 0.05
 
     # --- hard shadows (shadows.py; lengths in map pixels, 1 mm at 4 px/mm) ---
     shadow_map_scale: int = 4  # the map is built at this fraction of the sheet image's resolution
