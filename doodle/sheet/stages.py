@@ -677,11 +677,11 @@ def _checked_by_paper(read: SheetRead, index: int, reach: int | None = None) -> 
     """Whether a cell read as paper lies within `reach` cells of `index` (by default t.light_holdout_reach, or 1
     in a soft shadow: see below), and, for a cell a shadow taken out lifted, was lifted too: paper in plain light
     says nothing of how deep the shadow is (light 2800007: f3, empty under a hand's soft shadow 44 mm wide, read
-    0.18 of ink, shaded and sure, checked by two paper cells beyond the shadow). In a soft shadow, only paper beside the cell (a side or a corner) checks it: the light
-    changes across the whole of a penumbra 1 to 3 cells wide, which is taken out as one edge of one width, and two
-    cells away it can be right where it is off at the cell (light 4100014 and mixed 4200010, blind: d7 and d5, empty
-    amid fills in a phone's soft shadow, read 0.108 and 0.171 of ink, shaded and sure, checked by paper two cells
-    away in the same light taken out)."""
+    0.18 of ink, shaded and sure, checked by two paper cells beyond the shadow). In a soft shadow, only paper beside
+    the cell (a side or a corner) checks it: the light changes across the whole of a penumbra 1 to 3 cells wide,
+    which is taken out as one edge of one width, and two cells away it can be right where it is off at the cell
+    (light 4100014 and mixed 4200010, blind: d7 and d5, empty amid fills in a phone's soft shadow, read 0.108 and
+    0.171 of ink, shaded and sure, checked by paper two cells away in the same light taken out)."""
     inside = index in read.in_shadow
     paper = read.paper_cells & read.in_shadow if inside else read.paper_cells
     if reach is None:
@@ -1226,8 +1226,8 @@ def _gaps_beside(read: SheetRead, index: int, gaps: np.ndarray) -> float:
     The darkest, not the brightest: across a penumbra the light changes from one cell to the next (light 2800007:
     f3, empty in a hand's shadow, 0.18 of ink, beside gaps reading 0.08, 0.14 and 0.18), and the cells beside may
     all lie on one side of it (f4 below f3, 0.21 of ink: the caller allows t.light_holdout_safety times as much, as
-    for a shaded cell's light predicted from paper). Blur only darkens gaps, so this errs towards doubt. For a cell a shadow taken out lifted, only cells it lifted too count (see
-    `_checked_by_paper`)."""
+    for a shaded cell's light predicted from paper). Blur only darkens gaps, so this errs towards doubt. For a cell
+    a shadow taken out lifted, only cells it lifted too count (see `_checked_by_paper`)."""
     inside = index in read.in_shadow
     beside = [float(gaps[other]) for other in range(SIZE * SIZE)
               if other != index and near_each_other(index, other, 1) and (other in read.in_shadow or not inside)]
