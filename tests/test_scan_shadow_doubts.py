@@ -182,15 +182,6 @@ def test_the_paper_between_strokes_checks_the_light_as_paper_does():
     _reads_with_few_doubts(family_photo(100002, "light"), "16 cells in doubt")
 
 
-def test_a_silhouette_in_the_grid_is_judged_by_the_paper_it_shades():
-    """Light 100009 (held out): a phone's shadow over the grid's lower right corner, its rounded top in the grid.
-    The part of a traced shadow inside the grid is kept where the paper beside it is shaded; that paper included
-    the lit paper beyond the silhouette's edge (0.45 shaded, against 0.75 of the paper the trace put in the
-    shadow), so the part was dropped and its 11 empty cells read 0.40-0.46 of ink, in doubt. Judged by the paper
-    the trace puts in the shadow with it, the shadow is taken out: the sheet reads exactly."""
-    _reads_with_few_doubts(family_photo(100009, "light"), "11 cells in doubt")
-
-
 def test_paper_two_cells_away_does_not_outweigh_the_gaps_beside_a_cell():
     """Mixed 600046 (a set never run before): a hand's soft shadow over a vignetted sheet's left half, not taken
     out. c5, empty amid hatched cells whose gaps read 0.33 darker (log) than the light read there, read 0.23 of ink,
@@ -216,8 +207,7 @@ def _reads_with_few_doubts(photo, before: str) -> None:
 def test_a_shadow_misjudged_keeps_its_cells_in_doubt(seed, family):
     """A soft hand shadow misjudged as a hard one read empty cells as shaded (1 to 20 of them), a part of a
     shadow missed left empty cells as dark as it (light 100009, 100035: 10 and 4 unflagged when the light was
-    judged steep only away from the edge taken out, or only near it; light 100009's shadow is now taken out, see
-    `test_a_silhouette_in_the_grid_is_judged_by_the_paper_it_shades`), and a deep soft shadow in a vignetted corner
+    judged steep only away from the edge taken out, or only near it), and a deep soft shadow in a vignetted corner
     left empty cells darker than 0.6 ink (mixed 100042: 12 unflagged): each is flagged, as the light stays steep
     over the paper beside the grid. A soft shadow not found at all (mixed 200036: a 42 mm penumbra over the top
     margin) read 4 empty cells 40 mm inside the grid as shaded: flagged, as the margin beside is darker than the

@@ -10,11 +10,10 @@ shallow or not the same in every colour, nor one that is almost all where the pl
 has the last word: it is labelled shaded or lit by its brightness against a smooth light (the labels the paper
 fits best, from several starts), one depth is fitted to all of it at once (the light is one lamp or window: two
 shadows of different depth are taken out at one depth), a sheet whose paper shows no shadow has none, and a
-shadow's part inside the grid stays only where the paper beside it that the trace puts in the shadow with it is
-shaded too. The result is a map of gain, flat with sharp edges, which the smooth flat-field cannot model; smooth
-light is left to the flat-field. Last, the paper beside the edge says how wide it is: a hand or a phone held high
-under a broad lamp casts a shadow whose edge is a penumbra as wide as a cell, and such a soft shadow is taken out
-with its penumbra (`fit_edge`).
+shadow's part inside the grid stays only where the paper beside it is shaded too. The result is a map of gain,
+flat with sharp edges, which the smooth flat-field cannot model; smooth light is left to the flat-field. Last, the
+paper beside the edge says how wide it is: a hand or a phone held high under a broad lamp casts a shadow whose
+edge is a penumbra as wide as a cell, and such a soft shadow is taken out with its penumbra (`fit_edge`).
 """
 
 from __future__ import annotations
@@ -298,11 +297,7 @@ def corrected_by_paper(
 
     On bare paper the paper decides. Where the player draws (`drawn`, the grid), an outline traced from the edges
     can leak from a real shadow along pencil edges into cells it never reaches; a shadow comes from outside the
-    drawing area, so a part of it there is kept only where the paper beside it is in shadow too: the paper the trace
-    puts in the shadow with it, since the paper beyond a silhouette's edge is lit (light 100009: a phone's shadow
-    over the grid's lower right corner, its rounded top in the grid; with the lit paper beyond its edge, 0.45 of
-    the paper beside it was shaded, against 0.75 of the paper the trace put in it, and the part was dropped: 11
-    empty cells under it read 0.40-0.46 of ink, in doubt).
+    drawing area, so a part of it there is kept only where the paper beside it is in shadow too.
     """
     traced = log_gain < 0
     shaded, depth = _shadow_on_paper(log, bare, traced, np.unique(-log_gain[traced]), t)
@@ -318,8 +313,7 @@ def corrected_by_paper(
             part = parts == label
             paper_beside = (cv2.dilate(part.astype(np.uint8), reach) > 0) & bare
             if in_shadow:
-                traced_beside = paper_beside & traced
-                if not traced_beside.any() or float(shaded[traced_beside].mean()) < 0.5:
+                if not paper_beside.any() or float(shaded[paper_beside].mean()) < 0.5:
                     result[part] = False
             elif paper_beside.any():
                 result[part] = float(shaded[paper_beside].mean()) > 0.5
