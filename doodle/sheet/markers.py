@@ -174,23 +174,31 @@ def _quiet_inside(gray: np.ndarray, marker_id: int, quad: np.ndarray, t: ReaderT
     (the layout prints nothing there, layout.MARKER_QUIET_MM; the outer sides may run to the paper's edge): a
     scribble or a patch of hatching that decodes as one of our ids has pencil and grid lines there. Only what lies
     in the photo is looked at; with less than half of it in view, the marker is given the benefit."""
-    size = _place(marker_id).marks.marker_size_mm
-    corner = _place(marker_id).corner
+    place = _place(marker_id)
+    size = place.marks.marker_size_mm
     near, far = t.marker_quiet_band_mm
     square = np.array([(0, 0), (size, 0), (size, size), (0, size)], np.float32)
     to_photo = cv2.getPerspectiveTransform(square, quad.astype(np.float32))
-    inward_x = (size + near, size + far) if corner in ("tl", "bl") else (-far, -near)
-    inward_y = (size + near, size + far) if corner in ("tl", "tr") else (-far, -near)
-    bands = [((inward_x[0], 0.0), (inward_x[1], size)), ((0.0, inward_y[0]), (size, inward_y[1]))]
-    mask = np.zeros(gray.shape, np.uint8)
-    for (x0, y0), (x1, y1) in bands:
-        band = np.array([[(x0, y0), (x1, y0), (x1, y1), (x0, y1)]], np.float32)
-        cv2.fillPoly(mask, [np.round(cv2.perspectiveTransform(band, to_photo)[0]).astype(np.int32)], 255)
-    inside_marker = np.zeros(gray.shape, np.uint8)
-    cv2.fillPoly(inside_marker, [np.round(quad).astype(np.int32)], 255)
-    own = gray[inside_marker > 0]
-    beside = gray[mask > 0]
-    expected = 2 * (far - near) * size * abs(np.linalg.det(to_photo[:2, :2]) / to_photo[2, 2] ** 2)
+    inward_x = (size + near, size + far) if place.corner in ("tl", "bl") else (-far, -near)
+    inward_y = (size + near, size + far) if place.corner in ("tl", "tr") else (-far, -near)
+    bands = [np.array([[(x0, y0), (x1, y0), (x1, y1), (x0, y1)]], np.float32) for (x0, y0), (x1, y1) in
+             (((inward_x[0], 0.0), (inward_x[1], size)), ((0.0, inward_y[0]), (size, inward_y[1])))]
+    polygons = [cv2.perspectiveTransform(band, to_photo)[0] for band in bands]
+    expected = sum(abs(float(cv2.contourArea(polygon))) for polygon in polygons)
+    # Masks over the marker and its bands alone, not the whole photo (specks are many in a busy photo).
+    corners = np.concatenate([quad, *polygons])
+    height, width = gray.shape
+    x0, y0 = np.clip(np.floor(corners.min(axis=0)).astype(int), 0, (width, height))
+    x1, y1 = np.clip(np.ceil(corners.max(axis=0)).astype(int) + 1, 0, (width, height))
+    if x1 <= x0 or y1 <= y0:
+        return True
+    region = gray[y0:y1, x0:x1]
+    offset = np.array([x0, y0], np.float32)
+    beside_mask = np.zeros(region.shape, np.uint8)
+    cv2.fillPoly(beside_mask, [np.round(polygon - offset).astype(np.int32) for polygon in polygons], 255)
+    marker_mask = np.zeros(region.shape, np.uint8)
+    cv2.fillPoly(marker_mask, [np.round(quad - offset).astype(np.int32)], 255)
+    own, beside = region[marker_mask > 0], region[beside_mask > 0]
     if own.size == 0 or beside.size < 0.5 * expected:
         return True
     dark, light = np.percentile(own, (10, 90))

@@ -423,7 +423,7 @@ def decide_cells(read: SheetRead) -> None:
     def unchecked(index: int) -> float:
         """How much darker the light may be at a cell: as dark as the paper between the strokes beside it shows,
         unless a cell of paper beside it checks it; and, where no paper near it checks it, as deep as a soft
-        shadow, but no deeper than the gaps of a cell beside it show (`_gaps_beside`)."""
+        shadow, but no deeper than t.light_holdout_safety times the darkest gaps beside it (`_gaps_beside`)."""
         if lifted_only and index not in read.in_shadow:
             return max(log_depth, float(between[index]))
         if _checked_by_paper(read, index, reach=1):
@@ -1226,8 +1226,10 @@ def _gaps_beside(read: SheetRead, index: int, gaps: np.ndarray) -> float:
     The darkest, not the brightest: across a penumbra the light changes from one cell to the next (light 2800007:
     f3, empty in a hand's shadow, 0.18 of ink, beside gaps reading 0.08, 0.14 and 0.18), and the cells beside may
     all lie on one side of it (f4 below f3, 0.21 of ink: the caller allows t.light_holdout_safety times as much, as
-    for a shaded cell's light predicted from paper). Blur only darkens gaps, so this errs towards doubt. For a cell
-    a shadow taken out lifted, only cells it lifted too count (see `_checked_by_paper`)."""
+    for a shaded cell's light predicted from paper). Blur only darkens gaps, which errs towards doubt; the photo's
+    noise can make the brightest tenth of a cell read as white paper with light a few percent darker than the
+    estimate, as it can a cell of paper. For a cell a shadow taken out lifted, only cells it lifted too count (see
+    `_checked_by_paper`)."""
     inside = index in read.in_shadow
     beside = [float(gaps[other]) for other in range(SIZE * SIZE)
               if other != index and near_each_other(index, other, 1) and (other in read.in_shadow or not inside)]
