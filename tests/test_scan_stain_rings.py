@@ -14,6 +14,7 @@ from doodle.sheet.stain_rings import cells_under, stain_rings
 from doodle.sheet.tuning import TUNING
 from tests.photogen import make_photo
 from tests.photogen_styles import styled_photo
+from tests.test_scan import flagged, wrong_items
 from tests.test_scan_cover import _grid_sheet
 
 
@@ -92,6 +93,16 @@ def test_cells_under_a_coffee_ring_read_empty_in_doubt(seed):
     assert offered_empty >= set(STAINED[seed])
     [note] = [note for note in result.notes if note.startswith("a ring of tea or coffee stains")]
     assert all(name in note for name in STAINED[seed]) and "check them on the sheet" in note
+
+
+def test_a_ring_s_rim_across_a_cell_amid_outlines_is_no_sure_mark():
+    """Tea-ring 460013 (blind set): g7, empty amid outlined patches, so inside their outlines, with a tea ring's rim
+    curving across it: 0.068 of ink under a threshold of 0.120, and the rim's arc read as g7's own mark (a few
+    strokes in an outline), shaded and sure. Brown strokes in an outline may be a rim: g7 is asked about."""
+    photo = styled_photo(460013, "mild", distractor="tea ring")
+    result = read_photo(photo.jpeg)
+    assert "g7" in {doubt.name for doubt in result.uncertain}
+    assert wrong_items(result, photo.truth) <= flagged(result)
 
 
 def test_no_stain_is_noted_where_no_ring_is():
