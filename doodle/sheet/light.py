@@ -136,6 +136,11 @@ def darker_nearby(light: CoarsePaper, boxes: Sequence[tuple[int, int, int, int]]
     return np.where(count > 0, t.light_holdout_safety * np.maximum(here - lowest_first[at_rank], 0.0), 0.0)
 
 
+def darkness(ink: float) -> float:
+    """How much darker (log) than the light paper with `ink` reads: the light that would make paper read so."""
+    return -float(np.log(max(1.0 - ink, 1e-3)))
+
+
 def could_be_paper(value: float, threshold: float, darker: float) -> bool:
     """Whether ink `value` would be under `threshold` with the light `darker` (log) than estimated."""
     return bool(1.0 - (1.0 - value) * np.exp(darker) <= threshold)

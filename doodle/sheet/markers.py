@@ -156,7 +156,7 @@ def _others(candidate: _Candidate, found: list[Detection], t: ReaderTuning,
     inverse = np.linalg.inv(candidate.fit.homography)
     others = []
     for k, (marker_id, quad) in enumerate(found):
-        if k in candidate.used or (gray is not None and not _quiet_inside(gray, marker_id, quad, t)):
+        if k in candidate.used:
             continue
         centre = cv2.perspectiveTransform(quad.mean(axis=0).reshape(1, 1, 2), inverse)[0, 0]
         half = _place(marker_id).marks.marker_size_mm / 2
@@ -164,7 +164,8 @@ def _others(candidate: _Candidate, found: list[Detection], t: ReaderTuning,
         expected = cv2.contourArea(cv2.perspectiveTransform(square.reshape(1, 4, 2), candidate.fit.homography)[0]
                                    .astype(np.float32))
         area = cv2.contourArea(quad.astype(np.float32))
-        if t.other_marker_area[0] * expected <= area <= t.other_marker_area[1] * expected:
+        if t.other_marker_area[0] * expected <= area <= t.other_marker_area[1] * expected and (
+                gray is None or _quiet_inside(gray, marker_id, quad, t)):
             others.append(quad)
     return others
 

@@ -28,7 +28,14 @@ from doodle.sheet.bubble_rings import ringed_digit, ringed_shares
 from doodle.sheet.cover import cover_over
 from doodle.sheet.crossings import confined_cells, crossing_margin_px, without_grid_lines
 from doodle.sheet.doubts import Uncertain
-from doodle.sheet.light import could_be_paper, darker_nearby, either_side, light_uncertainty, near_each_other
+from doodle.sheet.light import (
+    could_be_paper,
+    darker_nearby,
+    darkness,
+    either_side,
+    light_uncertainty,
+    near_each_other,
+)
 from doodle.sheet.line_steps import (
     LineStep,
     fine_texture,
@@ -398,7 +405,7 @@ def decide_cells(read: SheetRead) -> None:
     # (within t.light_holdout_reach) is read in a light nothing near it checks, and may be paper under the shadow as
     # deep as the shadow is (mixed 2100005: g4 and h4, empty in a ring of scribbled cells under a phone's shadow,
     # read 0.30 and 0.25 of ink, shaded and sure).
-    log_depth = -float(np.log(max(1.0 - read.shadows.depth, 1e-3)))
+    log_depth = darkness(read.shadows.depth)
     deepest = log_depth if read.shadows.soft else 0.0
     # A shallow hard shadow (under t.shallow_shadow deep) may be a smooth fall of the light taken for a step. Taken
     # out where the paper cells in it do not confirm its depth and no paper cell lies outside it, the light outside
@@ -1200,7 +1207,7 @@ def _gaps_between_strokes(read: SheetRead, boxes: tuple[Box, ...]) -> np.ndarray
         if read.strokes.drawn[index] >= t.stroke_mark:
             x0, y0, x1, y1 = boxes[index]
             ink = float(np.quantile(read.light.ink[y0:y1, x0:x1], t.between_strokes_share))
-            gaps[index] = -np.log(max(1.0 - ink, 1e-3))
+            gaps[index] = darkness(ink)
     return gaps
 
 
@@ -1331,7 +1338,7 @@ def _beside_settled_paper(read: SheetRead, decided: list[tuple[bool, float]]) ->
     for index in _sure_plain(read, decided, True) - read.outlined:
         near = [float(read.values[other]) for other in papers if near_each_other(index, other, t.light_holdout_reach)]
         if near and could_be_paper(float(read.values[index]), read.threshold,
-                                   t.light_holdout_safety * -float(np.log(max(1.0 - max(near), 1e-3)))):
+                                   t.light_holdout_safety * darkness(max(near))):
             doubted.add(index)
     return doubted
 
