@@ -16,6 +16,7 @@ from doodle.sheet.outline import drawn_sides
 from doodle.sheet.passes import (
     chained,
     ending_in_paper,
+    ends_running_on,
     lines_through,
     on_doubted_lines,
     passed_cells,
@@ -25,6 +26,7 @@ from doodle.sheet.scan import read_photo
 from doodle.sheet.scribbles import sparse_pieces
 from doodle.sheet.stages import PX_PER_MM, cell_boxes
 from doodle.sheet.strokes import StrokeMap
+from doodle.sheet.tuning import TUNING
 from tests.photogen_styles import styled_photo
 from tests.test_scan import flagged, wrong_items
 from tests.test_scan_crossings import PENCIL, _at
@@ -295,3 +297,38 @@ def test_a_line_through_hatched_cells_is_no_mark_of_the_empty_cell_between():
         sheet[y0:y1, x0:x1] = (sheet[y0:y1, x0:x1] * 0.7).astype(np.uint8)
     _graphite(sheet, [(5.9, 3.1), (3.12, 5.88)])
     assert _through(sheet, {E5}) == set()
+
+
+def _box_lines(strokes_mm: list[list[tuple[float, float]]]) -> int:
+    """How many ends of a line through the 'cut' box run on, with `strokes_mm` (points in mm from the box's
+    printed top left) drawn over its printed frame, as the reader measures the box (`stages.read_specials`)."""
+    width, height = layout.canonical_size_px(PX_PER_MM)
+    sheet = np.full((height, width, 3), 235, np.uint8)
+    check = layout.special_box("cut").check
+    frame = check.to_px(PX_PER_MM)
+    cv2.rectangle(sheet, frame[:2], frame[2:], (40, 36, 29), 1)
+    for stroke in strokes_mm:
+        points = [(round((check.x + x) * PX_PER_MM), round((check.y + y) * PX_PER_MM)) for x, y in stroke]
+        cv2.polylines(sheet, [np.array(points, np.int32)], False, PENCIL, 3, cv2.LINE_AA)
+    ink = flat_field(sheet, np.ones(sheet.shape[:2], bool)).ink
+    x0, y0, x1, y1 = check.inset(TUNING.check_inset_mm).to_px(PX_PER_MM)
+    return ends_running_on(ink[y0:y1, x0:x1] > TUNING.check_stroke_ink, (x0, y0), frame, ink, PX_PER_MM)
+
+
+def test_a_line_across_the_page_through_a_special_box_is_told_from_a_mark():
+    """A long line through the box runs on past both its sides, or one where it starts inside (stray-line 460014,
+    blind: a line on from g9 across 'cut', read crossed, unflagged). A cross that overshoots the frame by 2 mm, a
+    tick, and a slash that overshoots by 2 mm are marks (the box is 10 mm square)."""
+    assert _box_lines([[(-12.0, -25.0), (22.0, 35.0)]]) == 2
+    assert _box_lines([[(5.0, 5.0), (22.0, 35.0)]]) == 1
+    assert _box_lines([[(-2.0, -2.0), (12.0, 12.0)], [(12.0, -2.0), (-2.0, 12.0)]]) == 0
+    assert _box_lines([[(1.5, 5.0), (4.5, 8.8), (11.0, -1.0)]]) == 0
+    assert _box_lines([[(-2.0, 12.0), (12.0, -2.0)]]) == 0
+
+
+def test_a_stray_line_through_a_special_box_is_not_read_as_its_cross_without_a_doubt():
+    """stray-line 460014 (blind): the line from g9 runs on through 'cut', unused; read crossed, unflagged."""
+    photo = styled_photo(460014, "mild", distractor="stray line")
+    result = read_photo(photo.jpeg)
+    assert "cut" not in wrong_items(result, photo.truth) - flagged(result)
+    assert "cut" not in result.specials_used

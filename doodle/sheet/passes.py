@@ -342,6 +342,26 @@ def lines_through(cells: set[int], pieces: np.ndarray, clean: np.ndarray, origin
     return found
 
 
+def ends_running_on(strokes: np.ndarray, corner: tuple[int, int], frame: Box, ink: np.ndarray, px_per_mm: float,
+                    t: ReaderTuning = TUNING) -> int:
+    """How many ends (0, 1 or 2) of a straight line run on `t.pass_reach_mm` past `frame` (a printed box, sheet-image
+    pixels x0, y0, x1, y1), where `t.box_line_share` of the `strokes` in it (bool, their top left at `corner`) lie
+    along that one line: 0 when they do not. A cross, a tick or a scribble lies along two lines or more, and a
+    player's slash stops near the box; a stray line across the page runs on (stray-line 460014, blind: a line from
+    g9 on through the 'cut' box, read crossed, unflagged)."""
+    if int(strokes.sum()) < round(t.scribble_least_mm2 * px_per_mm**2):
+        return 0
+    line = _fitted(strokes, np.zeros(4))  # a unit long: drawn across the whole box to measure the strokes along it
+    middle, unit, far = (line[:2] + line[2:]) / 2, line[2:] - line[:2], float(sum(strokes.shape))
+    across = np.concatenate([middle - far * unit, middle + far * unit])
+    along = along_pieces(strokes.shape, across[None], px_per_mm, t)
+    if int((strokes & along).sum()) < t.box_line_share * int(strokes.sum()):
+        return 0
+    x0, y0, x1, y1 = frame
+    ends = _ends(line + np.array([*corner, *corner], np.float64), (x0, y0, x1 - x0 + 1, y1 - y0 + 1))
+    return 0 if ends is None else sum(_runs_on(ink, end, heading, px_per_mm, t) for end, heading in ends)
+
+
 def _fitted(strokes: np.ndarray, line: np.ndarray) -> np.ndarray:
     """The straight line (two points, in `strokes`' pixels) fitted to `strokes` (`line` when they are too few): a
     piece's slant and place, found in steps of a degree and a pencil line's width, would miss the line 8 mm on."""

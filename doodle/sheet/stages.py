@@ -59,7 +59,14 @@ from doodle.sheet.measure import (
     without_thin_print,
 )
 from doodle.sheet.outline import drawn_sides, edge_lines, outlined_cells, shut_out
-from doodle.sheet.passes import ending_in_paper, lines_through, on_doubted_lines, passed_cells, turned_through_cells
+from doodle.sheet.passes import (
+    ending_in_paper,
+    ends_running_on,
+    lines_through,
+    on_doubted_lines,
+    passed_cells,
+    turned_through_cells,
+)
 from doodle.sheet.processing import level_only, print_lift
 from doodle.sheet.scan_errors import TooDarkError
 from doodle.sheet.scribbles import scribbled_cells, sparse_pieces
@@ -742,6 +749,10 @@ def read_specials(read: SheetRead) -> None:
             # all than the barest box holds may be a mark (shaken-hard 430007, blind: a tick in 'cut' blurred to
             # 0.094 of strokes, read unused, unflagged; 0.061 more ink than the barest box).
             conf = min(conf, t.shadow_doubt)
+        printed = special.check.to_px(PX_PER_MM)
+        running_on = ends_running_on(strokes, box[:2], printed, read.plain.ink, PX_PER_MM, t) if crossed else 0
+        if running_on:  # a line across the page passes through the box: read unused where it runs on both ways
+            crossed, conf = running_on < 2, min(conf, t.shadow_doubt)
         if crossed and _along_one_side(strokes, round(t.check_side_mm * PX_PER_MM), t):
             # The box's own frame, placed off or smeared into it: more likely unused than crossed, and in doubt.
             crossed, conf = False, min(conf, t.shadow_doubt)

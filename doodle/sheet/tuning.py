@@ -624,6 +624,12 @@ class ReaderTuning:
     check_frame_mm: float = 0.8
     check_frame_percentile: float = 97
     check_frame_least: float = 0.5
+    # Strokes in a box of which box_line_share lie along one straight line (within scribble_along_mm) that runs on
+    # pass_reach_mm past the printed frame (passes.ends_running_on) are a line across the page, not the box's mark:
+    # in doubt, and read unused when the line runs on past both sides (stray-line 460014, blind: a line on from g9
+    # through 'cut', read crossed, unflagged). A cross lies along two lines and a tick's short leg holds a third of
+    # its strokes; a single slash can lie along one line, and it stops near the box.
+    box_line_share: float = 0.85
 
     # --- filled bubbles ---
     # The same local ink (a closing wider than a filled bubble, narrower than the gap to the next filled one), over
