@@ -6,9 +6,12 @@ misjudged, they misread cells, and those must stay flagged."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from doodle.sheet.scan import SHADOW_NOTE, SOFT_SHADOW_NOTE, read_photo
+from doodle.sheet.tuning import TUNING, ReaderTuning
 from tests.photogen import level_conditions, make_photo
 from tests.photogen_families import family_photo
 from tests.photogen_styles import styled_photo
@@ -36,7 +39,11 @@ def _cells_in_doubt(result) -> int:
     (146, "the title's bold letters and the name, blurred, darkened the light around them: steep, 34"),
 ])
 def test_a_shadow_measured_right_leaves_few_cells_in_doubt(seed, before):
-    _reads_with_few_doubts(make_photo(seed, level_conditions("harsh")), before)
+    """The shadow's doubts alone: grey tints with nothing drawn in or around them near the threshold are in doubt
+    as possible rubbed-out patches whatever the light (`test_scan_erased.py`), and 638 and 4010 hold light fills
+    so (d4-d7, c6 and e6 at 1.9 times the threshold; d1, c2-f2 and c9 at 1.7-1.9): 6 more cells in doubt each."""
+    _reads_with_few_doubts(make_photo(seed, level_conditions("harsh")), before,
+                           replace(TUNING, bare_tint_margin_factor=1.0))
 
 
 # The cells (row, col) of the two fills that were in doubt as a stain and are not faint enough to doubt alone.
@@ -204,8 +211,8 @@ def test_paper_the_lines_settle_shows_how_far_off_the_light_is_near_it():
     assert wrong_items(result, photo.truth) <= flagged(result)
 
 
-def _reads_with_few_doubts(photo, before: str) -> None:
-    result = read_photo(photo.jpeg)
+def _reads_with_few_doubts(photo, before: str, tuning: ReaderTuning = TUNING) -> None:
+    result = read_photo(photo.jpeg, tuning=tuning)
     assert_exact(result, photo.truth)
     assert _cells_in_doubt(result) <= MANY, before
 

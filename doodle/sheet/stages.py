@@ -149,6 +149,9 @@ class SheetRead:
     quilt: Quilt = field(init=False)
     unlit: set[int] = field(init=False)  # tints with no strokes that the split of such cells alone puts with paper
     settled: dict[int, bool] = field(init=False)  # cells in doubt the printed lines settle (True: shaded; line_steps)
+    # grey tints with nothing drawn in or around them, in doubt only for that (`decide_cells`): the printed lines
+    # say a fill from light, not a fill from a patch rubbed out, and do not settle them
+    bare_tints: set[int] = field(init=False, default_factory=set)
     specials: tuple[str, ...] | None = field(init=False, default=None)  # None: not read (no layout)
     rounds: tuple[int | None, ...] = field(init=False, default=(None,) * layout.ROUND_COUNT)
     # The bubbles read as filled, per round: (tens digit, units digit), None where that row has none.
@@ -541,7 +544,15 @@ def decide_cells(read: SheetRead) -> None:
         # shadow measured right were in doubt), nor for a cell even beside it (no strip lit wrongly).
         unsure_light = index in shadowed and read.strokes.shares[index] < t.stroke_dense and index not in even
         margin = t.cell_log_margin * (t.shadow_margin_factor if unsure_light else 1.0)
-        conf = min(1.0, log_distance(float(value), threshold, t) / margin)
+        distance = log_distance(float(value), threshold, t)
+        conf = min(1.0, distance / margin)
+        if (shaded and not sure and index not in doubtful and read.strokes.drawn[index] < t.stroke_mark
+                and index not in read.outlined and value < t.tint_sure and _neutral(field_, boxes[index], t)):
+            # A grey tint with nothing drawn: a fill, or a patch rubbed out, a smudge? Sure only further off.
+            bare = min(conf, distance / (t.cell_log_margin * t.bare_tint_margin_factor))
+            if bare < t.uncertain_below <= conf:
+                read.bare_tints.add(index)
+            conf = bare
         if sure:
             conf = max(conf, t.outlined_confidence)
         if index in doubtful:
@@ -1362,7 +1373,7 @@ def _settled_by_line_steps(read: SheetRead, decided: list[tuple[bool, float]], b
     grid, or brown) is settled as paper only."""
     t = read.tuning
     doubtful = {index for index, (_, conf) in enumerate(decided)
-                if conf < t.uncertain_below and _plain(read, index) and index not in read.stained}
+                if conf < t.uncertain_below and _plain(read, index) and index not in read.stained | read.bare_tints}
     if not doubtful:
         return {}
     paper = {divmod(index, SIZE) for index in _sure_plain(read, decided, False)}

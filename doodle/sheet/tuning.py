@@ -275,6 +275,14 @@ class ReaderTuning:
     cell_highest: float = 0.22
     # Confidence 1 at this log distance (see measure.log_distance) from the threshold; uncertain below half of it.
     cell_log_margin: float = 0.8
+    # A grey tint with no strokes and no drawn outline, lighter than tint_sure, is sure only this many times further
+    # from the threshold: a mark with nothing drawn about it may be a patch rubbed out or a smudge (issue 15). Not a
+    # coloured one (a fill in colour is meant; a stain's brown is judged as a stain): harsh 14's pale yellow d3, in
+    # doubt, was then settled by the printed lines as paper, wrong and unflagged.
+    # Erased 0-23 and 10000-10023 (mild): rubbed-out patches' ghosts read 1.7-3.0 times the threshold, 62 cells
+    # sure, 42 in doubt at 1.5; light fills read from 1.6 times it at harsh (levels 3000-3039: 34 cells of 564 in
+    # doubt at 1.5, in 10 photos; moderate 4 of 383).
+    bare_tint_margin_factor: float = 1.5
     paper_cell: float = 0.03  # a cell measuring less ink than this (and under a share of the threshold) ...
     paper_cell_share: float = 0.5  # ... of paper_cell_share is taken as paper
     max_passes: int = 5  # rounds of empty cells joining the paper and the light estimated again, at most
