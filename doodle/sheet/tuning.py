@@ -277,11 +277,10 @@ class ReaderTuning:
     cell_log_margin: float = 0.8
     # A grey tint with no strokes and no drawn outline, lighter than tint_sure, is sure only this many times further
     # from the threshold: a mark with nothing drawn about it may be a patch rubbed out or a smudge (issue 15). Not a
-    # coloured one (a fill in colour is meant; a stain's brown is judged as a stain): harsh 14's pale yellow d3, in
-    # doubt, was then settled by the printed lines as paper, wrong and unflagged.
-    # Erased 0-23 and 10000-10023 (mild): rubbed-out patches' ghosts read 1.7-3.0 times the threshold, 62 cells
-    # sure, 42 in doubt at 1.5; light fills read from 1.6 times it at harsh (levels 3000-3039: 34 cells of 564 in
-    # doubt at 1.5, in 10 photos; moderate 4 of 383).
+    # coloured one (a fill in colour is meant; a stain's brown is judged as a stain). Rubbed-out patches' ghosts
+    # read 1.7-3.0 times the threshold (erased 0-23 and 10000-10023, mild), light fills from 1.6 times it (harsh,
+    # sharpened): at 1.5, erased held out went from 39 cells wrong and unflagged to 20, and harsh photos over 5
+    # cells in doubt from 10% to 12.5% (levels 3000-3039); at 2.0, to 27.5%.
     bare_tint_margin_factor: float = 1.5
     paper_cell: float = 0.03  # a cell measuring less ink than this (and under a share of the threshold) ...
     paper_cell_share: float = 0.5  # ... of paper_cell_share is taken as paper
