@@ -28,6 +28,7 @@ from doodle.sheet.bubble_rings import ringed_digit, ringed_shares
 from doodle.sheet.cover import cover_over
 from doodle.sheet.crossings import confined_cells, crossing_margin_px, without_grid_lines
 from doodle.sheet.doubts import Uncertain
+from doodle.sheet.grain import Grain, grain_of, print_line_width_mm
 from doodle.sheet.light import (
     could_be_paper,
     darker_nearby,
@@ -152,6 +153,8 @@ class SheetRead:
     # grey tints with nothing drawn in or around them, in doubt only for that (`decide_cells`): the printed lines
     # say a fill from light, not a fill from a patch rubbed out, and do not settle them
     bare_tints: set[int] = field(init=False, default_factory=set)
+    grain: Grain | None = field(init=False, default=None)  # the fine texture, made when first needed
+    print_width_mm: float | None = field(init=False, default=None)  # the printed lines' width seen, when needed
     specials: tuple[str, ...] | None = field(init=False, default=None)  # None: not read (no layout)
     rounds: tuple[int | None, ...] = field(init=False, default=(None,) * layout.ROUND_COUNT)
     # The bubbles read as filled, per round: (tens digit, units digit), None where that row has none.
@@ -548,8 +551,12 @@ def decide_cells(read: SheetRead) -> None:
         conf = min(1.0, distance / margin)
         if (shaded and not sure and index not in doubtful and read.strokes.drawn[index] < t.stroke_mark
                 and index not in read.outlined and value < t.tint_sure and _neutral(field_, boxes[index], t)):
-            # A grey tint with nothing drawn: a fill, or a patch rubbed out, a smudge? Sure only further off.
+            # A grey tint with nothing drawn: a fill, or a patch rubbed out, a smudge? Sure only further off; and
+            # in doubt whatever its ink when as smooth as paper in a photo that shows pencil grain (erased 10012: a
+            # rubbed-out patch's ghost at 2.2 times the threshold, smeared smooth, read shaded and sure).
             bare = min(conf, distance / (t.cell_log_margin * t.bare_tint_margin_factor))
+            if _smooth_in_sharp_photo(read, boxes[index]):
+                bare = min(bare, t.shadow_doubt)
             if bare < t.uncertain_below <= conf:
                 read.bare_tints.add(index)
             conf = bare
@@ -1034,25 +1041,30 @@ def _shadowed_cells(shadows: ShadowMap, t: ReaderTuning) -> set[int]:
 
 
 def _as_grainy_as_paper(read: SheetRead, boxes: list[Box]) -> bool:
-    """Whether the cells' interiors (`boxes`) have, as a median, no more fine grain (the spread of the ink about
-    its own blur over a millimetre and a half) than t.paper_grain_ratio times the bare paper in the margins beside
-    the grid (its cleanest quarter), in the same photo: its noise, its sharpening, its JPEG. True when no margin
-    paper is in view."""
-    t = read.tuning
-    ink = read.light.ink
-    fine = ink - cv2.GaussianBlur(ink, (0, 0), t.grain_blur_mm * PX_PER_MM)
-    grid, size = layout.GRID_RECT, t.grain_block_mm
-    paper = []
-    for y in np.arange(grid.y, grid.y2 - size, size):
-        for x in (grid.x - t.grain_margin_mm - size, grid.x2 + t.grain_margin_mm):
-            x0, y0, x1, y1 = layout.Rect(x, y, size, size).to_px(PX_PER_MM)
-            if x0 >= 0 and x1 <= ink.shape[1] and read.trusted[y0:y1, x0:x1].all():
-                paper.append(float(np.std(fine[y0:y1, x0:x1])))
-    if not paper:
+    """Whether the cells' interiors (`boxes`) have, as a median, no more fine grain (`grain.py`) than
+    t.paper_grain_ratio times the bare paper in the margins beside the grid, in the same photo: its noise, its
+    sharpening, its JPEG. True when no margin paper is in view."""
+    texture = _grain(read)
+    paper = texture.paper_spread
+    if paper is None:
         return True
-    cells = [float(np.std(fine[y0:y1, x0:x1])) for x0, y0, x1, y1 in boxes]
-    # The cleanest quarter of the paper blocks: the grid's row numbers are printed in some of them.
-    return float(np.median(cells)) <= t.paper_grain_ratio * float(np.percentile(paper, 25))
+    return float(np.median([texture.spread(box) for box in boxes])) <= read.tuning.paper_grain_ratio * paper
+
+
+def _grain(read: SheetRead) -> Grain:
+    """The sheet image's fine texture (`grain.py`), made once."""
+    if read.grain is None:
+        read.grain = grain_of(read.light.ink, read.trusted, PX_PER_MM, read.tuning)
+    return read.grain
+
+
+def _smooth_in_sharp_photo(read: SheetRead, box: Box) -> bool:
+    """Whether a region shows no pencil grain (under t.pencil_grain_least) in a photo sharp enough to show it (its
+    printed lines no wider than t.grain_shows_width_mm): see `grain.py`."""
+    t = read.tuning
+    if read.print_width_mm is None:
+        read.print_width_mm = print_line_width_mm(read.light.ink, PX_PER_MM, t)
+    return read.print_width_mm <= t.grain_shows_width_mm and _grain(read).pencil_grain(box) < t.pencil_grain_least
 
 
 def _border_steps(read: SheetRead) -> list[tuple[int, int, layout.Rect]]:

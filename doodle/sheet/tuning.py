@@ -146,6 +146,16 @@ class ReaderTuning:
     grain_block_mm: float = 9.0
     grain_margin_mm: float = 3.0
     paper_grain_ratio: float = 2.0
+    # A grey tint with nothing drawn in or around it is in doubt whatever its ink when its grain beyond the paper's
+    # is under pencil_grain_least of its ink (grain.Grain.pencil_grain) in a photo whose printed inner lines look
+    # no wider than grain_shows_width_mm (grain.print_line_width_mm, each line's profile read print_width_reach_mm
+    # either side of it). Rubbed-out patches' ghosts (erased 0-23, 10000-10023, mild: lines 0.40-0.58 mm):
+    # half under 0.005. Light pencil fills with nothing drawn: moderate 0.005-0.03 (lines 0.40-1.0 mm), shaken,
+    # sharpened, light, mixed and 5 more families 0.009 and up; harsh (lines 0.61-1.36 mm) down to 0, so a blurred
+    # photo is not asked.
+    pencil_grain_least: float = 0.005
+    grain_shows_width_mm: float = 0.6
+    print_width_reach_mm: float = 1.0
     # Gaps and confidences are compared on a log scale offset by this much ink: empty paper measures about 0 with
     # noise of a few hundredths, so 0.01 -> 0.08 is a wider gap than 0.15 -> 0.45 (light pencil against heavy).
     ink_log_offset: float = 0.02

@@ -1,0 +1,85 @@
+"""Pencil grain, and whether the photo is sharp enough to show it.
+
+Graphite catches on the paper's tooth: a pencil fill, however light, is speckled at a fraction of a millimetre. A
+patch rubbed out leaves its graphite smeared smooth; a smudge or a tint of light is smooth too. The speckle shows
+only in a photo that resolves a fraction of a millimetre, and that is measured on the print itself: the grid's
+inner lines are printed `layout.GRID_INNER_LINE_MM` wide, and blur, a coarse photo or a soft warp widen them.
+
+Grain is the spread of the ink about its own blur over t.grain_blur_mm, less the spread that bare paper beside the
+grid shows in the same photo (its noise, its sharpening, its JPEG), as a share of the ink: the texture the marks
+add, whatever their darkness.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from doodle.sheet import layout
+from doodle.sheet.tuning import TUNING, ReaderTuning
+
+Box = tuple[int, int, int, int]
+"""A region of the sheet image in pixels: x0, y0, x1, y1."""
+
+
+@dataclass(frozen=True)
+class Grain:
+    """The fine texture of a sheet image (`fine`: the ink less its blur), and the spread of the bare paper beside
+    the grid (`paper`: one standard deviation per square of margin, none when no margin is in the photo)."""
+
+    ink: np.ndarray
+    fine: np.ndarray
+    paper: tuple[float, ...]
+
+    @property
+    def paper_spread(self) -> float | None:
+        """The cleanest quarter of the paper squares' spread (the grid's row numbers are printed in some of them);
+        None when no margin paper is in view."""
+        return float(np.percentile(self.paper, 25)) if self.paper else None
+
+    def spread(self, box: Box) -> float:
+        """The spread of the fine texture inside `box`."""
+        x0, y0, x1, y1 = box
+        return float(np.std(self.fine[y0:y1, x0:x1]))
+
+    def pencil_grain(self, box: Box) -> float:
+        """The texture inside `box` beyond the paper's, as a share of its ink (0: as smooth as bare paper)."""
+        x0, y0, x1, y1 = box
+        paper = self.paper_spread or 0.0
+        beyond = max(self.spread(box) ** 2 - paper**2, 0.0) ** 0.5
+        return beyond / max(float(np.mean(self.ink[y0:y1, x0:x1])), 1e-3)
+
+
+def grain_of(ink: np.ndarray, trusted: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) -> Grain:
+    """The fine texture of the sheet image's `ink` (0 paper .. 1 black), with the paper's spread measured in
+    t.grain_block_mm squares t.grain_margin_mm beside the grid, where the photo is `trusted`."""
+    fine = ink - cv2.GaussianBlur(ink, (0, 0), t.grain_blur_mm * px_per_mm)
+    grid, size = layout.GRID_RECT, t.grain_block_mm
+    paper = []
+    for y in np.arange(grid.y, grid.y2 - size, size):
+        for x in (grid.x - t.grain_margin_mm - size, grid.x2 + t.grain_margin_mm):
+            x0, y0, x1, y1 = layout.Rect(x, y, size, size).to_px(px_per_mm)
+            if x0 >= 0 and x1 <= ink.shape[1] and trusted[y0:y1, x0:x1].all():
+                paper.append(float(np.std(fine[y0:y1, x0:x1])))
+    return Grain(ink, fine, tuple(paper))
+
+
+def print_line_width_mm(ink: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) -> float:
+    """How wide the grid's inner printed lines look in the sheet image, in mm: the ink across each line (its
+    profile, the median along the line so that pencil over parts of it counts for little) divided by its peak, the
+    median over the 16 lines. A sharp photo shows them about as wide as printed; blur widens them."""
+    grid = layout.GRID_RECT
+    reach = round(t.print_width_reach_mm * px_per_mm)
+    widths = []
+    for image, across, along in ((ink, grid.x, (grid.y, grid.y2)), (ink.T, grid.y, (grid.x, grid.x2))):
+        start, stop = (round(v * px_per_mm) + reach for v in along)
+        stop -= 2 * reach
+        for k in range(1, layout.GRID_SIZE):
+            centre = round((across + k * layout.CELL_MM) * px_per_mm)
+            profile = np.median(image[start:stop, centre - reach : centre + reach + 1], axis=0)
+            rise = np.clip(profile - min(float(profile[:2].mean()), float(profile[-2:].mean())), 0.0, None)
+            if rise.max() > 0:
+                widths.append(float(rise.sum() / rise.max()) / px_per_mm)
+    return float(np.median(widths)) if widths else float("inf")
