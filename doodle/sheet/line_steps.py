@@ -207,7 +207,7 @@ def settle(doubtful: Collection[Cell], paper: Collection[Cell], heavy: Collectio
            step_between: Mapping[Cell, Mapping[Cell, LineStep | None]], t: ReaderTuning,
            margin: Collection[Cell] = frozenset(), tints: Collection[Cell] = frozenset(),
            textured: Collection[Cell] = frozenset(),
-           not_fills: Collection[tuple[Cell, Cell]] = frozenset()) -> dict[Cell, bool]:
+           over_edges: Collection[tuple[Cell, Cell]] = frozenset()) -> dict[Cell, bool]:
     """Which of the `doubtful` cells (with no strokes) their neighbours settle, and as what (True: shaded).
 
     `paper`: cells known to be paper; `margin`: the margin's squares beside the grid (paper too, but printed with
@@ -215,9 +215,9 @@ def settle(doubtful: Collection[Cell], paper: Collection[Cell], heavy: Collectio
     smudge; none of them hold strokes. `tints`: doubtful cells that may be a stain's tint, whose edge may lie
     along a line by chance: no step settles them as shaded. `textured`: doubtful cells with more fine texture than
     paper (strokes a blur hid, whose sparse bands the strips may miss): not settled as paper.
-    `step_between[c][d]`: the step from doubtful cell c into its neighbour d (`line_step`). `not_fills`: the
-    lines (c, d) whose flat step is not taken for a fill's (over a hard shadow's edge, which a depth taken out amiss
-    leaves as a step).
+    `step_between[c][d]`: the step from doubtful cell c into its neighbour d (`line_step`). `over_edges`: the
+    lines (c, d) a hard shadow's edge crosses, which settle nothing: a depth taken out amiss there leaves a step
+    where there is none, or hides a light fill's.
 
     A cell is settled only where every neighbour that says anything says the same (a cell shaded over half its
     width runs on into paper on one side and steps on another), and as paper only where no line to paper is
@@ -231,6 +231,8 @@ def settle(doubtful: Collection[Cell], paper: Collection[Cell], heavy: Collectio
                 continue
             verdicts, objections = set(), set()
             for other, found in step_between[cell].items():
+                if (cell, other) in over_edges:
+                    continue
                 known = other in paper or other in margin
                 label = False if known else True if other in heavy else settled.get(other)
                 if found is None or label is None:
@@ -239,8 +241,7 @@ def settle(doubtful: Collection[Cell], paper: Collection[Cell], heavy: Collectio
                     verdicts.add(label)
                 elif label is False and found.step >= t.line_step_object:
                     objections.add(False)  # darker than paper beside it: not paper, whatever else says so
-                if (label is False and other not in margin and cell not in tints and (cell, other) not in not_fills
-                        and found.flat_step(t)):
+                if label is False and other not in margin and cell not in tints and found.flat_step(t):
                     verdicts.add(True)
             if len(verdicts) == 1 and not verdicts & objections:
                 settled[cell] = verdicts.pop()

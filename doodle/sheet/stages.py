@@ -1400,10 +1400,13 @@ def _settled_by_line_steps(read: SheetRead, decided: list[tuple[bool, float]], b
     cells = {divmod(index, SIZE) for index in doubtful}
     cells = {cell for cell in cells if abs(middle_against_sides(sheet, PX_PER_MM, cell, t)) < t.line_step_smooth}
     # Nor over what covers the sheet (`_steps`). A hard shadow's edge, taken out at a depth that may be off there,
-    # leaves a step, never a ramp: across it no step is taken for a fill's (a soft shadow's, off, leaves a ramp).
+    # leaves a step, never a ramp: across it no step is taken for a fill's (a soft shadow's, off, leaves a ramp);
+    # nor is the light running on taken for paper's, as the depth may be off by a light fill's step (harsh 46007,
+    # blind: e4, a light fill at 0.135 of ink, ran on across a shadow's edge into paper lifted out of the shadow,
+    # and was settled as paper, unflagged).
     around = _steps(read, cells, paper | heavy | margin)
     hard_edge = not read.shadows.soft and bool(read.shadows.edge.any())
-    not_fills = {(cell, other) for cell, steps in around.items() for other in steps
+    over_edges = {(cell, other) for cell, steps in around.items() for other in steps
                  if hard_edge and line_crosses(read.shadows.edge, PX_PER_MM, cell, other, t)}
     # The texture paper has in this photo: its sure paper cells' (where there are none, every cell with any texture
     # counts as textured, and nothing is settled as paper).
@@ -1411,7 +1414,7 @@ def _settled_by_line_steps(read: SheetRead, decided: list[tuple[bool, float]], b
     usual = float(np.median([grain[cell] for cell in paper])) if paper else 0.0
     textured = {cell for cell in cells if grain[cell] > t.line_step_grain * usual}
     settled = settle(cells, paper, heavy, around, t, margin=margin, tints=tints, textured=textured,
-                     not_fills=not_fills)
+                     over_edges=over_edges)
     return {row * SIZE + col: shaded for (row, col), shaded in settled.items()}
 
 
