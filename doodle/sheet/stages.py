@@ -1407,7 +1407,7 @@ def _settled_by_line_steps(read: SheetRead, decided: list[tuple[bool, float]], b
     around = _steps(read, cells, paper | heavy | margin)
     hard_edge = not read.shadows.soft and bool(read.shadows.edge.any())
     over_edges = {(cell, other) for cell, steps in around.items() for other in steps
-                 if hard_edge and line_crosses(read.shadows.edge, PX_PER_MM, cell, other, t)}
+                  if hard_edge and line_crosses(read.shadows.edge, PX_PER_MM, cell, other, t)}
     # The texture paper has in this photo: its sure paper cells' (where there are none, every cell with any texture
     # counts as textured, and nothing is settled as paper).
     grain = fine_texture(sheet, PX_PER_MM, cells | paper, t)
