@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -12,6 +13,7 @@ from doodle.sheet.light import could_be_paper, darker_nearby, either_side
 from doodle.sheet.measure import coarse_estimate
 from doodle.sheet.scan import UNEVEN_LIGHT_NOTE, read_photo
 from doodle.sheet.stages import PX_PER_MM, cell_boxes
+from doodle.sheet.tuning import TUNING
 from tests.photogen import make_photo
 from tests.photogen_families import family_photo
 from tests.test_scan import assert_exact, flagged, recode, wrong_items
@@ -142,3 +144,15 @@ def test_a_full_quilt_of_light_fills_is_not_taken_for_paper(level, seed):
     assert photo.truth.quilt.empty_count() == 0
     assert UNEVEN_LIGHT_NOTE not in result.notes
     assert sum(doubt.kind == "cell" for doubt in result.uncertain) <= 5
+
+
+def test_with_most_of_the_grid_in_doubt_no_tint_is_read_sure():
+    """Mixed 4700007 (a blind finding): glare, mixed lamps and a dim, sharpened exposure leave 78 cells in doubt;
+    five empty cells read as tints 5-7 times the threshold were shaded and sure. The light is known nowhere in
+    such a grid: every cell with no strokes is in doubt."""
+    photo = family_photo(4700007, "mixed")
+    result = read_photo(photo.jpeg)
+    assert not wrong_items(result, photo.truth) - flagged(result)
+    assert sum(doubt.kind == "cell" for doubt in result.uncertain) > TUNING.most_in_doubt_share * 81
+    before = read_photo(photo.jpeg, tuning=replace(TUNING, most_in_doubt_share=1.0))
+    assert wrong_items(before, photo.truth) - flagged(before)

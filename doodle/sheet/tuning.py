@@ -296,6 +296,9 @@ class ReaderTuning:
     paper_cell_share: float = 0.5  # ... of paper_cell_share is taken as paper
     max_passes: int = 5  # rounds of empty cells joining the paper and the light estimated again, at most
     uncertain_below: float = 0.5  # anything read with less confidence than this is listed as uncertain
+    # With more than this share of the grid's cells in doubt, every cell with no strokes is in doubt too (the light
+    # is not known anywhere in the grid): a photo to take again, whatever the rest reads.
+    most_in_doubt_share: float = 0.5
     # Where the light is steep, grey cells in doubt with nothing drawn whose ink lies below a gap this wide are the
     # light misjudged (`stages._misjudged_light`): residues 0.07-0.26 of ink, solid fills 0.35-0.65 (light 8, 18).
     misjudged_gap: float = 0.1
