@@ -18,26 +18,19 @@ import cv2
 import numpy as np
 
 from doodle.sheet import layout
+from doodle.sheet.pictures import Box
 from doodle.sheet.tuning import TUNING, ReaderTuning
-
-Box = tuple[int, int, int, int]
-"""A region of the sheet image in pixels: x0, y0, x1, y1."""
 
 
 @dataclass(frozen=True)
 class Grain:
     """The fine texture of a sheet image (`fine`: the ink less its blur), and the spread of the bare paper beside
-    the grid (`paper`: one standard deviation per square of margin, none when no margin is in the photo)."""
+    the grid (`paper_spread`: the cleanest quarter of its squares', as the grid's row numbers are printed in some;
+    None when no margin paper is in view)."""
 
     ink: np.ndarray
     fine: np.ndarray
-    paper: tuple[float, ...]
-
-    @property
-    def paper_spread(self) -> float | None:
-        """The cleanest quarter of the paper squares' spread (the grid's row numbers are printed in some of them);
-        None when no margin paper is in view."""
-        return float(np.percentile(self.paper, 25)) if self.paper else None
+    paper_spread: float | None
 
     def spread(self, box: Box) -> float:
         """The spread of the fine texture inside `box`."""
@@ -63,7 +56,7 @@ def grain_of(ink: np.ndarray, trusted: np.ndarray, px_per_mm: float, t: ReaderTu
             x0, y0, x1, y1 = layout.Rect(x, y, size, size).to_px(px_per_mm)
             if x0 >= 0 and x1 <= ink.shape[1] and trusted[y0:y1, x0:x1].all():
                 paper.append(float(np.std(fine[y0:y1, x0:x1])))
-    return Grain(ink, fine, tuple(paper))
+    return Grain(ink, fine, float(np.percentile(paper, 25)) if paper else None)
 
 
 def print_line_width_mm(ink: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) -> float:
@@ -74,8 +67,7 @@ def print_line_width_mm(ink: np.ndarray, px_per_mm: float, t: ReaderTuning = TUN
     reach = round(t.print_width_reach_mm * px_per_mm)
     widths = []
     for image, across, along in ((ink, grid.x, (grid.y, grid.y2)), (ink.T, grid.y, (grid.x, grid.x2))):
-        start, stop = (round(v * px_per_mm) + reach for v in along)
-        stop -= 2 * reach
+        start, stop = round(along[0] * px_per_mm) + reach, round(along[1] * px_per_mm) - reach  # clear of the ends
         for k in range(1, layout.GRID_SIZE):
             centre = round((across + k * layout.CELL_MM) * px_per_mm)
             profile = np.median(image[start:stop, centre - reach : centre + reach + 1], axis=0)
