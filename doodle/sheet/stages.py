@@ -529,6 +529,7 @@ def decide_cells(read: SheetRead) -> None:
             if 0 <= r < SIZE and 0 <= c < SIZE
             and not (values[r * SIZE + c] > threshold and read.strokes.shares[r * SIZE + c] >= t.stroke_mark)
         }
+    shading = _shading_darkness(read, boxes)
     decided: list[tuple[bool, float]] = []  # each cell's reading and confidence
     by_strokes_alone: set[int] = set()  # cells whose ink says empty, read shaded in doubt for their strokes
     for index, value in enumerate(values):
@@ -562,6 +563,14 @@ def decide_cells(read: SheetRead) -> None:
             conf = bare
         if sure:
             conf = max(conf, t.outlined_confidence)
+        if (shaded and index not in doubtful and read.strokes.drawn[index] < t.stroke_mark and value < t.tint_sure
+                and _faint_beside_shading(read, boxes[index], shading) and _neutral(field_, boxes[index], t)):
+            # A grey tint with no strokes, far fainter than the sheet's own shading, outlined or not: a patch rubbed
+            # out keeps a tenth to a third of its pencil, outline and all (erased 10014: a scribbled patch's ghost,
+            # its texture kept, read shaded and sure in its faint outline).
+            if conf >= t.uncertain_below:
+                read.bare_tints.add(index)
+            conf = min(conf, t.shadow_doubt)
         if index in doubtful:
             conf = min(conf, t.shadow_doubt)
         decided.append((shaded, conf))
@@ -1064,6 +1073,29 @@ def _grain(read: SheetRead) -> Grain:
     if read.grain is None:
         read.grain = grain_of(read.light.ink, read.trusted, PX_PER_MM, read.tuning)
     return read.grain
+
+
+def _darkest_ink(read: SheetRead, box: Box) -> float:
+    """The ink of a region's darkest pixels (its t.darkest_ink_percentile): how hard the pencil was pressed, however
+    little of the region it covers."""
+    x0, y0, x1, y1 = box
+    return float(np.percentile(read.light.ink[y0:y1, x0:x1], read.tuning.darkest_ink_percentile))
+
+
+def _shading_darkness(read: SheetRead, boxes: tuple[Box, ...]) -> float | None:
+    """How dark the sheet's own shading is: the median `_darkest_ink` of its cells surely pencil (strokes drawn, or
+    a tint of t.tint_sure), when there are t.shading_reference_cells of them; None otherwise."""
+    t = read.tuning
+    pencil = [index for index in range(SIZE * SIZE) if read.values[index] > read.threshold
+              and (read.strokes.drawn[index] >= t.stroke_mark or read.values[index] >= t.tint_sure)]
+    if len(pencil) < t.shading_reference_cells:
+        return None
+    return float(np.median([_darkest_ink(read, boxes[index]) for index in pencil]))
+
+
+def _faint_beside_shading(read: SheetRead, box: Box, shading: float | None) -> bool:
+    """Whether a region's darkest pencil is under t.faint_tint_share of the sheet's shading (`_shading_darkness`)."""
+    return shading is not None and _darkest_ink(read, box) < read.tuning.faint_tint_share * shading
 
 
 def _smooth_in_sharp_photo(read: SheetRead, box: Box) -> bool:
