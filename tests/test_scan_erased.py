@@ -1,6 +1,7 @@
 """A patch rubbed out leaves a ghost of its pencil: a grey tint with no strokes in it and no outline drawn about it
 is read shaded only well away from the threshold, and in doubt nearer it (doodle/sheet/stages.py `decide_cells`,
-tuning `bare_tint_margin_factor`). A coloured tint is meant, and an outlined one is a patch."""
+tuning `bare_tint_margin_factor`). A coloured tint is meant, and an outlined one is a patch, unless its darkest
+pencil is far fainter than the sheet's own shading (tuning `faint_tint_share`): an outline is rubbed out with it."""
 
 from __future__ import annotations
 
@@ -24,7 +25,11 @@ def test_a_rubbed_out_patch_is_never_read_shaded_without_a_doubt(seed):
     wrong = wrong_items(result, photo.truth)
     assert wrong, "the ghost is read shaded (in doubt): a light fill looks the same"
     assert not wrong - flagged(result)
-    before = read_photo(photo.jpeg, tuning=replace(TUNING, bare_tint_margin_factor=1.0))
+    # The wider margin alone catches it (so does the ghost's faintness beside the sheet's shading: see below).
+    margin_alone = replace(TUNING, faint_tint_share=0.0)
+    alone = read_photo(photo.jpeg, tuning=margin_alone)
+    assert not wrong_items(alone, photo.truth) - flagged(alone)
+    before = read_photo(photo.jpeg, tuning=replace(margin_alone, bare_tint_margin_factor=1.0))
     assert wrong_items(before, photo.truth) - flagged(before), "the reader without the wider margin missed it"
 
 
@@ -35,3 +40,39 @@ def test_a_pale_yellow_fill_in_doubt_for_its_tint_is_not_settled_as_paper():
     result = read_photo(photo.jpeg)
     assert not wrong_items(result, photo.truth) - flagged(result)
     assert result.quilt.is_covered(2, 3)
+
+
+def test_a_ghost_far_fainter_than_the_sheets_shading_is_in_doubt_outlined_or_not():
+    """Held-out erased 10014: a scribbled patch rubbed out, its texture kept and its outline too in part, at 0.20-0.23
+    of the darkness of the sheet's shading, no strokes found in it: d7 and e9 (in the ghost's outline), d8 and f9
+    read shaded and sure before."""
+    photo = styled_photo(10014, "mild", distractor="erased")
+    result = read_photo(photo.jpeg)
+    wrong = wrong_items(result, photo.truth)
+    assert {"d7", "d8", "e9", "f9"} <= wrong and not wrong - flagged(result)
+    before = read_photo(photo.jpeg, tuning=replace(TUNING, faint_tint_share=0.0))
+    assert {"d7", "d8", "e9", "f9"} <= wrong_items(before, photo.truth) - flagged(before)
+
+
+def test_a_light_fill_beside_heavy_shading_stays_sure():
+    """Moderate 3016: a patch of light pencil (no strokes found) at 0.29-0.30 of the darkness of the sheet's heavy
+    shading is a fill, read shaded and sure; a rule that reached a little further would doubt it."""
+    photo = make_photo(3016, "moderate")
+    light = {"a8", "f8", "f9", "g9"}
+    result = read_photo(photo.jpeg)
+    assert all(result.quilt.is_covered(int(name[1:]) - 1, ord(name[0]) - ord("a")) for name in light)
+    assert not light & flagged(result)
+    further = read_photo(photo.jpeg, tuning=replace(TUNING, faint_tint_share=0.35))
+    assert light <= flagged(further)
+
+
+def test_a_faint_fill_that_shows_pencil_grain_stays_sure():
+    """Held-out sharpened 10020: light fills at 0.22-0.24 of the darkness of the sheet's strokes (sharpening darkens
+    thin strokes' cores more than a fill) but speckled as pencil is (grain 0.19-0.22), read shaded and sure; without
+    asking for grain, seven of them would be in doubt."""
+    photo = styled_photo(10020, "moderate", sharpen=2.0)
+    light = {"d6", "e6", "e7", "e8", "f8", "d9", "e9"}
+    result = read_photo(photo.jpeg)
+    assert not wrong_items(result, photo.truth) - flagged(result) and not light & flagged(result)
+    grainless = read_photo(photo.jpeg, tuning=replace(TUNING, faint_tint_grain_most=1.0))
+    assert light <= flagged(grainless)

@@ -565,9 +565,9 @@ def decide_cells(read: SheetRead) -> None:
             conf = max(conf, t.outlined_confidence)
         if (shaded and index not in doubtful and read.strokes.drawn[index] < t.stroke_mark and value < t.tint_sure
                 and _faint_beside_shading(read, boxes[index], shading) and _neutral(field_, boxes[index], t)):
-            # A grey tint with no strokes, far fainter than the sheet's own shading, outlined or not: a patch rubbed
-            # out keeps a tenth to a third of its pencil, outline and all (erased 10014: a scribbled patch's ghost,
-            # its texture kept, read shaded and sure in its faint outline).
+            # A grey tint with no strokes, far fainter than the sheet's own shading and with little grain, outlined
+            # or not: a patch rubbed out keeps a tenth to a third of its pencil, outline and all, smeared (erased
+            # 10014: a scribbled patch's ghost, its texture kept, read shaded and sure in its faint outline).
             if conf >= t.uncertain_below:
                 read.bare_tints.add(index)
             conf = min(conf, t.shadow_doubt)
@@ -1094,8 +1094,11 @@ def _shading_darkness(read: SheetRead, boxes: tuple[Box, ...]) -> float | None:
 
 
 def _faint_beside_shading(read: SheetRead, box: Box, shading: float | None) -> bool:
-    """Whether a region's darkest pencil is under t.faint_tint_share of the sheet's shading (`_shading_darkness`)."""
-    return shading is not None and _darkest_ink(read, box) < read.tuning.faint_tint_share * shading
+    """Whether a region's darkest pencil is under t.faint_tint_share of the sheet's shading (`_shading_darkness`),
+    with less grain than a pencil fill's (under t.faint_tint_grain_most: the eraser smears what it leaves)."""
+    t = read.tuning
+    return (shading is not None and _darkest_ink(read, box) < t.faint_tint_share * shading
+            and _grain(read).pencil_grain(box) < t.faint_tint_grain_most)
 
 
 def _smooth_in_sharp_photo(read: SheetRead, box: Box) -> bool:

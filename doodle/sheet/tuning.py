@@ -158,11 +158,15 @@ class ReaderTuning:
     print_width_reach_mm: float = 1.0
     # A grey tint with no strokes whose darkest pixels (the darkest_ink_percentile of its ink) are under
     # faint_tint_share of the sheet's own shading (the median of its cells surely pencil, given
-    # shading_reference_cells of them) is in doubt, outlined or not: a patch rubbed out keeps a tenth to a third of
-    # its pencil. Ghosts read shaded (erased 0-23, 10000-10023): 0.14-0.35 of the sheet's shading; light pencil
-    # fills read shaded and sure (levels 3000-3039, 9 families 100000-100023): 0.29 and up, heavy ones 0.54 and up.
+    # shading_reference_cells of them), and whose grain (grain.Grain.pencil_grain) is under faint_tint_grain_most,
+    # is in doubt, outlined or not: a patch rubbed out keeps a tenth to a third of its pencil, smeared. Ghosts read
+    # shaded (erased 0-23, 10000-10023): 0.13-0.35 of the sheet's shading (the ones read sure before, 0.13-0.23),
+    # grain 0-0.09. Light pencil fills read shaded and sure: 0.29 and up (levels 3000-3039, 9 families
+    # 100000-100023); in sharpened photos, which darken thin strokes' cores more than a fill, 0.22 and up with grain
+    # 0.19 and up, or 0.246 and up with less (sharpened 5 and 22).
     darkest_ink_percentile: float = 98.0
-    faint_tint_share: float = 0.25
+    faint_tint_share: float = 0.24
+    faint_tint_grain_most: float = 0.12
     shading_reference_cells: int = 4
     # Gaps and confidences are compared on a log scale offset by this much ink: empty paper measures about 0 with
     # noise of a few hundredths, so 0.01 -> 0.08 is a wider gap than 0.15 -> 0.45 (light pencil against heavy).
