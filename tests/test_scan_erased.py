@@ -69,10 +69,10 @@ def test_a_light_fill_beside_heavy_shading_stays_sure():
 def test_a_faint_fill_that_shows_pencil_grain_stays_sure():
     """Held-out sharpened 10020: light fills at 0.22-0.24 of the darkness of the sheet's strokes (sharpening darkens
     thin strokes' cores more than a fill) but speckled as pencil is (grain 0.19-0.22), read shaded and sure; without
-    asking for grain, seven of them would be in doubt."""
+    asking for grain, they would be in doubt (e8, d9, e9, the faintest at 0.22-0.23, at least)."""
     photo = styled_photo(10020, "moderate", sharpen=2.0)
     light = {"d6", "e6", "e7", "e8", "f8", "d9", "e9"}
     result = read_photo(photo.jpeg)
     assert not wrong_items(result, photo.truth) - flagged(result) and not light & flagged(result)
     grainless = read_photo(photo.jpeg, tuning=replace(TUNING, faint_tint_grain_most=1.0))
-    assert light <= flagged(grainless)
+    assert {"e8", "d9", "e9"} <= flagged(grainless)
