@@ -529,7 +529,11 @@ def decide_cells(read: SheetRead) -> None:
             if 0 <= r < SIZE and 0 <= c < SIZE
             and not (values[r * SIZE + c] > threshold and read.strokes.shares[r * SIZE + c] >= t.stroke_mark)
         }
-    shading = _shading_darkness(read, boxes)
+    @cache
+    def shading() -> float | None:
+        """The darkness of the sheet's own shading, measured when first needed."""
+        return _shading_darkness(read, boxes)
+
     decided: list[tuple[bool, float]] = []  # each cell's reading and confidence
     by_strokes_alone: set[int] = set()  # cells whose ink says empty, read shaded in doubt for their strokes
     for index, value in enumerate(values):
@@ -564,7 +568,7 @@ def decide_cells(read: SheetRead) -> None:
         if sure:
             conf = max(conf, t.outlined_confidence)
         if (shaded and index not in doubtful and read.strokes.drawn[index] < t.stroke_mark and value < t.tint_sure
-                and _faint_beside_shading(read, boxes[index], shading) and _neutral(field_, boxes[index], t)):
+                and _faint_beside_shading(read, boxes[index], shading()) and _neutral(field_, boxes[index], t)):
             # A grey tint with no strokes, far fainter than the sheet's own shading and with little grain, outlined
             # or not: a patch rubbed out keeps a tenth to a third of its pencil, outline and all, smeared (erased
             # 10014: a scribbled patch's ghost, its texture kept, read shaded and sure in its faint outline).
