@@ -156,3 +156,18 @@ def test_with_most_of_the_grid_in_doubt_no_tint_is_read_sure():
     assert sum(doubt.kind == "cell" for doubt in result.uncertain) > TUNING.most_in_doubt_share * 81
     before = read_photo(photo.jpeg, tuning=replace(TUNING, most_in_doubt_share=1.0))
     assert wrong_items(before, photo.truth) - flagged(before)
+
+
+def test_paper_in_a_patchs_outline_under_a_shadow_is_in_doubt(monkeypatch):
+    """Light 4900003 (blind): a9, a light fill in the grid's corner under a soft shadow, outlined with b9-d9 (shaded),
+    read as paper as dark as the shadowed margin beside it, sure. A cell a drawn outline takes in with shaded cells
+    and read as paper where a shadow puts the light in question is in doubt now."""
+    from doodle.sheet import stages
+
+    photo = family_photo(4900003, "light")
+    result = read_photo(photo.jpeg)
+    assert "a9" in wrong_items(result, photo.truth)
+    assert not wrong_items(result, photo.truth) - flagged(result)
+    monkeypatch.setattr(stages, "inside_outlines", lambda drawn, shaded, cells: set())
+    before = read_photo(photo.jpeg)
+    assert "a9" in wrong_items(before, photo.truth) - flagged(before)

@@ -11,7 +11,7 @@ import numpy as np
 from doodle.quilt import SIZE
 from doodle.sheet import layout
 from doodle.sheet.measure import flat_field
-from doodle.sheet.outline import drawn_sides, edge_lines, outlined_cells, shut_out
+from doodle.sheet.outline import drawn_sides, edge_lines, inside_outlines, outlined_cells, shut_out
 from doodle.sheet.scan import PX_PER_MM
 from doodle.sheet.tuning import TUNING
 
@@ -186,3 +186,33 @@ def test_an_outline_is_found_beside_a_print_its_two_sides_read_apart():
     drawn = drawn_sides(_lines(sheet))
     assert drawn["above"][5, 1]
     assert sum(int(side.sum()) for side in drawn.values()) == 1
+
+
+def test_an_empty_looking_cell_inside_a_patchs_outline_is_found():
+    """A patch a9-d9 outlined along the grid's bottom row, its corner cell a9 read as paper (light 4900003, blind):
+    the outline takes a9 in with b9, shaded. Not a8 above it, whose side toward a9 is drawn on a9's side of the
+    print; not e9 beside d9, across d9's outline; not a9 with its side toward b9 drawn (a patch of its own, left
+    unshaded)."""
+    sheet = _printed_sheet()
+    _outline(sheet, {(8, col) for col in range(4)})
+    drawn = drawn_sides(_lines(sheet))
+    a9, b9, c9, d9, a8, e9 = 72, 73, 74, 75, 63, 76
+    shaded = {b9, c9, d9}
+    assert inside_outlines(drawn, shaded, {a9, a8, e9}) == {a9}
+    assert inside_outlines(drawn, shaded - {b9}, {a9}) == set()  # no shaded cell joined to it
+    _draw_sides(sheet, 8, 0, "r")  # a9 outlined on its own
+    assert inside_outlines(drawn_sides(_lines(sheet)), shaded, {a9}) == set()
+
+
+def test_a_cell_in_the_middle_of_an_outline_needs_every_other_side_drawn():
+    """d5 (row 4, col 3) inside an outline around d4, d5 and e5, shaded but for d5: found. With the outline open
+    toward c5, away from the patch, it is not: an empty cell beside a patch whose outline was not drawn there."""
+    sheet = _printed_sheet()
+    _outline(sheet, {(3, 3), (4, 3), (4, 4)})
+    d4, d5, e5 = 3 * SIZE + 3, 4 * SIZE + 3, 4 * SIZE + 4
+    assert inside_outlines(drawn_sides(_lines(sheet)), {d4, e5}, {d5}) == {d5}
+    open_sheet = _printed_sheet()
+    _draw_sides(open_sheet, 3, 3, "tlr")
+    _draw_sides(open_sheet, 4, 3, "b")  # d5: its left side, toward c5, left undrawn
+    _draw_sides(open_sheet, 4, 4, "trb")
+    assert inside_outlines(drawn_sides(_lines(open_sheet)), {d4, e5}, {d5}) == set()

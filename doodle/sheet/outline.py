@@ -141,6 +141,28 @@ def shut_out(drawn: dict[str, np.ndarray], least: int = 3) -> set[int]:
                    _sides(*divmod(index, SIZE)) if 0 <= r < SIZE and 0 <= c < SIZE) >= least}
 
 
+def inside_outlines(drawn: dict[str, np.ndarray], shaded: set[int], cells: set[int]) -> set[int]:
+    """Of `cells` (index row * 9 + col), those a drawn outline takes in with shaded cells: joined to a cell of
+    `shaded` (no line drawn between them), and every other side inside the grid drawn on their own side, at least
+    one (`drawn`: `drawn_sides`'s). The grid's border is printed thick and tells nothing."""
+    found = set()
+    for index in cells:
+        joined_shaded, open_side, own_sides = False, False, 0
+        for (row, col), name, at in _sides(*divmod(index, SIZE)):
+            if not (0 <= row < SIZE and 0 <= col < SIZE):
+                continue
+            mine, theirs = bool(drawn[name][at]), bool(drawn[_other(name)][at])
+            if row * SIZE + col in shaded and not (mine or theirs):
+                joined_shaded = True
+            elif mine:
+                own_sides += 1
+            else:
+                open_side = True
+        if joined_shaded and own_sides and not open_side:
+            found.add(index)
+    return found
+
+
 def drawn_sides(lines: EdgeLines, t: ReaderTuning = TUNING) -> dict[str, np.ndarray]:
     """Per reading (above, below, left, right), whether a line is drawn over the print on that side: more
     line-like ink than the print alone gives, measured on the same reading of the inner sides of this photo and,

@@ -59,7 +59,7 @@ from doodle.sheet.measure import (
     region_ink,
     without_thin_print,
 )
-from doodle.sheet.outline import drawn_sides, edge_lines, outlined_cells, shut_out
+from doodle.sheet.outline import drawn_sides, edge_lines, inside_outlines, outlined_cells, shut_out
 from doodle.sheet.passes import (
     ending_in_paper,
     ends_running_on,
@@ -137,6 +137,7 @@ class SheetRead:
     blots: set[int] = field(init=False)  # ... of them, those whose tint fades before their lines or spills over
     stained: set[int] = field(init=False)  # cells under a mug's ring, offered as empty (`_under_stain_rings`)
     outlined: set[int] = field(init=False)  # marked cells inside a drawn outline (see `outline`)
+    drawn: dict[str, np.ndarray] = field(init=False)  # the sides of cells with a line drawn (`outline.drawn_sides`)
     confined: set[int] = field(init=False)  # cells with strokes, none crossing their sides (see `crossings`)
     scribbled: set[int] = field(init=False)  # cells where a scribble's passes turn back (see `scribbles`)
     passed: set[int] = field(init=False)  # outlined cells whose strokes are a pass from beyond a drawn side (`passes`)
@@ -363,7 +364,7 @@ def find_strokes(read: SheetRead) -> None:
     marked = {i for i in range(SIZE * SIZE) if shaded[i] or read.strokes.shares[i] >= t.stroke_mark}
     lines = edge_lines(read.light.ink, PX_PER_MM, t)
     read.outlined = outlined_cells(lines, marked, t)
-    drawn = drawn_sides(lines, t)
+    drawn = read.drawn = drawn_sides(lines, t)
     stroked = {i for i in marked if read.strokes.shares[i] >= t.stroke_mark}
     clean = without_grid_lines(read.strokes, PX_PER_MM, t)
     read.confined = confined_cells(read.strokes, boxes, stroked, PX_PER_MM, t, clean, drawn)
@@ -615,6 +616,17 @@ def decide_cells(read: SheetRead) -> None:
         decided[index] = (shaded, t.line_step_confidence)
     for index in _tints_running_on(read, decided) | _beside_settled_paper(read, decided):
         decided[index] = (True, min(decided[index][1], t.shadow_doubt))
+    # The rules have a patch outlined, then shaded: a cell that a drawn outline takes in with shaded cells, read as
+    # paper only in light a shadow put in question, may be a fill the light estimate took for paper (light
+    # 4900003, blind: a9, a light fill in the grid's corner under a soft shadow, outlined with the row beside it,
+    # read as paper as dark as the shadowed margin beside it). Elsewhere, paper in an outline is the player's.
+    in_question = read.in_shadow | shadowed
+    sure_paper = {index for index, (shaded, conf) in enumerate(decided)
+                  if not shaded and conf >= t.uncertain_below and index in in_question}
+    if sure_paper:
+        read_shaded = {index for index, (shaded, _) in enumerate(decided) if shaded}
+        for index in inside_outlines(read.drawn, read_shaded, sure_paper):
+            decided[index] = (False, min(decided[index][1], t.shadow_doubt))
     if sum(conf < t.uncertain_below for _, conf in decided) > t.most_in_doubt_share * SIZE * SIZE:
         # Most of the grid in doubt: the light is known nowhere in it, and a tint read sure is read in the same
         # light (mixed 4700007, blind: glare, mixed lamps and a dim, sharpened exposure; 78 cells in doubt, and 5
