@@ -128,7 +128,9 @@ class SheetRead:
     in_shadow: set[int] = field(init=False)  # cells whose light a shadow taken out raised (`_cells_in_shadow`)
     shadowed: set[int] = field(init=False)  # cells near a shadow's edge (all, when the light is steep)
     steep: bool = field(init=False)  # a shadow was taken out and the light still changes steeply near the grid
-    brightened: set[int] = field(init=False)  # cells read as paper only because a shadow was taken out
+    lifted: set[int] = field(init=False)  # cells read as paper only because a shadow was taken out
+    brightened: set[int] = field(init=False)  # ... of them, those in doubt for it (where the cells do not confirm
+    # the shadow's depth, or beside a stretch of its outline with no step: `leaked`)
     leaked: set[int] = field(init=False)  # those of them beside a stretch of its outline with no step
     depth_confirmed: bool = field(init=False)  # the cells read as paper confirm the shadows' depth (see below)
     # find_strokes
@@ -343,7 +345,7 @@ def shadow_doubts(read: SheetRead) -> None:
     read.depth_confirmed = _depth_confirmed(read, in_shadow)
     # Cells confirming the depth say nothing of where the shadow's outline runs: beside a stretch of it that
     # shows no step, the shadow may have leaked over light fills (`shadows.unsupported_outline`).
-    brightened = _brightened_cells(read, in_shadow)
+    brightened = read.lifted = _brightened_cells(read, in_shadow)
     read.leaked = brightened & _beside_unsupported(read, in_shadow)
     read.brightened = read.leaked if read.depth_confirmed else brightened
     read.show("light-variation", _variation_picture)
@@ -617,12 +619,12 @@ def decide_cells(read: SheetRead) -> None:
     for index in _tints_running_on(read, decided) | _beside_settled_paper(read, decided):
         decided[index] = (True, min(decided[index][1], t.shadow_doubt))
     # The rules have a patch outlined, then shaded: a cell that a drawn outline takes in with shaded cells, read as
-    # paper only in light a shadow put in question, may be a fill the light estimate took for paper (light
-    # 4900003, blind: a9, a light fill in the grid's corner under a soft shadow, outlined with the row beside it,
-    # read as paper as dark as the shadowed margin beside it). Elsewhere, paper in an outline is the player's.
-    in_question = read.in_shadow | shadowed
+    # paper only because a shadow was taken out (pencil in the photo's own light), may be a fill lifted with the
+    # shadow, whatever the other cells say of its depth (light 4900003, blind: a9, a light fill in the grid's
+    # corner, outlined with the row beside it, taken for paper under a shadow read from a glare's edge, sure).
+    # Elsewhere, paper in an outline is the player's to fill.
     sure_paper = {index for index, (shaded, conf) in enumerate(decided)
-                  if not shaded and conf >= t.uncertain_below and index in in_question}
+                  if not shaded and conf >= t.uncertain_below and index in read.lifted}
     if sure_paper:
         read_shaded = {index for index, (shaded, _) in enumerate(decided) if shaded}
         for index in inside_outlines(read.drawn, read_shaded, sure_paper):
