@@ -153,8 +153,9 @@ class SheetRead:
     quilt: Quilt = field(init=False)
     unlit: set[int] = field(init=False)  # tints with no strokes that the split of such cells alone puts with paper
     settled: dict[int, bool] = field(init=False)  # cells in doubt the printed lines settle (True: shaded; line_steps)
-    # grey tints with nothing drawn in or around them, in doubt only for that (`decide_cells`): the printed lines
-    # say a fill from light, not a fill from a patch rubbed out, and do not settle them
+    # grey tints in doubt only for what else they may be (`decide_cells`: nothing drawn in or around them, or far
+    # fainter than the sheet's shading): the printed lines tell a fill from light, not a fill from a patch rubbed
+    # out, and do not settle them
     bare_tints: set[int] = field(init=False, default_factory=set)
     grain: Grain | None = field(init=False, default=None)  # the fine texture, made when first needed
     print_width_mm: float | None = field(init=False, default=None)  # the printed lines' width seen, when needed
@@ -532,6 +533,7 @@ def decide_cells(read: SheetRead) -> None:
             if 0 <= r < SIZE and 0 <= c < SIZE
             and not (values[r * SIZE + c] > threshold and read.strokes.shares[r * SIZE + c] >= t.stroke_mark)
         }
+
     @cache
     def shading() -> float | None:
         """The darkness of the sheet's own shading, measured when first needed."""
@@ -620,8 +622,9 @@ def decide_cells(read: SheetRead) -> None:
         decided[index] = (True, min(decided[index][1], t.shadow_doubt))
     # The rules have a patch outlined, then shaded: a cell that a drawn outline takes in with shaded cells, read as
     # paper only because a shadow was taken out (pencil in the photo's own light), may be a fill lifted with the
-    # shadow, whatever the other cells say of its depth (light 4900003, blind: a9, a light fill in the grid's
-    # corner, outlined with the row beside it, taken for paper under a shadow read from a glare's edge, sure).
+    # shadow, whatever the other cells say of its depth (light 4900003, blind: a9, a grey fill in the grid's
+    # corner, outlined with the row beside it, under a hand's soft shadow taken out as a hard one 0.35 deep, read
+    # 0.03 of ink: paper, sure).
     # Elsewhere, paper in an outline is the player's to fill.
     sure_paper = {index for index, (shaded, conf) in enumerate(decided)
                   if not shaded and conf >= t.uncertain_below and index in read.lifted}
