@@ -159,9 +159,9 @@ def test_with_most_of_the_grid_in_doubt_no_tint_is_read_sure():
 
 
 def test_paper_in_a_patchs_outline_under_a_shadow_is_in_doubt(monkeypatch):
-    """Light 4900003 (blind): a9, a light fill in the grid's corner under a soft shadow, outlined with b9-d9 (shaded),
-    read as paper as dark as the shadowed margin beside it, sure. A cell a drawn outline takes in with shaded cells
-    and read as paper where a shadow puts the light in question is in doubt now."""
+    """Light 4900003 (blind): a9, a grey fill in the grid's corner outlined with b9-d9 (shaded), under a hand's soft
+    shadow taken out as a hard one 0.35 deep, read 0.03 of ink: paper, sure. A cell a drawn outline takes in with
+    shaded cells, read as paper only because a shadow was taken out, is in doubt now."""
     from doodle.sheet import stages
 
     photo = family_photo(4900003, "light")
