@@ -559,11 +559,13 @@ def decide_cells(read: SheetRead) -> None:
         margin = t.cell_log_margin * (t.shadow_margin_factor if unsure_light else 1.0)
         distance = log_distance(float(value), threshold, t)
         conf = min(1.0, distance / margin)
-        if (shaded and not sure and index not in doubtful and read.strokes.drawn[index] < t.stroke_mark
-                and index not in read.outlined and value < t.tint_sure and _neutral(field_, boxes[index], t)):
-            # A grey tint with nothing drawn: a fill, or a patch rubbed out, a smudge? Sure only further off; and
-            # in doubt whatever its ink when as smooth as paper in a photo that shows pencil grain (erased 10012: a
-            # rubbed-out patch's ghost at 2.2 times the threshold, smeared smooth, read shaded and sure).
+        # A grey tint with no strokes, not yet in doubt: a fill, or a patch rubbed out, a smudge?
+        grey_tint = (shaded and index not in doubtful and read.strokes.drawn[index] < t.stroke_mark
+                     and value < t.tint_sure and _neutral(field_, boxes[index], t))
+        if grey_tint and not sure and index not in read.outlined:
+            # With nothing drawn in or around it: sure only further off; and in doubt whatever its ink when as
+            # smooth as paper in a photo that shows pencil grain (erased 10012: a rubbed-out patch's ghost at 2.2
+            # times the threshold, smeared smooth, read shaded and sure).
             bare = min(conf, distance / (t.cell_log_margin * t.bare_tint_margin_factor))
             if _smooth_in_sharp_photo(read, boxes[index]):
                 bare = min(bare, t.shadow_doubt)
@@ -572,11 +574,10 @@ def decide_cells(read: SheetRead) -> None:
             conf = bare
         if sure:
             conf = max(conf, t.outlined_confidence)
-        if (shaded and index not in doubtful and read.strokes.drawn[index] < t.stroke_mark and value < t.tint_sure
-                and _faint_beside_shading(read, boxes[index], shading()) and _neutral(field_, boxes[index], t)):
-            # A grey tint with no strokes, far fainter than the sheet's own shading and with little grain, outlined
-            # or not: a patch rubbed out keeps a tenth to a third of its pencil, outline and all, smeared (erased
-            # 10014: a scribbled patch's ghost, its texture kept, read shaded and sure in its faint outline).
+        if grey_tint and _faint_beside_shading(read, boxes[index], shading()):
+            # Far fainter than the sheet's own shading and with little grain, outlined or not: a patch rubbed out
+            # keeps a tenth to a third of its pencil, outline and all, smeared (erased 10014: a scribbled patch's
+            # ghost, its texture kept, read shaded and sure in its faint outline).
             if conf >= t.uncertain_below:
                 read.bare_tints.add(index)
             conf = min(conf, t.shadow_doubt)
