@@ -227,7 +227,6 @@ def test_a_line_across_a_hard_shadow_s_edge_settles_nothing():
     assert not line_crosses(edge, PX_PER_MM, e5, e6, TUNING)
 
 
-
 def test_a_light_fill_beside_a_shadow_s_edge_is_not_settled_as_paper():
     """Harsh 46007 (a blind finding): e4, a light fill at 0.135 of ink under the edge of a hard shadow taken out,
     ran on across that edge into e3's paper, lifted out of the shadow, and was settled as paper, unflagged."""
@@ -235,6 +234,7 @@ def test_a_light_fill_beside_a_shadow_s_edge_is_not_settled_as_paper():
     result = read_photo(photo.jpeg)
     assert not wrong_items(result, photo.truth) - flagged(result)
     assert result.quilt.is_covered(3, 4)
+
 
 def test_a_wide_faint_smudge_runs_on_through_its_lines_and_a_faint_fill_steps_at_them():
     """What `stages._tints_running_on` stands on: an eraser's smudge 9% dark in the middle of c4, fading over 7 mm,
