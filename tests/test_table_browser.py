@@ -110,6 +110,13 @@ def read_qr(png: bytes) -> str:
     return cv2.QRCodeDetector().detectAndDecode(image)[0]
 
 
+def qr_on_screen(image) -> str:
+    """What a phone's camera reads off the screen from the QR code's <img>, once the browser has decoded its picture
+    (a screenshot taken before that shows an empty box: CI read '' once)."""
+    image.evaluate("img => img.decode()")
+    return read_qr(image.screenshot())
+
+
 def fits(page, width, height):
     """The page's content fits the viewport (`height` None: any height)."""
     wide, tall = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
@@ -158,7 +165,7 @@ def test_a_whole_game_with_a_host_and_three_phones(table_server, tmp_path):
         expect(code).to_have_text(server.session.room_code)
         room = code.inner_text()
 
-        scanned = read_qr(host.locator("img.qr").screenshot())  # what a phone's camera reads off the screen
+        scanned = qr_on_screen(host.locator("img.qr"))  # what a phone's camera reads off the screen
         assert scanned == f"{base}/#room={room}"
 
         phones = []
@@ -206,7 +213,7 @@ def test_a_whole_game_with_a_host_and_three_phones(table_server, tmp_path):
                     shoot(phones[0], tmp_path, "phone-turn.png")
                     assert fits(host, 1280, 720)  # the whole table on a 1280x720 screen, no scrolling
                     host.click(".join-mini")  # a late guest: the join code shown large, then closed
-                    assert read_qr(host.locator(".qr-overlay img.qr").screenshot()) == scanned
+                    assert qr_on_screen(host.locator(".qr-overlay img.qr")) == scanned
                     host.click(".qr-overlay")
                     expect(host.locator(".qr-overlay")).to_have_count(0)
                     small = watch(browser.new_page(viewport=PHONE["viewport"]), "small host")
