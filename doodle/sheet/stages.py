@@ -619,7 +619,8 @@ def decide_cells(read: SheetRead) -> None:
     read.settled = _settled_by_line_steps(read, decided, boxes)
     for index, shaded in read.settled.items():
         decided[index] = (shaded, t.line_step_confidence)
-    for index in _tints_running_on(read, decided) | _beside_settled_paper(read, decided):
+    running_on = _tints_running_on(read, decided)
+    for index in running_on | _beside_settled_paper(read, decided, running_on):
         decided[index] = (True, min(decided[index][1], t.shadow_doubt))
     # The rules have a patch outlined, then shaded: a cell that a drawn outline takes in with shaded cells, read as
     # paper only because a shadow was taken out (pencil in the photo's own light), may be a fill lifted with the
@@ -1407,30 +1408,43 @@ def _tints_running_on(read: SheetRead, decided: list[tuple[bool, float]]) -> set
     paper, however light; a smudge, a smear or the light fades across them (smudge 430015, blind: a4, a wide eraser
     smudge 0.069 of ink over a threshold of 0.040, shaded and sure, ran on into paper at all three of its lines,
     0.02-0.03 of step; of 772 faint fills beside paper on the seen sets, one did, at its one line to paper). Such a
-    tint is in doubt."""
+    tint is in doubt.
+
+    Paper here is any cell with no strokes read as paper, sure or not, and the tints found so are paper to the
+    tints beside them: light runs on from cell to cell, and a cell of paper near a glare is in doubt itself (mixed
+    5000018, blind: under a lamp with a glare over the grid's foot, d6, e5, e6, f5 and g5, empty, read the lamp's
+    own orange at 0.14-0.17 of ink, shaded and sure; e6 ran on into e7, paper read 0.02 in doubt, d6 and e5 into
+    e6, and f5 into e5)."""
     t = read.tuning
     tints = {divmod(index, SIZE) for index in _sure_plain(read, decided, True) if read.values[index] < t.tint_sure}
-    paper = {divmod(index, SIZE) for index in _sure_plain(read, decided, False)}
+    paper = {divmod(index, SIZE) for index, (shaded, _) in enumerate(decided) if not shaded and _plain(read, index)}
     if not tints or not paper:
         return set()
-    running_on = set()
-    for (row, col), steps in _steps(read, tints, paper).items():
-        measured = [step for other, step in steps.items() if other in paper and step is not None]
-        if measured and all(step.runs_on(t) for step in measured):
-            running_on.add(row * SIZE + col)
-    return running_on
+    around = _steps(read, tints, paper)
+    running_on: set[Cell] = set()
+    grown = True
+    while grown:
+        grown = False
+        for cell in sorted(tints - running_on):
+            measured = [step for other, step in around[cell].items()
+                        if (other in paper or other in running_on) and step is not None]
+            if measured and all(step.runs_on(t) for step in measured):
+                running_on.add(cell)
+                grown = True
+    return {row * SIZE + col for row, col in running_on}
 
 
-def _beside_settled_paper(read: SheetRead, decided: list[tuple[bool, float]]) -> set[int]:
+def _beside_settled_paper(read: SheetRead, decided: list[tuple[bool, float]], running_on: set[int]) -> set[int]:
     """The tints with no strokes and no outline read shaded and sure that may be paper as dark as a cell near them
     (within t.light_holdout_reach) that the printed lines settled as paper: that cell is paper and yet reads its
     ink, so the light there is that much darker than the estimate, and at the tint it may be t.light_holdout_safety
     times as much (mixed 4400019, blind: a strong glare and mixed lamps lifted the light estimate over the grid's
     middle; the lines settled b3-b5, c6, d6, f2, g2 and h6 as paper at 0.13-0.18 of ink, but e5, f4, f5, g4 and
     g5, empty among fills with no paper beside them, read 0.19-0.23 over a threshold of 0.026, shaded and sure).
-    Such a tint is in doubt."""
+    Such a tint is in doubt. So is one near a tint `running_on` into paper, which may be paper too (mixed 5000018:
+    g5, 0.155 of ink, stepped 0.06 into f5 as the glare's light fell off, and ran on into nothing else)."""
     t = read.tuning
-    papers = [index for index, shaded in read.settled.items() if not shaded]
+    papers = [index for index, shaded in read.settled.items() if not shaded] + sorted(running_on)
     if not papers:
         return set()
     doubted = set()
