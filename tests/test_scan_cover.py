@@ -111,13 +111,14 @@ def test_a_bar_over_the_grid_covers_the_cells_it_crosses_and_print_or_pencil_bes
     cx, cy = (round(v * PX_PER_MM) for v in layout.cell_rect(6, 6).center)
     cv2.line(marked, (cx - 40, cy + 50), (cx + 40, cy - 50), (60, 60, 60), 3)
     assert covered_cells(marked, PX_PER_MM) == frozenset()
-    # A yellow bar 8 mm wide from the middle of b2 to the middle of f6: the cells it crosses, and no others far off.
+    # A yellow bar 8 mm wide from the middle of b2 to the middle of f6: the cells it crosses, and past each end the
+    # cells a pencil's tip could reach along its axis (a1 and g7), no others.
     covered = sheet.copy()
     start, end = ((round(v * PX_PER_MM) for v in layout.cell_rect(*cell).center) for cell in ((1, 1), (5, 5)))
     cv2.line(covered, tuple(start), tuple(end), (40, 200, 235), round(8 * PX_PER_MM))
     found = covered_cells(covered, PX_PER_MM)
     assert {(2, 2), (3, 3), (4, 4)} <= found
-    assert all(abs(row - col) <= 1 and 1 <= row <= 5 for row, col in found)
+    assert all(abs(row - col) <= 1 and 0 <= row <= 6 for row, col in found)
 
 
 def test_a_coloured_fill_up_to_a_line_darker_than_the_print_in_one_colour_hides_nothing():
@@ -234,6 +235,17 @@ def test_a_pencil_left_on_the_sheet_puts_the_cells_under_it_in_doubt(seed):
     assert wrong_items(result, photo.truth) <= flagged(result)
     assert any(doubt.reason == COVER_REASON for doubt in result.uncertain)
     assert any(note.startswith("something lies over") for note in result.notes)
+
+
+def test_a_pencil_s_tip_may_reach_past_the_next_line_along_a_steep_axis():
+    """Blind pencil-on-sheet 520021: the pencil slants down along column c; the last line it hid was c7's top, its
+    body ended in c7, and its tip over c8, more than 16 mm past that line, read shaded with no doubt. Along so
+    steep an axis the next line is 17 mm on, and the tip may reach 16 mm past that."""
+    photo = styled_photo(520021, "mild", distractor="pencil on sheet")
+    assert not photo.truth.quilt.is_covered(7, 2)
+    result = read_photo(photo.jpeg)
+    assert any(doubt.name == "c8" and doubt.reason == COVER_REASON for doubt in result.uncertain)
+    assert wrong_items(result, photo.truth) <= flagged(result)
 
 
 @pytest.mark.parametrize("seed", [0, 5, 11])

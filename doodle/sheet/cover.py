@@ -276,9 +276,12 @@ def _unrolled_ring(sheet: np.ndarray, center_mm: tuple[float, float], px_per_mm:
 
 def _past_the_ends(hidden_at: list[tuple[float, float, int]], t: ReaderTuning) -> set[Cell]:
     """The cells a long object's ends may lie over, beyond the last line it hides: along its axis (fitted to the
-    middles of the hidden pieces, `hidden_at`: x and y in mm from the grid's corner, and which line), for
-    t.cover_tip_mm past each end. A pencil's sharpened tip is narrower than its body and may end inside a cell
-    without hiding any line (blind pencil-on-sheet 370023: the tip over a8 read shaded, with no doubt)."""
+    middles of the hidden pieces, `hidden_at`: x and y in mm from the grid's corner, and which line), past each
+    end. Its body may run on up to the next line along the axis, which it would hide (a cell's side or further,
+    as the axis slants), and a pencil's sharpened tip, narrower than its body, t.cover_tip_mm beyond that without
+    hiding any line (blind pencil-on-sheet 370023: the tip over a8 read shaded, with no doubt; 520021: the last
+    line hidden was c7's top, and the tip over c8, more than 16 mm past it along a steep axis, read shaded with
+    no doubt)."""
     found: set[Cell] = set()
     if not hidden_at:
         return found
@@ -294,8 +297,9 @@ def _past_the_ends(hidden_at: list[tuple[float, float, int]], t: ReaderTuning) -
         vx, vy, x0, y0 = cv2.fitLine(points[mine], cv2.DIST_L2, 0, 0.01, 0.01).ravel()
         axis, origin = np.array([vx, vy]), np.array([x0, y0])
         reach = (points[mine] - origin) @ axis
+        next_line = layout.CELL_MM / max(abs(float(vx)), abs(float(vy)))
         for end, outward in ((reach.min(), -1.0), (reach.max(), 1.0)):
-            for step in np.arange(0.0, t.cover_tip_mm + 1e-6, 1.0):
+            for step in np.arange(0.0, next_line + t.cover_tip_mm + 1e-6, 1.0):
                 x, y = origin + axis * (end + outward * step)
                 if 0 <= x < span and 0 <= y < span:
                     found.add((int(y // layout.CELL_MM), int(x // layout.CELL_MM)))

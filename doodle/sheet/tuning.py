@@ -268,7 +268,7 @@ class ReaderTuning:
     cover_hue: float = 0.15
     cover_link_mm: float = 24.0  # hidden pieces this near belong to one object (a cell's diagonal and more)
     cover_box_mm: float = 4.0  # a special box's frame hidden this long in all (cover._covered_boxes)
-    cover_tip_mm: float = 16.0  # what lies over the grid may reach this far past the last line it hides
+    cover_tip_mm: float = 16.0  # what lies over the grid may reach this far past the next line it would hide
     # Something lying over a round's bubbles (cover._covered_rounds): more than cover_ring_share of a bubble's printed
     # ring hidden, as a line is above (pieces of cover_piece_mm, 7 a ring), with the sheet on both sides of it not
     # paper, against the brighter part of the round (this percentile; against the paper measured along the grid's
