@@ -8,10 +8,10 @@ import cv2
 import numpy as np
 import pytest
 
-from doodle.quilt import SIZE, cell_name
+from doodle.quilt import SIZE, Quilt, cell_name, mask_of
 from doodle.sheet import layout as L
 from doodle.sheet.annotate import READ, annotate, sheet_top
-from doodle.sheet.glare import GLARE_ADVICE, GLARE_REASON, find_glare
+from doodle.sheet.glare import GLARE_ADVICE, GLARE_FRINGE_REASON, GLARE_REASON, Glare, find_glare
 from doodle.sheet.scan import read_photo
 from doodle.sheet.stages import PX_PER_MM
 from doodle.sheet.tuning import TUNING
@@ -223,3 +223,22 @@ def test_a_cross_under_a_glare_s_fringe_is_read_against_its_own_frame():
     result = read_photo(photo.jpeg)
     assert "cut" in result.specials_used
     assert not wrong_items(result, photo.truth) - flagged(result)
+
+
+def test_cells_settled_as_paper_from_the_glare_s_cells_are_in_doubt():
+    """A glare over g3 and f4: f3, settled as paper beside them, and e3, settled beside f3, are in doubt; d3,
+    settled too but apart from them, and a3, read shaded, are not."""
+    glare = Glare(np.zeros((2, 2), bool), frozenset({(2, 6), (3, 5)}))
+    settled = {(2, 5), (2, 4), (2, 2), (2, 0)}
+    quilt = Quilt(mask_of([(2, 0)]))
+    found = {doubt.cell: doubt.reason for doubt in glare.fringe_doubts(settled, quilt)}
+    assert found == {(2, 5): GLARE_FRINGE_REASON, (2, 4): GLARE_FRINGE_REASON}
+
+
+def test_a_fill_settled_as_paper_from_a_fill_the_glare_washed_out_is_in_doubt():
+    """Mixed 5100013 (blind set): a glare washed h3 out to 0.03 of ink; g3 and then f3, a solid fill at 0.31,
+    ran on into it through their lines and were settled as paper; f3, beside the glare's cells, was unflagged."""
+    photo = family_photo(5100013, "mixed")
+    result = read_photo(photo.jpeg)
+    assert any(doubt.name == "f3" and doubt.reason == GLARE_FRINGE_REASON for doubt in result.uncertain)
+    assert wrong_items(result, photo.truth) <= flagged(result)

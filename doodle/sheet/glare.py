@@ -29,6 +29,7 @@ from doodle.sheet.strokes import side_neighbours
 from doodle.sheet.tuning import TUNING, ReaderTuning
 
 GLARE_REASON = "under glare: washed out to white, pencil may not show"
+GLARE_FRINGE_REASON = "beside glare: read as paper from cells the glare washed out"
 GLARE_ADVICE = "retake the photo without the glare (tilt the phone, no flash)"
 MAX_NAMED_CELLS = 6  # more cells than this are told by their count and the corners they span
 
@@ -75,6 +76,24 @@ class Glare:
             found += [Uncertain.of_round(number, round_scores[number - 1] is not None, f"round {number} {GLARE_REASON}")
                       for number in self.rounds]
         return tuple(found)
+
+    def fringe_doubts(self, settled_paper: Collection[Cell], quilt: Quilt) -> tuple[Uncertain, ...]:
+        """The cells read as paper only because the printed lines settled them so against their ink
+        (`settled_paper`), beside the glare's cells or beside such a cell in turn: a glare's light falls off
+        smoothly across a fill, so a fill runs on through its lines into the part of it washed out to paper, and
+        is settled as paper (mixed 5100013, blind: f3, a solid fill at 0.31 of ink beside g3 and f4 under a glare,
+        ran on into g3, which ran on into h3, washed out to 0.03: read empty, unflagged). A cell whose ink reads
+        as paper anyway is no concern of the glare's (light 14: six such cells beside it were put in doubt)."""
+        found: set[Cell] = set()
+        frontier = list(self.cells)
+        while frontier:
+            row, col = frontier.pop()
+            for cell in side_neighbours(row * SIZE + col):
+                if cell in settled_paper and cell not in found and cell not in self.cells:
+                    found.add(cell)
+                    frontier.append(cell)
+        return tuple(Uncertain.of_cell(cell, False, 0.0, GLARE_FRINGE_REASON)
+                     for cell in sorted(found) if not quilt.is_covered(*cell))
 
 
 def find_glare(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING,

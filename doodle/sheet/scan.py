@@ -435,8 +435,10 @@ def _result(read: SheetRead, method: str, markers_found: int) -> ScanResult:
     )
     glare = find_glare(read.sheet, PX_PER_MM, read.tuning, result.quilt.cells)
     if glare:
-        result = _with_doubts(result, glare.doubts(result.quilt, result.specials_used, result.round_scores),
-                              glare.note)
+        settled_paper = {divmod(index, SIZE) for index, shaded in read.settled.items()
+                         if not shaded and read.values[index] > read.threshold}  # against what its ink says
+        result = _with_doubts(result, glare.doubts(result.quilt, result.specials_used, result.round_scores)
+                              + glare.fringe_doubts(settled_paper, result.quilt), glare.note)
     shown = grid_print(read.sheet, PX_PER_MM, read.tuning, read.inside, boxes=read.marks)
     if shown.anything_covered:
         result = _with_doubts(result, cover_doubts(shown, result.quilt, result.specials_used, result.round_scores),
