@@ -226,11 +226,11 @@ def test_a_cross_under_a_glare_s_fringe_is_read_against_its_own_frame():
 
 
 def test_cells_settled_as_paper_from_the_glare_s_cells_are_in_doubt():
-    """A glare over g3 and f4: f3, settled as paper beside them, and e3, settled beside f3, are in doubt; d3,
-    settled too but apart from them, and a3, read shaded, are not."""
+    """A glare over g3 and f4: f3, settled as paper beside them, and e3, settled beside f3, are in doubt; c3,
+    settled too but apart from them, and f2, settled and then read shaded, are not."""
     glare = Glare(np.zeros((2, 2), bool), frozenset({(2, 6), (3, 5)}))
-    settled = {(2, 5), (2, 4), (2, 2), (2, 0)}
-    quilt = Quilt(mask_of([(2, 0)]))
+    settled = {(2, 5), (2, 4), (2, 2), (1, 5)}
+    quilt = Quilt(mask_of([(1, 5)]))
     found = {doubt.cell: doubt.reason for doubt in glare.fringe_doubts(settled, quilt)}
     assert found == {(2, 5): GLARE_FRINGE_REASON, (2, 4): GLARE_FRINGE_REASON}
 

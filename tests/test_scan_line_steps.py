@@ -189,6 +189,18 @@ def test_a_cell_is_settled_only_where_its_neighbours_agree():
     assert settle({e5}, paper={d5, e6}, heavy=set(), step_between=darker, t=TUNING) == {}
 
 
+def test_a_fill_s_edge_is_paper_brighter_beyond_its_line_without_a_bend():
+    """Light running on shows no fill's edge, nor does a line where the paper beyond is darker than the cell's side
+    (mixed 5000018: e6, empty, against e7's paper, -0.033); paper brighter by a fill's least step, or a bend, is
+    one, or may be."""
+    assert SMOOTH.no_fill_edge(TUNING)
+    assert LineStep(-0.033, -0.017, 0.033, 0.017).no_fill_edge(TUNING)
+    assert not LineStep(-0.033, -0.017, 0.033, 0.017).runs_on(TUNING)
+    assert not LineStep(TUNING.line_step_smooth + 0.005, 0.0, TUNING.line_step_smooth + 0.005, 0.0).no_fill_edge(TUNING)
+    assert not LineStep(0.0, 0.0, 0.0, TUNING.line_step_bend + 0.01).no_fill_edge(TUNING)
+    assert not FLAT.no_fill_edge(TUNING) and not BENT.no_fill_edge(TUNING)
+
+
 def test_a_pale_yellow_fill_fading_to_its_line_does_not_run_on():
     """A pale yellow fill darkens blue alone; fading to its line over 6 mm it bends there in blue, while red and
     green run on: the sheet runs on through the line only where every channel does."""

@@ -48,6 +48,11 @@ class LineStep(NamedTuple):
         return (max(abs(self.step), self.largest_step) < t.line_step_smooth
                 and max(abs(self.bend), self.largest_bend) < t.line_step_bend)
 
+    def no_fill_edge(self, t: ReaderTuning) -> bool:
+        """Whether the neighbour is brighter at the line by less than a fill's least step (in the channel that
+        steps most; darker is no fill's edge either: a fill darkens its own side), with no bend in any channel."""
+        return self.step < t.line_step_smooth and max(abs(self.bend), self.largest_bend) < t.line_step_bend
+
     def flat_step(self, t: ReaderTuning) -> bool:
         """Whether the neighbour is brighter by an even fill's step, with flat sides."""
         return self.step >= t.line_step_fill and abs(self.bend) < t.line_step_flat * self.step

@@ -1411,10 +1411,12 @@ def _tints_running_on(read: SheetRead, decided: list[tuple[bool, float]]) -> set
     tint is in doubt.
 
     Paper here is any cell with no strokes read as paper, sure or not, and the tints found so are paper to the
-    tints beside them: light runs on from cell to cell, and a cell of paper near a glare is in doubt itself (mixed
-    5000018, blind: under a lamp with a glare over the grid's foot, d6, e5, e6, f5 and g5, empty, read the lamp's
-    own orange at 0.14-0.17 of ink, shaded and sure; e6 ran on into e7, paper read 0.02 in doubt, d6 and e5 into
-    e6, and f5 into e5)."""
+    tints beside them: light runs on from cell to cell, and a cell of paper near a glare is in doubt itself. A line
+    where the paper is darker than the tint's side says the same as one the light runs on through: a fill darkens
+    its own side (`LineStep.no_fill_edge`). (Mixed 5000018, blind: under a lamp with a glare over the grid's foot,
+    d6, e5, e6, f5 and g5, empty, read the lamp's own orange at 0.14-0.17 of ink, shaded and sure; e6 met e7,
+    paper read 0.02 in doubt, at a step of -0.016 in one rendering of the photo and -0.033 in another, e7 the
+    darker; d6 and e5 ran on into e6, and f5 into e5.)"""
     t = read.tuning
     tints = {divmod(index, SIZE) for index in _sure_plain(read, decided, True) if read.values[index] < t.tint_sure}
     paper = {divmod(index, SIZE) for index, (shaded, _) in enumerate(decided) if not shaded and _plain(read, index)}
@@ -1428,7 +1430,7 @@ def _tints_running_on(read: SheetRead, decided: list[tuple[bool, float]]) -> set
         for cell in sorted(tints - running_on):
             measured = [step for other, step in around[cell].items()
                         if (other in paper or other in running_on) and step is not None]
-            if measured and all(step.runs_on(t) for step in measured):
+            if measured and all(step.no_fill_edge(t) for step in measured):
                 running_on.add(cell)
                 grown = True
     return {row * SIZE + col for row, col in running_on}
