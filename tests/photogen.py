@@ -26,7 +26,7 @@ import numpy as np
 import pypdfium2
 
 from doodle.game.deck import load_deck
-from doodle.quilt import Quilt
+from doodle.quilt import Quilt, placements_on_empty
 from doodle.sheet import layout as L
 from doodle.sheet.pdf import render_sheets, sheet_id
 
@@ -166,6 +166,15 @@ def _shapes() -> tuple:
     return tuple(card.shape for card in deck.start_cards + deck.patch_cards)
 
 
+def _placements(quilt: Quilt, shape) -> list:
+    """`quilt.placements(shape)`, built afresh from this shape. The engine caches placements under equal shapes,
+    so what it returns was built from whichever equal shape asked first (a bot's, in a test run), and a cell set's
+    order, which the drawing follows as it draws from the generator, depends on how the set was built: a photo
+    drawn after a bot's game differed from the same photo drawn in a fresh process (mixed 5000018)."""
+    bits = quilt.bits
+    return [placement for placement in placements_on_empty.__wrapped__(shape) if not placement.mask & bits]
+
+
 def random_patches(rng: np.random.Generator, target_fill: float | None = None) -> list[frozenset[Cell]]:
     """Non-overlapping patches of real card shapes (plus a few single squares and cut-like small pieces) that
     cover about `target_fill` of the grid, as players' quilts do over a game."""
@@ -177,7 +186,7 @@ def random_patches(rng: np.random.Generator, target_fill: float | None = None) -
     while quilt.covered_count() < target_fill * 81:  # every pass covers at least one more cell
         if rng.random() < 0.75:
             shape = shapes[rng.integers(len(shapes))]
-            options = quilt.placements(shape)
+            options = _placements(quilt, shape)
         else:
             options = []
         if options:
@@ -203,7 +212,7 @@ def random_outline_cells(rng: np.random.Generator, quilt: Quilt) -> frozenset[Ce
     shapes = _shapes()
     for _ in range(10):
         shape = shapes[rng.integers(len(shapes))]
-        options = quilt.placements(shape)
+        options = _placements(quilt, shape)
         if options:
             return options[rng.integers(len(options))].cells
     return None
