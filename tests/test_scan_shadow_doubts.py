@@ -215,8 +215,8 @@ def test_tints_that_run_on_from_paper_in_doubt_are_asked_about_and_so_are_those_
     """Mixed 5000018 (blind set): under a lamp, a glare over the grid's foot left its paper in doubt, and d6, e5,
     e6, f5 and g5, empty among fills, read the lamp's own orange at 0.14-0.17 of ink, shaded and sure. e6 shows no
     fill's edge against e7's paper (read 0.02, in doubt), d6 and e5 run on into e6, f5 into e5; g5 is near them.
-    (The photo renders a little differently in a process where a bot has played: e7 then steps -0.033 from e6,
-    darker, where alone it steps -0.016; it failed the whole suite when only light running on counted.)"""
+    (Before the generator built its placements afresh, the photo rendered a little differently in a process where
+    a bot had played: e7 then stepped -0.033 from e6, darker, where alone it steps -0.016; both are read so.)"""
     photo = family_photo(5000018, "mixed")
     result = read_photo(photo.jpeg)
     assert {"d6", "e5", "e6", "f5", "g5"} <= {doubt.name for doubt in result.uncertain}
