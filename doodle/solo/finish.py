@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
+from doodle.files import write_atomic
 from doodle.game.deck import Deck, bundled_deck
 from doodle.game.game import DoodleGame
 from doodle.quilt import Quilt
@@ -135,6 +136,7 @@ def record_entry(scores_path: Path, entry: ScoreEntry) -> Standing:
     back, a failure to read the rest of the table only adds a note."""
     note = ""
     for attempt in range(2):
+        found = _as_found(scores_path)
         try:
             book, opened = open_scores(scores_path)
         except ScoresError as error:
@@ -155,10 +157,23 @@ def record_entry(scores_path: Path, entry: ScoreEntry) -> Standing:
         if attempt:
             return _unreadable(note, damaged) if written else _not_recorded(note, damaged)
         try:
+            if found is not None:
+                # The damage may show only once this game's row is written into it: the table set aside is the one
+                # found, not that one with a row written into its damage.
+                write_atomic(scores_path, found)
             note = " ".join(filter(None, (note, _set_aside_note(scores_path, damaged))))
         except ScoresError as error:
             return _unreadable(note, error) if written else _not_recorded(note, error)
     raise AssertionError("unreachable: the second attempt returns")
+
+
+def _as_found(path: Path) -> bytes | None:
+    """The table's bytes before anything is written to it (a table holds a row per game: small), or None when
+    there is none or it cannot be read (which opening it will say)."""
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
 
 
 def _not_recorded(note: str, error: Exception) -> Standing:
