@@ -167,10 +167,15 @@ def record_entry(scores_path: Path, entry: ScoreEntry) -> Standing:
     raise AssertionError("unreachable: the second attempt returns")
 
 
+KEPT_AS_FOUND_BYTES = 64 * 1024 * 1024  # a table of this size holds hundreds of thousands of games
+
+
 def _as_found(path: Path) -> bytes | None:
-    """The table's bytes before anything is written to it (a table holds a row per game: small), or None when
-    there is none or it cannot be read (which opening it will say)."""
+    """The table's bytes before anything is written to it, or None when it is not a regular file (a pipe, a
+    device: opening it will say so), cannot be read, or is larger than KEPT_AS_FOUND_BYTES."""
     try:
+        if not path.is_file() or path.stat().st_size > KEPT_AS_FOUND_BYTES:
+            return None
         return path.read_bytes()
     except OSError:
         return None
