@@ -3,6 +3,7 @@ the player sees, with their quilt beside the best bot's."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
@@ -157,10 +158,7 @@ def record_entry(scores_path: Path, entry: ScoreEntry) -> Standing:
         if attempt:
             return _unreadable(note, damaged) if written else _not_recorded(note, damaged)
         try:
-            if found is not None:
-                # The damage may show only once this game's row is written into it: the table set aside is the one
-                # found, not that one with a row written into its damage.
-                write_atomic(scores_path, found)
+            _put_back(scores_path, found)
             note = " ".join(filter(None, (note, _set_aside_note(scores_path, damaged))))
         except ScoresError as error:
             return _unreadable(note, error) if written else _not_recorded(note, error)
@@ -179,6 +177,16 @@ def _as_found(path: Path) -> bytes | None:
         return path.read_bytes()
     except OSError:
         return None
+
+
+def _put_back(path: Path, found: bytes | None) -> None:
+    """The damage may show only once this game's row is written into the table: the table set aside is the one
+    found (`_as_found`), not that one with a row written into its damage. Where it cannot be put back (a folder
+    turned read-only), it is set aside as it is."""
+    if found is None:
+        return
+    with contextlib.suppress(OSError):
+        write_atomic(path, found)
 
 
 def _not_recorded(note: str, error: Exception) -> Standing:
