@@ -539,6 +539,12 @@ def decide_cells(read: SheetRead) -> None:
         """The darkness of the sheet's own shading, measured when first needed."""
         return _shading_darkness(read, boxes)
 
+    # A cell away from the shadow's edges is measured against the split made without the cells near them too: an
+    # edge placed a little off leaves empty cells there between paper and pencil, and the threshold they raise
+    # leaves fills close to it that are well clear of the paper away from the edges (harsh 28: empty cells at the
+    # edge read 0.05-0.07 of ink, the threshold fell at 0.117, and 7 fills at 0.2 were in doubt). Only to be surer
+    # of a cell above both: the cells at the edge never decide which side a cell is on.
+    away_from_edges = _threshold_away_from(shadowed, values, threshold, t)
     decided: list[tuple[bool, float]] = []  # each cell's reading and confidence
     by_strokes_alone: set[int] = set()  # cells whose ink says empty, read shaded in doubt for their strokes
     for index, value in enumerate(values):
@@ -558,6 +564,8 @@ def decide_cells(read: SheetRead) -> None:
         unsure_light = index in shadowed and read.strokes.shares[index] < t.stroke_dense and index not in even
         margin = t.cell_log_margin * (t.shadow_margin_factor if unsure_light else 1.0)
         distance = log_distance(float(value), threshold, t)
+        if value > max(threshold, away_from_edges) and index not in shadowed:
+            distance = max(distance, log_distance(float(value), away_from_edges, t))
         conf = min(1.0, distance / margin)
         # A grey tint with no strokes, not yet in doubt: a fill, or a patch rubbed out, a smudge?
         grey_tint = (shaded and index not in doubtful and read.strokes.drawn[index] < t.stroke_mark
@@ -1292,6 +1300,14 @@ def _cell_values(field_: FlatField, skip: np.ndarray, t: ReaderTuning) -> np.nda
             continue
         values.append(region_ink(field_.ink, (x0, y0, x1, y1)))
     return np.array(values)
+
+
+def _threshold_away_from(cells: set[int], values: np.ndarray, threshold: float, t: ReaderTuning) -> float:
+    """The threshold the other cells make alone (`threshold` when there are no others, or no cells to leave out)."""
+    others = [index for index in range(SIZE * SIZE) if index not in cells]
+    if not cells or not others:
+        return threshold
+    return largest_gap_threshold(values[others], t.cell_lowest, t.cell_highest, t)
 
 
 def _gaps_between_strokes(read: SheetRead, boxes: tuple[Box, ...]) -> np.ndarray:
