@@ -493,11 +493,10 @@ def decide_cells(read: SheetRead) -> None:
     # bridged the gap between the paper at 0.01 and five pale yellow fills at 0.10; the threshold fell at 0.16 and
     # they read empty and sure). A tint with no strokes in plain light, above that split and not above the
     # threshold, is in doubt (strokes are marks whatever the light).
-    in_plain_light = [index for index in range(SIZE * SIZE) if index not in read.in_shadow]
-    if read.in_shadow and in_plain_light:
-        own_threshold = largest_gap_threshold(values[in_plain_light], t.cell_lowest, t.cell_highest, t)
-        doubtful |= {index for index in in_plain_light if own_threshold < values[index] <= threshold
-                     and read.strokes.drawn[index] < t.stroke_mark and index not in joined}
+    plain_light_threshold = _threshold_away_from(read.in_shadow, values, threshold, t)
+    doubtful |= {index for index in range(SIZE * SIZE) if plain_light_threshold < values[index] <= threshold
+                 and index not in read.in_shadow and read.strokes.drawn[index] < t.stroke_mark
+                 and index not in joined}
     # Near the edge of a shadow that was taken out, a cell near the threshold is less sure (a wider band, see the
     # confidence below), and a grey cell may be paper under a misjudged shadow rather than light pencil, or the
     # other way round. A shadow never adds colour, never darkens paper as much as heavy pencil does, and never
