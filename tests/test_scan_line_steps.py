@@ -89,6 +89,33 @@ def test_clipped_paper_beside_a_line_settles_nothing():
     assert line_step(sheet, inside, PX_PER_MM, _cell("e5"), _cell("d5"), TUNING) is not None
 
 
+def test_steps_under_a_shadow_taken_out_too_deep_are_measured_over_its_gain_where_lifting_it_clips():
+    """A hand's soft shadow half deep over the left half, taken out as 0.7 deep: lifted to 8 bits, its paper clips
+    at 255 and a strip there measures nothing. Measured over the gain, in floats, paper runs on through its lines
+    (the shadow and the gain are both smooth) and a fill under the shadow steps at them. The photo's own clipped
+    paper still settles nothing."""
+    grid = layout.GRID_RECT
+    xs = (np.arange(_grid_sheet().shape[1]) + 0.5) / PX_PER_MM
+    lit = 1.0 / (1.0 + np.exp(-(xs - (grid.x + 5 * layout.CELL_MM)) * 8.0 / 30.0))
+    sheet = _grid_sheet()
+    _filled(sheet, "b5", 0.3)
+    photo = (sheet * (0.5 + 0.5 * lit)[None, :, None]).astype(np.uint8)
+    gain = np.repeat((0.3 + 0.7 * lit).astype(np.float32)[None, :], sheet.shape[0], axis=0)
+    inside = np.ones(photo.shape[:2], bool)
+    lifted = np.clip(photo / gain[..., None], 0, 255).astype(np.uint8)
+    assert line_step(lifted, inside, PX_PER_MM, _cell("c5"), _cell("d5"), TUNING) is None  # clipped
+    for first, second in (("c5", "d5"), ("c4", "c5"), ("a4", "b4"), ("c6", "d6")):
+        found = line_step(photo, inside, PX_PER_MM, _cell(first), _cell(second), TUNING, gain)
+        assert found is not None and found.runs_on(TUNING), (first, second, found)
+    for other in ("a5", "c5", "b4", "b6"):
+        found = line_step(photo, inside, PX_PER_MM, _cell("b5"), _cell(other), TUNING, gain)
+        assert found is not None and found.flat_step(TUNING), (other, found)
+    assert abs(middle_against_sides(photo, PX_PER_MM, _cell("c5"), TUNING, gain)) < TUNING.line_step_smooth
+    x0, y0, x1, y1 = layout.cell_rect(*_cell("d5")).to_px(PX_PER_MM)
+    photo[y0 + 20 : y0 + 30, x0 + 8 : x0 + 16] = 255  # a glare spot just inside d5's left side
+    assert line_step(photo, inside, PX_PER_MM, _cell("d5"), _cell("c5"), TUNING, gain) is None
+
+
 SMOOTH, FLAT, BENT = LineStep(0.005, 0.0), LineStep(0.5, 0.02), LineStep(0.5, 0.3)
 
 

@@ -33,6 +33,8 @@ from doodle.quilt import SIZE
 from doodle.sheet import layout
 from doodle.sheet.tuning import ReaderTuning
 
+_LEAST_GAIN = 1e-3  # a shadow's gain is never taken as deeper than this (its log stays finite)
+
 
 class LineStep(NamedTuple):
     """From one cell across the line into its neighbour, in the colour channel that steps most; and the most any
@@ -116,10 +118,14 @@ def line_crosses(mask: np.ndarray, px_per_mm: float, first: Cell, second: Cell, 
 
 
 def line_step(sheet: np.ndarray, inside: np.ndarray, px_per_mm: float, first: Cell, second: Cell,
-              t: ReaderTuning) -> LineStep | None:
+              t: ReaderTuning, gain: np.ndarray | None = None) -> LineStep | None:
     """The step from square `first` into its neighbour `second` (cells, or squares of the margin) on the flattened
-    sheet (BGR uint8; `inside`: its pixels that were in the photo), or None where the strips reach clipped paper or
-    beyond the photo."""
+    sheet (BGR uint8; `inside`: its pixels that were in the photo) divided by the shadows' `gain` (float32, the
+    sheet's size; None: none), or None where the strips reach paper the photo clipped or go beyond the photo.
+
+    Divided here, in floats, not on a lifted 8-bit sheet: a deep shadow's paper lifted past 255 clips there, and a
+    clipped strip shows no step (light 5300001, blind: a hand's soft shadow 0.68 deep under mixed lamps, its paper
+    lifted to 255 in blue; 10 empty cells in it had no line to measure and stayed in doubt)."""
     placed = _band(sheet.shape, px_per_mm, first, second, t)
     if placed is None:
         return None
@@ -128,6 +134,8 @@ def line_step(sheet: np.ndarray, inside: np.ndarray, px_per_mm: float, first: Ce
         return None
     line, lo = placed.line, placed.lo
     logs = np.log(np.maximum(band.astype(np.float32), 1.0))
+    if gain is not None:
+        logs -= np.log(np.maximum(placed.of(gain), _LEAST_GAIN))[..., None]
 
     def strip(near: float, far: float) -> np.ndarray:
         """Each row's median over the strip from `near` to `far` mm past the line (negative: before it)."""
@@ -149,27 +157,31 @@ def line_step(sheet: np.ndarray, inside: np.ndarray, px_per_mm: float, first: Ce
                     float(np.abs(bends).max()))
 
 
-def _log_median(pixels: np.ndarray) -> np.ndarray:
-    """The median log brightness of each channel of `pixels` (BGR, any shape)."""
-    return np.median(np.log(np.maximum(pixels.reshape(-1, 3).astype(np.float32), 1.0)), axis=0)
+def _log_median(sheet: np.ndarray, gain: np.ndarray | None, box: tuple[int, int, int, int]) -> np.ndarray:
+    """The median log brightness of each channel of the `sheet` (BGR) in `box` (x0, y0, x1, y1, pixels), divided
+    by the `gain` there (None: 1)."""
+    x0, y0, x1, y1 = box
+    logs = np.log(np.maximum(sheet[y0:y1, x0:x1].reshape(-1, 3).astype(np.float32), 1.0))
+    if gain is not None:
+        logs -= np.log(np.maximum(gain[y0:y1, x0:x1].reshape(-1, 1), _LEAST_GAIN))
+    return np.median(logs, axis=0)
 
 
-def middle_against_sides(sheet: np.ndarray, px_per_mm: float, cell: Cell, t: ReaderTuning) -> float:
+def middle_against_sides(sheet: np.ndarray, px_per_mm: float, cell: Cell, t: ReaderTuning,
+                         gain: np.ndarray | None = None) -> float:
     """How much brighter (log; negative: darker) the middle of `cell` is than the light its sides carry there, in
     the colour channel that differs most: the mean of four strips inside its sides, as far from them as
     `line_step`'s far strips (and only as long as the middle), which a ramp of light across the cell averages to
     its middle. A smudge or a dot in the middle, clear of the strips, shows here."""
     rect = layout.cell_rect(*cell)
     near, far = t.line_step_far_mm  # the strips' distances from the cell's sides
-    x0, y0, x1, y1 = rect.inset(far).to_px(px_per_mm)
     sides = []
     for strip in (layout.Rect(rect.x + near, rect.y + far, far - near, rect.h - 2 * far),
                   layout.Rect(rect.x2 - far, rect.y + far, far - near, rect.h - 2 * far),
                   layout.Rect(rect.x + far, rect.y + near, rect.w - 2 * far, far - near),
                   layout.Rect(rect.x + far, rect.y2 - far, rect.w - 2 * far, far - near)):
-        sx0, sy0, sx1, sy1 = strip.to_px(px_per_mm)
-        sides.append(_log_median(sheet[sy0:sy1, sx0:sx1]))
-    differences = _log_median(sheet[y0:y1, x0:x1]) - np.mean(sides, axis=0)
+        sides.append(_log_median(sheet, gain, strip.to_px(px_per_mm)))
+    differences = _log_median(sheet, gain, rect.inset(far).to_px(px_per_mm)) - np.mean(sides, axis=0)
     return float(differences[int(np.argmax(np.abs(differences)))])
 
 
@@ -190,9 +202,10 @@ def fine_texture(sheet: np.ndarray, px_per_mm: float, cells: Collection[Cell], t
 
 
 def steps_around(sheet: np.ndarray, inside: np.ndarray, px_per_mm: float, cells: Collection[Cell],
-                 beside: Collection[Cell], t: ReaderTuning) -> dict[Cell, dict[Cell, LineStep | None]]:
-    """For each of `cells`, the step into each neighbour among `cells` or `beside` (`line_step`), each line
-    measured once."""
+                 beside: Collection[Cell], t: ReaderTuning, gain: np.ndarray | None = None
+                 ) -> dict[Cell, dict[Cell, LineStep | None]]:
+    """For each of `cells`, the step into each neighbour among `cells` or `beside` (`line_step`, over `gain`), each
+    line measured once."""
     measured: dict[tuple[Cell, Cell], LineStep | None] = {}
     around: dict[Cell, dict[Cell, LineStep | None]] = {}
     for cell in cells:
@@ -204,7 +217,8 @@ def steps_around(sheet: np.ndarray, inside: np.ndarray, px_per_mm: float, cells:
                 back = measured[other, cell]
                 around[cell][other] = None if back is None else back.reversed()
             else:
-                around[cell][other] = measured[cell, other] = line_step(sheet, inside, px_per_mm, cell, other, t)
+                found = line_step(sheet, inside, px_per_mm, cell, other, t, gain)
+                around[cell][other] = measured[cell, other] = found
     return around
 
 

@@ -1414,7 +1414,13 @@ def _sure_plain(read: SheetRead, decided: list[tuple[bool, float]], shaded: bool
 def _steps(read: SheetRead, cells: set[Cell], beside: set[Cell]) -> dict[Cell, dict[Cell, LineStep | None]]:
     """`line_steps.steps_around` the `cells`, on the sheet with its hard shadows taken out, over what shows of it
     (not over what covers it)."""
-    return steps_around(read.unshadowed, read.inside & ~read.covered, PX_PER_MM, cells, beside, read.tuning)
+    return steps_around(read.sheet, read.inside & ~read.covered, PX_PER_MM, cells, beside, read.tuning,
+                        _shadow_gain(read))
+
+
+def _shadow_gain(read: SheetRead) -> np.ndarray | None:
+    """The gain the shadows taken out are divided by (`ShadowMap.gain`), None where none was."""
+    return read.shadows.gain if read.shadows.depth > 0.0 else None
 
 
 def _tints_running_on(read: SheetRead, decided: list[tuple[bool, float]]) -> set[int]:
@@ -1492,9 +1498,10 @@ def _settled_by_line_steps(read: SheetRead, decided: list[tuple[bool, float]], b
                  and stain_coloured(read.light.normalised, boxes[index], t=t, up_to=t.pencil_chroma))}
     # Measured with the hard shadows taken out. A cell whose middle is not as its sides is not settled (a smudge or
     # a light mark in its middle, clear of the strips measured).
-    sheet, margin = read.unshadowed, margin_squares()
+    margin, gain = margin_squares(), _shadow_gain(read)
     cells = {divmod(index, SIZE) for index in doubtful}
-    cells = {cell for cell in cells if abs(middle_against_sides(sheet, PX_PER_MM, cell, t)) < t.line_step_smooth}
+    cells = {cell for cell in cells
+             if abs(middle_against_sides(read.sheet, PX_PER_MM, cell, t, gain)) < t.line_step_smooth}
     # Nor over what covers the sheet (`_steps`). A hard shadow's edge, taken out at a depth that may be off there,
     # leaves a step, never a ramp: across it no step is taken for a fill's (a soft shadow's, off, leaves a ramp);
     # nor is the light running on taken for paper's, as the depth may be off by a light fill's step (harsh 46007,
@@ -1506,7 +1513,7 @@ def _settled_by_line_steps(read: SheetRead, decided: list[tuple[bool, float]], b
                   if hard_edge and line_crosses(read.shadows.edge, PX_PER_MM, cell, other, t)}
     # The texture paper has in this photo: its sure paper cells' (where there are none, every cell with any texture
     # counts as textured, and nothing is settled as paper).
-    grain = fine_texture(sheet, PX_PER_MM, cells | paper, t)
+    grain = fine_texture(read.unshadowed, PX_PER_MM, cells | paper, t)
     usual = float(np.median([grain[cell] for cell in paper])) if paper else 0.0
     textured = {cell for cell in cells if grain[cell] > t.line_step_grain * usual}
     settled = settle(cells, paper, heavy, around, t, margin=margin, tints=tints, textured=textured,
