@@ -49,14 +49,27 @@ def grain_of(ink: np.ndarray, trusted: np.ndarray, px_per_mm: float, t: ReaderTu
     """The fine texture of the sheet image's `ink` (0 paper .. 1 black), with the paper's spread measured in
     t.grain_block_mm squares t.grain_margin_mm beside the grid, where the photo is `trusted`."""
     fine = ink - cv2.GaussianBlur(ink, (0, 0), t.grain_blur_mm * px_per_mm)
+    paper = [float(np.std(fine[y0:y1, x0:x1])) for x0, y0, x1, y1 in paper_blocks(trusted, px_per_mm, t)]
+    return Grain(ink, fine, cleanest_quarter(paper))
+
+
+def paper_blocks(trusted: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) -> list[Box]:
+    """The t.grain_block_mm squares of bare paper t.grain_margin_mm beside the grid, left and right, where the
+    photo is `trusted` (bool, the sheet image's size), in pixels."""
     grid, size = layout.GRID_RECT, t.grain_block_mm
-    paper = []
+    blocks = []
     for y in np.arange(grid.y, grid.y2 - size, size):
         for x in (grid.x - t.grain_margin_mm - size, grid.x2 + t.grain_margin_mm):
             x0, y0, x1, y1 = layout.Rect(x, y, size, size).to_px(px_per_mm)
-            if x0 >= 0 and x1 <= ink.shape[1] and trusted[y0:y1, x0:x1].all():
-                paper.append(float(np.std(fine[y0:y1, x0:x1])))
-    return Grain(ink, fine, float(np.percentile(paper, 25)) if paper else None)
+            if x0 >= 0 and x1 <= trusted.shape[1] and trusted[y0:y1, x0:x1].all():
+                blocks.append((x0, y0, x1, y1))
+    return blocks
+
+
+def cleanest_quarter(spreads: list[float]) -> float | None:
+    """The spread of the cleanest quarter of the paper's blocks (the grid's row numbers are printed in some), None
+    when there are none."""
+    return float(np.percentile(spreads, 25)) if spreads else None
 
 
 def print_line_width_mm(ink: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) -> float:

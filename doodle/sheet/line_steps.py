@@ -192,13 +192,28 @@ def fine_texture(sheet: np.ndarray, px_per_mm: float, cells: Collection[Cell], t
     shaken into bands)."""
     if not cells:
         return {}
-    darkest = sheet.min(axis=2).astype(np.float32)  # the channel any pencil darkens (a red one leaves red)
-    fine = darkest - cv2.GaussianBlur(darkest, (0, 0), t.line_step_grain_mm * px_per_mm)
-    found = {}
-    for cell in cells:
-        x0, y0, x1, y1 = layout.cell_rect(*cell).inset(t.cell_inset_mm).to_px(px_per_mm)
-        found[cell] = float(fine[y0:y1, x0:x1].std())
-    return found
+    fine = _fine(sheet, px_per_mm, t)
+    return {cell: _spread(fine, layout.cell_rect(*cell).inset(t.cell_inset_mm).to_px(px_per_mm)) for cell in cells}
+
+
+def boxes_texture(sheet: np.ndarray, px_per_mm: float, boxes: Collection[tuple[int, int, int, int]],
+                  t: ReaderTuning) -> list[float]:
+    """The fine texture (as `fine_texture` measures it) in each of `boxes` (x0, y0, x1, y1, pixels)."""
+    if not boxes:
+        return []
+    fine = _fine(sheet, px_per_mm, t)
+    return [_spread(fine, box) for box in boxes]
+
+
+def _fine(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning) -> np.ndarray:
+    """The sheet's darkest channel (the one any pencil darkens: a red one leaves red) less its blur."""
+    darkest = sheet.min(axis=2).astype(np.float32)
+    return darkest - cv2.GaussianBlur(darkest, (0, 0), t.line_step_grain_mm * px_per_mm)
+
+
+def _spread(fine: np.ndarray, box: tuple[int, int, int, int]) -> float:
+    x0, y0, x1, y1 = box
+    return float(fine[y0:y1, x0:x1].std())
 
 
 def steps_around(sheet: np.ndarray, inside: np.ndarray, px_per_mm: float, cells: Collection[Cell],
