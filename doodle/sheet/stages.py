@@ -1497,8 +1497,8 @@ def _settled_by_line_steps(read: SheetRead, decided: list[tuple[bool, float]], b
              if index in read.stains or stain_coloured(read.light.normalised, boxes[index], t=t)
              or (read.values[index] < t.stain_tint_faint  # a faint warm tint, as `_marks` doubts it
                  and stain_coloured(read.light.normalised, boxes[index], t=t, up_to=t.pencil_chroma))}
-    # Measured with the hard shadows taken out. A cell whose middle is not as its sides is not settled (a smudge or
-    # a light mark in its middle, clear of the strips measured).
+    # Measured with the shadows taken out (over their gain: `_steps`). A cell whose middle is not as its sides is not
+    # settled (a smudge or a light mark in its middle, clear of the strips measured).
     margin, gain = margin_squares(), _shadow_gain(read)
     cells = {divmod(index, SIZE) for index in doubtful}
     cells = {cell for cell in cells
@@ -1515,7 +1515,9 @@ def _settled_by_line_steps(read: SheetRead, decided: list[tuple[bool, float]], b
     # The texture paper has in this photo: its sure paper cells', or where there are none, the bare paper's beside
     # the grid (mixed 5400008, blind: mixed lamps and a photo sharpened hard; every empty cell read 0.09 of ink
     # over a threshold of 0.04, in doubt, and with no cell to tell paper's texture, none was settled as paper).
-    # With neither, every cell with any texture counts as textured, and nothing is settled as paper.
+    # With neither, every cell with any texture counts as textured, and nothing is settled as paper. (Measured on
+    # the lifted 8-bit sheet, as t.line_step_grain was set on it: over the gain in floats, a deep shadow's noise would
+    # be lifted with its paper.)
     grain = fine_texture(read.unshadowed, PX_PER_MM, cells | paper, t)
     usual = float(np.median([grain[cell] for cell in paper])) if paper else cleanest_quarter(
         boxes_texture(read.unshadowed, PX_PER_MM, paper_blocks(read.trusted, PX_PER_MM, t), t)) or 0.0
