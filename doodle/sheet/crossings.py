@@ -266,8 +266,9 @@ def _crossed_sides(strokes: StrokeMap, lines: np.ndarray, px_per_mm: float,
                 if min(offset, cell - offset) > corner:
                     if 0 <= part < SIZE:
                         crossed.add((direction, line, int(part)))
-                elif abs(slope) >= t.crossing_corner_slope and _runs_on(clean, across + line * cell, where, slope,
-                                                                         px_per_mm, t):
+                elif abs(slope) >= t.crossing_corner_slope and _runs_on(
+                        clean, across + line * cell, where, slope, px_per_mm, t,
+                        mask if _on_border(line, round((where - along) / cell)) else None):
                     nearest = round((where - along) / cell)
                     row, col = (line, nearest) if direction == "h" else (nearest, line)
                     # Through the corner where lines row and col meet: a stroke down to the right ("\", a positive
@@ -276,6 +277,11 @@ def _crossed_sides(strokes: StrokeMap, lines: np.ndarray, px_per_mm: float,
                     pair = frozenset(r * SIZE + c if 0 <= r < SIZE and 0 <= c < SIZE else -1 for r, c in ends)
                     corners.add((pair, slope > 0))
     return crossed, corners
+
+
+def _on_border(line: int, nearest: int) -> bool:
+    """Whether the corner where `line` meets the line across it numbered `nearest` lies on the grid's border."""
+    return line in (0, SIZE) or nearest in (0, SIZE)
 
 
 def without_grid_lines(strokes: StrokeMap, px_per_mm: float, t: ReaderTuning = TUNING) -> np.ndarray:
@@ -341,17 +347,29 @@ def _crossings(mask: np.ndarray, line_y: float, lines_across: np.ndarray, px_per
     return found
 
 
-def _runs_on(mask: np.ndarray, line_y: float, x: float, slope: float, px_per_mm: float, t: ReaderTuning) -> bool:
+def _runs_on(mask: np.ndarray, line_y: float, x: float, slope: float, px_per_mm: float, t: ReaderTuning,
+             before: np.ndarray | None = None) -> bool:
     """Whether a stroke crossing the horizontal line at `line_y` near a corner runs on along its slant into the
     cells on both sides, further than the strips it was found in: a line through the corner does; a slash that
-    ends at the corner, carried on over what lies there (an outline's corner, the printed lines' ends), does not."""
+    ends at the corner, carried on over what lies there (an outline's corner, the printed lines' ends), does not.
+
+    `mask` has the grid's lines taken out (`without_grid_lines`); `before`, given for a corner on the grid's border,
+    is the stroke map they were taken out of. Where the stroke carried on lands on what was taken out there (it
+    crosses the border, printed bold), it may run on under it or end: those rows tell nothing, and it is judged on
+    the rest, when at least half of them are left (stray-line 570014, blind: a line from the margin through the
+    grid's bottom border a millimetre from b9's corner, ending in b9; cut where it crossed the border, it was not
+    seen to run on, and b9 read as slashed). Inside the grid, what was taken out is mostly an outline along a line,
+    where a slash ends (given there, the slash families had 1-3 more photos in doubt)."""
     near, far = round(t.crossing_reach_mm * px_per_mm), round(t.crossing_run_on_mm * px_per_mm)
     tolerance = round(t.crossing_meet_mm * px_per_mm)
     y = round(line_y)
     for rows in (np.arange(y - far, y - near), np.arange(y + near + 1, y + far + 1)):
         rows = rows[(rows >= 0) & (rows < mask.shape[0])]
         at = np.round(x + slope * (rows - line_y)).astype(int)
-        if _landed(_row_sums(mask, rows), at, tolerance) < t.crossing_landed_share:
+        hits = _hits(_row_sums(mask, rows), at, tolerance)
+        seen = np.ones_like(hits) if before is None else hits | ~_hits(_row_sums(before, rows), at, tolerance)
+        if 2 * np.count_nonzero(seen) < len(rows) or not seen.any() or (
+                hits[seen].mean() < t.crossing_landed_share):
             return False
     return True
 
@@ -368,10 +386,16 @@ def _landed(sums: np.ndarray, at: np.ndarray, tolerance: int) -> np.ndarray:
     none): for each line of columns in `at` (its last axis the rows; a 1-D `at` gives one share)."""
     if len(sums) == 0:
         return np.zeros(at.shape[:-1])
+    return _hits(sums, at, tolerance).mean(axis=-1)
+
+
+def _hits(sums: np.ndarray, at: np.ndarray, tolerance: int) -> np.ndarray:
+    """Whether each row (its `_row_sums`) has ink within `tolerance` pixels of its column in `at` (its last axis
+    the rows)."""
     width = sums.shape[1] - 1
     lo, hi = np.clip(at - tolerance, 0, width), np.clip(at + tolerance + 1, 0, width)
     index = np.arange(len(sums))
-    return (sums[index, np.maximum(hi, lo)] > sums[index, lo]).mean(axis=-1)
+    return sums[index, np.maximum(hi, lo)] > sums[index, lo]
 
 
 def _carried(strip: np.ndarray, strip_y: int, line_y: float, widest: float) -> tuple[np.ndarray, np.ndarray]:
