@@ -125,6 +125,24 @@ def test_a_line_from_deep_in_an_empty_cell_is_no_mark_where_it_runs():
     assert _judged(ending_in_paper, sheet, {E5, F5}, {D5}) == set()
 
 
+def test_a_line_from_out_in_the_margin_is_no_mark_where_it_runs():
+    """A straight piece from 4.2 mm out in the margin, left of the grid, across a5 into b5 (stray-line 570019,
+    blind: a3, crossed by such a line and another, read shaded and sure): it ends as far outside the grid as a line
+    from nowhere ends inside an empty cell. A pencil overshooting the grid's border by 2.5 mm, as a zigzag's tip
+    over a5 may (mild 3010: g1's, over the top border), is a mark's."""
+    A5, B5 = 4 * SIZE, 4 * SIZE + 1
+    boxes = cell_boxes()
+    origin = (boxes[0][0] - crossing_margin_px(PX_PER_MM), boxes[0][1] - crossing_margin_px(PX_PER_MM))
+    shape = (boxes[-1][3] + crossing_margin_px(PX_PER_MM) - origin[1], boxes[-1][2] + crossing_margin_px(PX_PER_MM)
+             - origin[0])
+    for outside_mm, found in ((4.2, {A5, B5}), (2.5, set())):
+        start, end = np.subtract(_at(4.3, -outside_mm / layout.CELL_MM), origin), np.subtract(_at(4.6, 1.9), origin)
+        clean = np.zeros(shape, np.uint8)
+        cv2.line(clean, tuple(int(v) for v in start), tuple(int(v) for v in end), 1, 3)
+        pieces = np.array([[*start, *end]], np.float64)
+        assert ending_in_paper({A5, B5}, set(), pieces, clean.astype(bool), origin, boxes, PX_PER_MM) == found
+
+
 def test_a_pass_between_two_scribbles_across_a_hole_in_their_outline_is_in_doubt():
     """Scribble-outlined 350018 (blind): g7 empty in a U of cells outlined as one patch (f7, h7 and the row below),
     crossed side to side by one pass from f7's scribble to h7's. f7's return pass wobbles and was found as short

@@ -267,21 +267,27 @@ def ending_in_paper(cells: set[int], paper: set[int], pieces: np.ndarray, clean:
                     origin: tuple[int, int], boxes: tuple[Box, ...], px_per_mm: float, t: ReaderTuning = TUNING
                     ) -> set[int]:
     """Of `cells`, those whose strokes lie along a straight piece (t.line_carry_share of them or more) that ends
-    deep in a cell of `paper` (empty and sure): a line from nowhere, not a mark drawn in a patch."""
-    if not len(pieces) or not cells or not paper:
+    deep in a cell of `paper` (empty and sure: t.line_end_depth_mm from its lines), or t.margin_end_mm out in the
+    margin beyond the grid's border: a line from nowhere, not a mark drawn in a patch (stray-line 570019, blind:
+    a3, crossed by a line that began 4.5 mm out in the margin, read shaded and sure)."""
+    if not len(pieces) or not cells:
         return set()
     cell, grid = layout.CELL_MM * px_per_mm, layout.GRID_RECT
+    deep = t.line_end_depth_mm * px_per_mm
     found = set()
     for index in cells:
         carrying = _carrying(index, pieces, clean, origin, boxes, px_per_mm, t)
         if not len(carrying):
             continue
         ends = np.concatenate([carrying[:, :2], carrying[:, 2:]])
-        # How deep inside its cell each end lies: its distance to the nearest of the cell's lines.
-        x = (ends[:, 0] + origin[0] - grid.x * px_per_mm) % cell
-        y = (ends[:, 1] + origin[1] - grid.y * px_per_mm) % cell
+        xs, ys = ends[:, 0] + origin[0] - grid.x * px_per_mm, ends[:, 1] + origin[1] - grid.y * px_per_mm
+        # How deep inside its cell each end lies: its distance to the nearest of the cell's lines; and how far
+        # outside the grid.
+        x, y = xs % cell, ys % cell
         depth = np.minimum.reduce([x, cell - x, y, cell - y])
-        if (np.isin(cells_at(ends, origin, px_per_mm), list(paper)) & (depth >= t.line_end_depth_mm * px_per_mm)).any():
+        outside = np.maximum.reduce([-xs, xs - grid.w * px_per_mm, -ys, ys - grid.h * px_per_mm])
+        in_paper = np.isin(cells_at(ends, origin, px_per_mm), list(paper)) & (depth >= deep)
+        if (in_paper | (outside >= t.margin_end_mm * px_per_mm)).any():
             found.add(index)
     return found
 

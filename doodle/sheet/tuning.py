@@ -473,6 +473,11 @@ class ReaderTuning:
     # 150023: two of three lines across f6 from 3-3.5 mm inside empty e6). Over the seen styles 0-23, only
     # stray-line moved: 82 to 85 cells in doubt.
     line_end_depth_mm: float = 2.5
+    # ... or this far out in the margin beyond the grid's border (stray-line 570019, blind: a3, crossed by a line from
+    # 4.5 mm out). The pieces of marks in the edge cells end at most 0.5 mm out on mild and moderate 0-39 and the slash,
+    # scribble and stray-line styles 0-23, but for a zigzag's tip 2.5 mm over the top border (mild 3010, g1); the
+    # stray lines' pieces in empty cells, 3-4.5 mm in 11 of 12 (the stroke map reaches 4.5 mm past the border).
+    margin_end_mm: float = 3.0
     scribble_clear_mm: tuple[float, float] = (1.5, 3.0)
     scribble_clear_deg: float = 25.0
     # ... and neither piece's line runs on past the tip: ink along it at this share of the points this far past
