@@ -367,7 +367,8 @@ def _runs_on(mask: np.ndarray, line_y: float, x: float, slope: float, px_per_mm:
         rows = rows[(rows >= 0) & (rows < mask.shape[0])]
         at = np.round(x + slope * (rows - line_y)).astype(int)
         hits = _hits(_row_sums(mask, rows), at, tolerance)
-        seen = np.ones_like(hits) if before is None else hits | ~_hits(_row_sums(before, rows), at, tolerance)
+        # Hidden: the very point it lands on was taken out (a point merely near the border is seen).
+        seen = np.ones_like(hits) if before is None else hits | ~_hits(_row_sums(before & ~mask, rows), at, 0)
         if 2 * np.count_nonzero(seen) < len(rows) or not seen.any() or (
                 hits[seen].mean() < t.crossing_landed_share):
             return False
