@@ -363,12 +363,13 @@ def _runs_on(mask: np.ndarray, line_y: float, x: float, slope: float, px_per_mm:
     near, far = round(t.crossing_reach_mm * px_per_mm), round(t.crossing_run_on_mm * px_per_mm)
     tolerance = round(t.crossing_meet_mm * px_per_mm)
     y = round(line_y)
+    taken_out = None if before is None else before & ~mask
     for rows in (np.arange(y - far, y - near), np.arange(y + near + 1, y + far + 1)):
         rows = rows[(rows >= 0) & (rows < mask.shape[0])]
         at = np.round(x + slope * (rows - line_y)).astype(int)
         hits = _hits(_row_sums(mask, rows), at, tolerance)
         # Hidden: the very point it lands on was taken out (a point merely near the border is seen).
-        seen = np.ones_like(hits) if before is None else hits | ~_hits(_row_sums(before & ~mask, rows), at, 0)
+        seen = np.ones_like(hits) if taken_out is None else hits | ~_hits(_row_sums(taken_out, rows), at, 0)
         if 2 * np.count_nonzero(seen) < len(rows) or not seen.any() or (
                 hits[seen].mean() < t.crossing_landed_share):
             return False

@@ -1413,8 +1413,8 @@ def _sure_plain(read: SheetRead, decided: list[tuple[bool, float]], shaded: bool
 
 
 def _steps(read: SheetRead, cells: set[Cell], beside: set[Cell]) -> dict[Cell, dict[Cell, LineStep | None]]:
-    """`line_steps.steps_around` the `cells`, on the sheet with its hard shadows taken out, over what shows of it
-    (not over what covers it)."""
+    """`line_steps.steps_around` the `cells`, on the photo's sheet over the shadows' gain (hard and soft: they are
+    taken out), over what shows of it (not over what covers it)."""
     return steps_around(read.sheet, read.inside & ~read.covered, PX_PER_MM, cells, beside, read.tuning,
                         _shadow_gain(read))
 
