@@ -1491,10 +1491,13 @@ def _settled_by_line_steps(read: SheetRead, decided: list[tuple[bool, float]], b
                 if conf < t.uncertain_below and _plain(read, index) and index not in read.stained | read.bare_tints}
     if not doubtful:
         return {}
-    # Paper read so only because a shadow was taken out is not known paper: lines measured over the shadow's gain
-    # run on from it into a fill of the same patch lifted with it (light 5500020, blind: e5 and f5, one coloured
-    # patch under a hand's soft shadow with a glare; e5 read as paper, and f5 was settled as paper from it).
-    paper = {divmod(index, SIZE) for index in _sure_plain(read, decided, False) - read.lifted}
+    # Paper read so only because a shadow was taken out, coloured in the photo's own light, is not known paper (a
+    # shadow adds no colour): lines measured over the shadow's gain run on from it into a fill of the same patch
+    # lifted with it (light 5500020, blind: e5 and f5, one coloured patch under a hand's soft shadow with a glare;
+    # e5 read as paper, and f5 was settled as paper from it). Grey, it is (moderate 54010, blind: e4, f4 and g4,
+    # settled from the paper lifted out of a hard shadow beside them; with none of it known, 7 cells in doubt).
+    coloured = {index for index in read.lifted if not _neutral(read.plain, boxes[index], t)}
+    paper = {divmod(index, SIZE) for index in _sure_plain(read, decided, False) - coloured}
     heavy = {divmod(index, SIZE) for index in _sure_plain(read, decided, True) if read.values[index] >= t.tint_sure}
     tints = {divmod(index, SIZE) for index in doubtful
              if index in read.stains or stain_coloured(read.light.normalised, boxes[index], t=t)
