@@ -22,7 +22,7 @@ from doodle.game.checks import SheetChecks
 from doodle.geometry import Cell
 from doodle.quilt import MAX_ROUND_SCORE, SIZE, Quilt, cell_names, mask_of
 from doodle.sheet import layout
-from doodle.sheet.cover import cover_doubts, cover_note, grid_print
+from doodle.sheet.cover import cover_doubts, cover_note
 from doodle.sheet.doubts import Uncertain, check_reading
 from doodle.sheet.glare import find_glare
 from doodle.sheet.markers import MarkerFit, detect_markers, fit_markers
@@ -439,7 +439,7 @@ def _result(read: SheetRead, method: str, markers_found: int) -> ScanResult:
                          if not shaded and read.values[index] > read.threshold}  # against what its ink says
         result = _with_doubts(result, glare.doubts(result.quilt, result.specials_used, result.round_scores)
                               + glare.fringe_doubts(settled_paper, result.quilt), glare.note)
-    shown = grid_print(read.sheet, PX_PER_MM, read.tuning, read.inside, boxes=read.marks)
+    shown = read.shown
     if shown.anything_covered:
         result = _with_doubts(result, cover_doubts(shown, result.quilt, result.specials_used, result.round_scores),
                               cover_note(shown))

@@ -25,7 +25,7 @@ from doodle.geometry import Cell
 from doodle.quilt import MAX_ROUND_SCORE, SIZE, Quilt, mask_of
 from doodle.sheet import layout, pictures
 from doodle.sheet.bubble_rings import ringed_digit, ringed_shares
-from doodle.sheet.cover import cover_over
+from doodle.sheet.cover import GridPrint, cover_over, grid_print
 from doodle.sheet.crossings import confined_cells, crossing_margin_px, without_grid_lines
 from doodle.sheet.doubts import Uncertain
 from doodle.sheet.grain import Grain, cleanest_quarter, grain_of, paper_blocks, print_line_width_mm
@@ -110,6 +110,7 @@ class SheetRead:
     # find_paper
     trusted: np.ndarray = field(init=False)  # bool: the paper known before anything is read
     covered: np.ndarray = field(init=False)  # bool: what covers a corner and the sheet around it (cover.py)
+    shown: GridPrint = field(init=False)  # how the print shows: what lies over it, how blurred it is (cover.py)
     # take_out_shadows
     shadows: ShadowMap = field(init=False)
     plain: FlatField = field(init=False)  # the photo's own light, shadows and all
@@ -190,6 +191,7 @@ def find_paper(read: SheetRead) -> None:
     too. Without our layout, only a narrow ring just outside the grid's border."""
     t = read.tuning
     read.covered = np.zeros_like(read.inside)
+    read.shown = grid_print(read.sheet, PX_PER_MM, t, read.inside, boxes=read.marks)
     if not read.marks:
         ring = np.zeros_like(read.inside)
         _set(ring, layout.GRID_RECT.inset(-t.grid_ring_mm), True)
@@ -624,6 +626,15 @@ def decide_cells(read: SheetRead) -> None:
     read.stained = _under_stain_rings(read, decided, boxes)
     for index in read.stained:
         decided[index] = (False, decided[index][1])
+    # A shadow adds no colour: paper lifted out of one that is coloured in the photo's own light may be a fill
+    # lifted with the shadow, and is in doubt before the lines settle anything (light 5500020, blind: e5, a green
+    # fill under a hand's soft shadow beside a glare, read 0.00 of ink, paper and sure; f5, of the same patch, was
+    # settled as paper from it). The lifted paper of the seen sets is grey, fills so lifted are not (186 empty cells
+    # at most 0.031 of chroma over the paper's, 2 fills 0.16 and 0.29, against t.neutral_chroma's 0.12). Grey lifted
+    # paper is paper (moderate 54010, blind: e4, f4 and g4 were settled from it; unsettled, 7 cells in doubt).
+    for index in read.lifted:
+        if not decided[index][0] and not _neutral(read.plain, boxes[index], t):
+            decided[index] = (False, min(decided[index][1], t.shadow_doubt))
     read.settled = _settled_by_line_steps(read, decided, boxes)
     for index, shaded in read.settled.items():
         decided[index] = (shaded, t.line_step_confidence)
@@ -1489,15 +1500,13 @@ def _settled_by_line_steps(read: SheetRead, decided: list[tuple[bool, float]], b
     t = read.tuning
     doubtful = {index for index, (_, conf) in enumerate(decided)
                 if conf < t.uncertain_below and _plain(read, index) and index not in read.stained | read.bare_tints}
-    if not doubtful:
+    # Nor in a blurred photo (the grid's printed lines barely show: t.blurred_print): a blur wider than the strips'
+    # reach spreads a fill's step at a line into a ramp across them, and a ramp is light running on (shaken-hard
+    # 580007, blind: d1, a zigzag the blur hid from the stroke finder, ran on into the margin and was settled as
+    # paper; on the 16 blurred photos of shaken-hard 0-23 and 580000-580007 the lines settled 2 cells, both wrong).
+    if not doubtful or read.shown.contrast < t.blurred_print:
         return {}
-    # Paper read so only because a shadow was taken out, coloured in the photo's own light, is not known paper (a
-    # shadow adds no colour): lines measured over the shadow's gain run on from it into a fill of the same patch
-    # lifted with it (light 5500020, blind: e5 and f5, one coloured patch under a hand's soft shadow with a glare;
-    # e5 read as paper, and f5 was settled as paper from it). Grey, it is (moderate 54010, blind: e4, f4 and g4,
-    # settled from the paper lifted out of a hard shadow beside them; with none of it known, 7 cells in doubt).
-    coloured = {index for index in read.lifted if not _neutral(read.plain, boxes[index], t)}
-    paper = {divmod(index, SIZE) for index in _sure_plain(read, decided, False) - coloured}
+    paper = {divmod(index, SIZE) for index in _sure_plain(read, decided, False)}
     heavy = {divmod(index, SIZE) for index in _sure_plain(read, decided, True) if read.values[index] >= t.tint_sure}
     tints = {divmod(index, SIZE) for index in doubtful
              if index in read.stains or stain_coloured(read.light.normalised, boxes[index], t=t)

@@ -286,7 +286,8 @@ class ReaderTuning:
     # with nothing over them had at most 1 piece hidden (finger- and pencil-over-bubbles 0-39, 47 rounds).
     cover_tip_ring_share: float = 0.25
     # The grid's printed lines barely show (their median contrast, see cover.GridPrint) under this: the photo is
-    # blurred, and a reading with cells in doubt says so. 0.14 and more on 571 photos of the levels, the families
+    # blurred: a reading with cells in doubt says so, and the printed lines settle no cell (a blur spreads a
+    # fill's step at a line into a ramp). 0.14 and more on 571 photos of the levels, the families
     # and the style families (the blurriest harsh ones); 0.02-0.06 on 6 of 12 photos shaken by a moving hand up to
     # 1.5% of their side (shaken-hard 0-11), told before of a hard shadow or a sheet not flat, or of nothing.
     blurred_print: float = 0.1
