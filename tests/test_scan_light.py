@@ -161,6 +161,22 @@ def test_with_most_of_the_grid_in_doubt_no_tint_is_read_sure(monkeypatch):
     assert wrong_items(before, photo.truth) - flagged(before)
 
 
+def test_paper_lifted_out_of_a_shadow_in_a_colour_is_in_doubt_and_grey_paper_is_not():
+    """Light 5500020 (blind): e5 and f5, a green patch under a hand's soft shadow beside a glare. Taken out with the
+    shadow, e5 read 0.00 of ink, paper and sure, and f5 was settled as paper from it. A shadow adds no colour:
+    paper lifted out of one that is coloured in the photo's own light is in doubt, and settles nothing. Grey lifted
+    paper is paper, and settles its neighbours (moderate 54010, blind: e4, f4 and g4, beside paper lifted out of a
+    hard shadow; 7 cells in doubt when it did not)."""
+    photo = family_photo(5500020, "light")
+    result = read_photo(photo.jpeg)
+    assert {"e5", "f5"} <= flagged(result)
+    assert not wrong_items(result, photo.truth) - flagged(result)
+    grey = make_photo(54010, "moderate")
+    result = read_photo(grey.jpeg)
+    assert not wrong_items(result, grey.truth) - flagged(result)
+    assert sum(doubt.kind == "cell" for doubt in result.uncertain) <= 4
+
+
 def test_paper_in_a_patchs_outline_under_a_shadow_is_in_doubt(monkeypatch):
     """Light 4900003 (blind): a9, a grey fill in the grid's corner outlined with b9-d9 (shaded), under a hand's soft
     shadow taken out as a hard one 0.35 deep, read 0.03 of ink: paper, sure. A cell a drawn outline takes in with
