@@ -265,18 +265,18 @@ def settle(doubtful: Collection[Cell], paper: Collection[Cell], heavy: Collectio
                 continue
             verdicts, objections = set(), set()
             for other, found in step_between[cell].items():
-                if (cell, other) in over_edges:
+                if (cell, other) in over_edges or found is None:
                     continue
+                if other not in margin and cell not in tints and found.flat_step(t):
+                    verdicts.add(True)  # darker than its neighbour by an even fill's step: not paper, whatever that is
                 known = other in paper or other in margin
                 label = False if known else True if other in heavy else settled.get(other)
-                if found is None or label is None:
+                if label is None:
                     continue
                 if found.runs_on(t) and not (label is False and cell in textured):
                     verdicts.add(label)
                 elif label is False and found.step >= t.line_step_object:
                     objections.add(False)  # darker than paper beside it: not paper, whatever else says so
-                if label is False and other not in margin and cell not in tints and found.flat_step(t):
-                    verdicts.add(True)
             if len(verdicts) == 1 and not verdicts & objections:
                 settled[cell] = verdicts.pop()
                 changed = True
