@@ -9,9 +9,10 @@ Seeds from 100000 on are held out: nobody tunes the reader on them (tests/photog
 failure is reproducible with `python3 -m tests.photogen_families OUT_DIR FAMILY:SEED`.
 
 Per family: the share of photos read exactly (quilt, special boxes and round scores all right; and, where some
-photos have a glare, the count without it: the target leaves glare out), of photos with any doubt, of photos with more than 5 cells in doubt (close to useless to a player), the photos refused with a message,
-what was read wrong without a doubt on it, counted item by item (cells, special boxes, round scores) as
-benchmarks/bench_scan.py counts it, and the special boxes and round scores the reader said it did not read.
+photos have a glare, the count without it: the target leaves glare out), of photos with any doubt, of photos with
+more than 5 cells in doubt (close to useless to a player), the photos refused with a message, what was read wrong
+without a doubt on it, counted item by item (cells, special boxes, round scores) as benchmarks/bench_scan.py counts
+it, and the special boxes and round scores the reader said it did not read.
 """
 
 from __future__ import annotations
