@@ -161,6 +161,17 @@ def test_with_most_of_the_grid_in_doubt_no_tint_is_read_sure(monkeypatch):
     assert wrong_items(before, photo.truth) - flagged(before)
 
 
+def test_dense_strokes_read_shaded_are_sure_under_a_threshold_a_deep_shadow_raised():
+    """Light 30 (tuning): a hand's soft shadow 0.72 deep put the threshold at 0.109 of ink; 7 zigzag cells, 0.33-0.48
+    of them strokes, read 0.14-0.16, shaded but in doubt for how near the threshold they were. Dense strokes are a
+    mark whatever the light (measured against the light right around them): those cells are sure."""
+    photo = family_photo(30, "light")
+    result = read_photo(photo.jpeg)
+    assert not wrong_items(result, photo.truth) - flagged(result)
+    assert not {"d2", "c3", "d3", "b4", "c4", "h4", "d5"} & flagged(result)
+    assert sum(doubt.kind == "cell" for doubt in result.uncertain) <= 2
+
+
 def test_paper_lifted_out_of_a_shadow_in_a_colour_is_in_doubt_and_grey_paper_is_not():
     """Light 5500020 (blind): e5 and f5, a green patch under a hand's soft shadow beside a glare. Taken out with the
     shadow, e5 read 0.00 of ink, paper and sure, and f5 was settled as paper from it. A shadow adds no colour:

@@ -148,6 +148,27 @@ def test_settling_runs_from_paper_through_smooth_lines_and_stops_at_steps():
     assert settle({b1}, paper={a1}, heavy=set(), step_between={b1: {a1: None}}, t=TUNING) == {}
 
 
+def test_a_cell_darker_than_any_neighbour_by_a_fill_s_flat_step_is_shaded():
+    """c4 and d4 in doubt, no cell beside them known: c4 is darker than d4 by an even fill's step with flat sides,
+    so c4 is no paper, whatever d4 is (nothing but a fill is darker than its neighbour so); d4, brighter than a
+    fill, may be paper or a lighter fill, and stays in doubt. Not a tint that may be a stain's."""
+    c4, d4 = (3, 2), (3, 3)
+    steps = {c4: {d4: FLAT}, d4: {c4: FLAT.reversed()}}
+    assert settle({c4, d4}, paper=set(), heavy=set(), step_between=steps, t=TUNING) == {c4: True}
+    assert settle({c4, d4}, paper=set(), heavy=set(), step_between=steps, t=TUNING, tints={c4}) == {}
+
+
+def test_a_solid_patch_among_cells_in_doubt_under_a_deep_soft_shadow_is_settled():
+    """Light 8 (tuning): a hand's soft shadow 0.4 deep over a sheet of steep light, only 3 cells known as paper. A
+    solid patch (c4, d4, e4, d5, 0.57-0.60 of ink) stepped at its lines into cells in doubt only, and stayed in
+    doubt: 10 cells in all. Darker than its neighbours by a fill's step, it is settled as shaded."""
+    photo = family_photo(8, "light")
+    result = read_photo(photo.jpeg)
+    assert not {"c4", "d4", "e4", "d5"} & flagged(result)
+    assert not wrong_items(result, photo.truth) - flagged(result)
+    assert sum(doubt.kind == "cell" for doubt in result.uncertain) <= 4
+
+
 def test_the_margin_beside_the_grid_is_measured_and_the_photo_s_edge_is_not():
     """Paper runs on from a1 into the margin above it and to its left; a fill in i9 steps at the grid's outer
     line. Where the strips reach beyond the photo, nothing is measured."""
