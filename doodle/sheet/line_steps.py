@@ -15,9 +15,10 @@ looks for edges that do not follow the lines), steps there as a fill does.
 
 This settles cells the light leaves in doubt, from their neighbours, where the middle of the cell (which no strip
 reaches) is as its sides say the light there is: a cell with no strokes that runs on through
-a line from a cell known to be paper is paper; one a flat step darker than paper beside it is shaded; one that
-runs on from a cell settled as shaded, or from a heavy fill (which neither a stain nor a smudge is), is shaded
-too. Nothing is settled across a line where the photo's paper is clipped (a glare washes a fill out to paper).
+a line from a cell known to be paper is paper; one a flat step darker than any neighbour (paper, a fill, or a
+cell in doubt: nothing but a fill is darker than its neighbour so) is shaded; one that runs on from a cell settled
+as shaded, or from a heavy fill (which neither a stain nor a smudge is), is shaded too. Nothing is settled
+across a line where the photo's paper is clipped (a glare washes a fill out to paper).
 """
 
 from __future__ import annotations
@@ -253,9 +254,11 @@ def settle(doubtful: Collection[Cell], paper: Collection[Cell], heavy: Collectio
     lines (c, d) a hard shadow's edge crosses, which settle nothing: a depth taken out amiss there leaves a step
     where there is none, or hides a light fill's.
 
-    A cell is settled only where every neighbour that says anything says the same (a cell shaded over half its
-    width runs on into paper on one side and steps on another), and as paper only where no line to paper is
-    darker on its side by t.line_step_object."""
+    A flat step darker on the cell's side settles it as shaded whatever lies beyond (light 8: a solid patch under
+    a deep soft shadow, beside cells in doubt only, stepped 0.4-0.7 into them and stayed in doubt). A cell is
+    settled only where every neighbour that says anything says the same (a cell shaded over half its width runs
+    on into paper on one side and steps on another), and as paper only where no line to paper is darker on its
+    side by t.line_step_object."""
     settled: dict[Cell, bool] = {}
     changed = True
     while changed:  # a cell settled may settle the next
