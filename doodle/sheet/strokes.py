@@ -196,10 +196,19 @@ def side_neighbours(index: int) -> list[tuple[int, int]]:
             if 0 <= r < SIZE and 0 <= c < SIZE]
 
 
-def _pigment(normalised: Colours, box: tuple[int, int, int, int],
-             where: np.ndarray | None = None) -> tuple[float, float, bool] | None:
-    """The ink of the box (its pixels `where`, when given), its chroma over its ink (a pigment's own, about the
-    same at any strength), and whether it is warm (red over green over blue); None for bare paper."""
+class Pigment(NamedTuple):
+    """A colour's ink (1 - its darkest channel, over the paper's own), its chroma over that ink (a pigment's own,
+    about the same at any strength), whether it is warm (red over green over blue), and where its hue lies between
+    red (0: green as dark as blue) and yellow (1: green as bright as red), when warm."""
+
+    ink: float
+    chroma: float
+    warm: bool
+    yellowness: float
+
+
+def _pigment(normalised: Colours, box: tuple[int, int, int, int], where: np.ndarray | None = None) -> Pigment | None:
+    """The pigment of the box (its pixels `where`, when given); None for bare paper."""
     x0, y0, x1, y1 = box
     pixels = normalised[y0:y1, x0:x1]
     if where is not None:
@@ -209,21 +218,22 @@ def _pigment(normalised: Colours, box: tuple[int, int, int, int],
     return pigment_of(pixels.reshape(-1, 3).mean(axis=0))
 
 
-def pigment_of(colour: np.ndarray) -> tuple[float, float, bool] | None:
-    """A colour's (BGR over the paper's own) ink, chroma over ink and warmth, as `_pigment`; None for paper."""
+def pigment_of(colour: np.ndarray) -> Pigment | None:
+    """A colour's (BGR over the paper's own) pigment; None for paper."""
     b, g, r = (float(v) for v in colour)
     ink = 1.0 - min(b, g, r)
     if ink <= 0.01:
         return None
-    return ink, (max(b, g, r) - min(b, g, r)) / ink, r >= g >= b
+    warm = r >= g >= b
+    return Pigment(ink, (max(b, g, r) - min(b, g, r)) / ink, warm, (g - b) / (r - b) if warm and r > b else 0.0)
 
 
-def stain_pigment(pigment: tuple[float, float, bool] | None, t: ReaderTuning = TUNING,
-                  up_to: float | None = None) -> bool:
-    """Whether a pigment (`pigment_of`) is a stain's brown: warm, its chroma within t.stain_chroma (`up_to`: a
-    higher chroma that may still be a stain's)."""
+def stain_pigment(pigment: Pigment | None, t: ReaderTuning = TUNING, up_to: float | None = None) -> bool:
+    """Whether a pigment is a stain's brown: warm, its hue no redder than t.stain_yellowness_least, its chroma
+    within t.stain_chroma (`up_to`: a higher chroma that may still be a stain's)."""
     highest = t.stain_chroma[1] if up_to is None else up_to
-    return pigment is not None and pigment[2] and t.stain_chroma[0] <= pigment[1] <= highest
+    return (pigment is not None and pigment.warm and pigment.yellowness >= t.stain_yellowness_least
+            and t.stain_chroma[0] <= pigment.chroma <= highest)
 
 
 def stain_coloured(normalised: Colours, box: tuple[int, int, int, int], where: np.ndarray | None = None,
@@ -234,18 +244,18 @@ def stain_coloured(normalised: Colours, box: tuple[int, int, int, int], where: n
 
 
 def pencil_coloured(normalised: Colours, box: tuple[int, int, int, int], t: ReaderTuning = TUNING) -> bool:
-    """Whether the box is tinted in a colour no stain has: blue, green or purple (a stain is grey or brown), or a
-    yellow or orange as pure as a pencil's (tea and coffee are duller)."""
+    """Whether the box is tinted in a colour no stain has: blue, green or purple (a stain is grey or brown), a red
+    (tea and coffee are browner), or a yellow or orange as pure as a pencil's (tea and coffee are duller)."""
     pigment = _pigment(normalised, box)
-    if pigment is None or pigment[1] < t.stain_chroma[0]:
+    if pigment is None or pigment.chroma < t.stain_chroma[0]:
         return False
-    return not pigment[2] or pigment[1] >= t.pencil_chroma
+    return not pigment.warm or pigment.yellowness < t.stain_yellowness_least or pigment.chroma >= t.pencil_chroma
 
 
 def graphite(normalised: Colours, box: tuple[int, int, int, int], t: ReaderTuning = TUNING) -> bool:
     """Whether the box is tinted grey (graphite, a smudge of it), not by a coloured pencil, however faint."""
     pigment = _pigment(normalised, box)
-    return pigment is None or pigment[1] < t.stain_chroma[0]
+    return pigment is None or pigment.chroma < t.stain_chroma[0]
 
 
 def _band(ink: np.ndarray, box: tuple[int, int, int, int], side: int, reach: tuple[float, float]) -> np.ndarray:

@@ -538,6 +538,12 @@ class ReaderTuning:
     # coloured pencils of the generator 0.5 (green, purple: not warm) to 1 (orange, pale yellow); red 0.81. Warm
     # (red over green over blue) and within stain_chroma: the colour of a stain (under its low end: graphite).
     stain_chroma: tuple[float, float] = (0.3, 0.72)
+    # A stain's brown lies between red and yellow (its green ink midway between its red's and blue's: `Pigment`,
+    # yellowness): the 140 stained and smudged cells read brown on coffee- and tea-ring 0-11, hand-smear, smudge,
+    # mixed, moderate and harsh 0-5 lie at 0.40-0.84 (real coffee on paper, about 0.5); 124 cells of red pencil read
+    # brown there at 0.02-0.28, their chroma under stain_chroma's top where a blur or a messaging app's recompression
+    # dulls it (messaging 5600006, blind: 17 red-hatched cells in doubt as tea). Redder than this: a pencil's.
+    stain_yellowness_least: float = 0.3
     # A warm tint with at least this chroma is a yellow or orange pencil, never a stain: tea and coffee rings' tinted
     # cells measured 0.11-0.83 (24 photos, mild and moderate), pale yellow fills 0.94 and over, harsh and moderate
     # (40 photos). Judged as stains, a pale yellow fill's JPEG-blurred colour put whole patches in doubt (harsh 625).
