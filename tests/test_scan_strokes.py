@@ -293,3 +293,35 @@ def test_one_fading_cell_does_not_put_a_whole_patch_of_solid_fill_in_doubt():
     assert read == truth["quilt"]
     assert result.total() == truth["game"]["total"]
     assert sum(doubt.kind == "cell" for doubt in result.uncertain) <= 5
+
+
+def test_a_stain_s_brown_lies_between_red_and_yellow_and_a_dulled_red_pencil_is_no_stain():
+    """Coffee on paper (about 200, 160, 120 in RGB) and tea (225, 195, 160) are brown: warm, their green ink midway
+    between their red's and blue's. A red pencil (220, 60, 60) is warm too, and a blur or a messaging app's
+    recompression dulls its chroma into a stain's range; its hue stays red: a colour no stain has."""
+    from doodle.sheet.strokes import pigment_of, stain_pigment
+
+    def over_paper(rgb: tuple[int, int, int], strength: float) -> np.ndarray:
+        """BGR over the paper's own, of a pigment laid at `strength` over white paper."""
+        colour = np.array(rgb[::-1], float) / 255.0
+        return 1.0 - strength * (1.0 - colour)
+
+    for strength in (0.3, 0.6, 1.0):
+        coffee = pigment_of(over_paper((200, 160, 120), strength))
+        tea = pigment_of(over_paper((225, 195, 160), strength))
+        assert stain_pigment(coffee) and stain_pigment(tea)
+        red = over_paper((220, 60, 60), strength)
+        assert pigment_of(red).warm and pigment_of(red).yellowness < TUNING.stain_yellowness_least
+        assert not stain_pigment(pigment_of(red), up_to=TUNING.pencil_chroma)
+        dulled = pigment_of(red * 0.75 + red.mean() * 0.25)  # a quarter of it washed out to grey
+        assert TUNING.stain_chroma[0] <= dulled.chroma <= TUNING.stain_chroma[1]
+        assert not stain_pigment(dulled)
+
+
+def test_red_hatching_recompressed_by_a_messaging_app_is_no_tea():
+    """Messaging 5600006 (blind): a sheet sent through a messaging app twice; its red hatching and zigzags, dulled to
+    0.64-0.70 of chroma over their ink, read as tea: 17 cells in doubt. Their hue is red's: none now."""
+    photo = family_photo(5600006, "messaging")
+    result = read_photo(photo.jpeg)
+    assert_exact(result, photo.truth)
+    assert sum(doubt.kind == "cell" for doubt in result.uncertain) == 0
