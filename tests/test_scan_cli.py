@@ -19,6 +19,7 @@ from doodle.sheet import layout
 from doodle.sheet.scan import read_photo
 from tests.photogen import make_photo
 from tests.photogen_families import family_photo
+from tests.photogen_styles import styled_photo
 
 EXAMPLES = Path(__file__).resolve().parent / "photos"  # layout 1 and 2 photos of random fills, read exactly
 SURE = EXAMPLES / "moderate-5.jpg"  # read with no doubt
@@ -106,10 +107,10 @@ def test_annotate_writes_the_flattened_sheet(tmp_path):
 
 
 def test_uncertain_marks_give_their_own_exit_code_or_are_asked(tmp_path):
-    """Light 8: a hand's shadow 44 mm soft over a sheet nearly full, 16 cells in doubt (they have no paper beside
-    them to settle them)."""
-    photo = family_photo(8, "light")
-    path = tmp_path / "light-8.jpg"
+    """Coffee-ring 0: a mug's rings over the sheet, the cells they stain offered as empty: 10 cells in doubt, each
+    read right."""
+    photo = styled_photo(0, "mild", distractor="coffee ring")
+    path = tmp_path / "coffee-ring-0.jpg"
     path.write_bytes(photo.jpeg)
     truth = photo.truth.quilt
     best = truth.score_rectangle()
