@@ -263,13 +263,13 @@ def _crossed_sides(strokes: StrokeMap, lines: np.ndarray, px_per_mm: float,
         for line in range(SIZE + 1):
             for where, slope in _crossings(mask, across + line * cell, lines_across, px_per_mm, t):
                 part, offset = divmod(where - along, cell)
+                nearest = round((where - along) / cell)  # the line across whose corner it passes near
                 if min(offset, cell - offset) > corner:
                     if 0 <= part < SIZE:
                         crossed.add((direction, line, int(part)))
                 elif abs(slope) >= t.crossing_corner_slope and _runs_on(
                         clean, across + line * cell, where, slope, px_per_mm, t,
-                        mask if _on_border(line, round((where - along) / cell)) else None):
-                    nearest = round((where - along) / cell)
+                        mask if _on_border(line, nearest) else None):
                     row, col = (line, nearest) if direction == "h" else (nearest, line)
                     # Through the corner where lines row and col meet: a stroke down to the right ("\", a positive
                     # slope either way) runs from the cell above and left of it to the one below and right.

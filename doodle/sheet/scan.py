@@ -439,7 +439,7 @@ def _result(read: SheetRead, method: str, markers_found: int) -> ScanResult:
                          if not shaded and read.values[index] > read.threshold}  # against what its ink says
         result = _with_doubts(result, glare.doubts(result.quilt, result.specials_used, result.round_scores)
                               + glare.fringe_doubts(settled_paper, result.quilt), glare.note)
-    shown = read.shown
+    shown = read.shown  # measured in `stages.find_paper`
     if shown.anything_covered:
         result = _with_doubts(result, cover_doubts(shown, result.quilt, result.specials_used, result.round_scores),
                               cover_note(shown))
