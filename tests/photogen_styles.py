@@ -402,11 +402,17 @@ class _StyledDrawer(photogen._PageDrawer):
         pencil's darkness, smeared a little by the eraser."""
         rng = self.rng
         before = self.page.astype(np.float32)
-        distractor, self.distractor = self.distractor, None  # the patch's own outline, not another distractor
+        # The patch's own outline, not another distractor; and its cells stay cells of no patch, so that another
+        # distractor outline over them is rubbed out too rather than drawn in full around the ghost (erased 590007
+        # and 570016 were so drawn: a light grey fill in a full outline, which a player reads as shaded too).
+        distractor, self.distractor = self.distractor, None
+        shaded = getattr(self, "_shaded", None)
         try:
             photogen._PageDrawer.shade_patch(self, cells, str(rng.choice(["solid", "hatching", "scribble", "light"])))
         finally:
             self.distractor = distractor
+            if shaded is not None:
+                self._shaded = shaded
         left = (self.page.astype(np.float32) - before) * rng.uniform(0.10, 0.35)
         smeared = cv2.GaussianBlur(left, (0, 0), self.mm(rng.uniform(0.3, 1.2)))
         self.page[:] = np.clip(before + smeared, 0, 255).astype(np.uint8)
