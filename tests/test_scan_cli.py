@@ -107,10 +107,10 @@ def test_annotate_writes_the_flattened_sheet(tmp_path):
 
 
 def test_uncertain_marks_give_their_own_exit_code_or_are_asked(tmp_path):
-    """Coffee-ring 0: a mug's rings over the sheet, the cells they stain offered as empty: 10 cells in doubt, each
-    read right."""
-    photo = styled_photo(0, "mild", distractor="coffee ring")
-    path = tmp_path / "coffee-ring-0.jpg"
+    """Coffee-ring 4: a mug's rings over the sheet, the cells whose brown tint they explain offered as empty: 7
+    cells in doubt, each read right."""
+    photo = styled_photo(4, "mild", distractor="coffee ring")
+    path = tmp_path / "coffee-ring-4.jpg"
     path.write_bytes(photo.jpeg)
     truth = photo.truth.quilt
     best = truth.score_rectangle()

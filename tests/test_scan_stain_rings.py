@@ -10,7 +10,7 @@ import pytest
 from doodle.quilt import SIZE
 from doodle.sheet import layout
 from doodle.sheet.scan import PX_PER_MM, read_photo
-from doodle.sheet.stain_rings import cells_under, stain_rings
+from doodle.sheet.stain_rings import StainRing, cells_under, share_on_rims, stain_rings
 from doodle.sheet.tuning import TUNING
 from tests.photogen import make_photo
 from tests.photogen_styles import styled_photo
@@ -102,6 +102,36 @@ def test_a_ring_s_rim_across_a_cell_amid_outlines_is_no_sure_mark():
     photo = styled_photo(460013, "mild", distractor="tea ring")
     result = read_photo(photo.jpeg)
     assert "g7" in {doubt.name for doubt in result.uncertain}
+    assert wrong_items(result, photo.truth) <= flagged(result)
+
+
+def test_strokes_along_a_ring_s_rim_are_on_it_and_a_slash_inside_it_is_not():
+    """A ring 16 mm round about (50, 50) mm: an arc of its rim across a cell lies on it; a slash across a cell
+    inside the ring, 6 mm and more from the rim, does not; nor does nothing."""
+    ring = StainRing(50.0, 50.0, 16.0, 1.0)
+    box = tuple(round(v * PX_PER_MM) for v in (58.0, 30.0, 74.0, 46.0))  # x0, y0, x1, y1: the rim crosses it
+    arc = np.zeros((box[3] - box[1], box[2] - box[0]), np.uint8)
+    centre = tuple(round((v - o) * PX_PER_MM * 16) for v, o in ((50.0, 58.0), (50.0, 30.0)))
+    radius = round(16.5 * PX_PER_MM * 16)  # drawn half a millimetre off the circle found, as a rim is
+    cv2.ellipse(arc, centre, (radius, radius), 0, 0, 360, 255, 3, cv2.LINE_AA, 4)
+    assert arc.any() and share_on_rims([ring], arc > 0, box, PX_PER_MM, TUNING) > 0.9
+    inside = tuple(round(v * PX_PER_MM) for v in (42.0, 42.0, 58.0, 58.0))
+    slash = np.zeros((inside[3] - inside[1], inside[2] - inside[0]), np.uint8)
+    cv2.line(slash, (round(4 * PX_PER_MM), round(4 * PX_PER_MM)), (round(12 * PX_PER_MM), round(12 * PX_PER_MM)),
+             255, 3)
+    assert share_on_rims([ring], slash > 0, inside, PX_PER_MM, TUNING) == 0.0
+    assert share_on_rims([ring], np.zeros_like(slash, bool), inside, PX_PER_MM, TUNING) == 0.0
+
+
+@pytest.mark.parametrize(("distractor", "seed"), [("coffee ring", 0), ("tea ring", 1)])
+def test_a_ring_s_rim_and_inside_read_empty_are_sure(distractor, seed):
+    """Coffee-ring 0: two rings, their rims' arcs across 8 empty cells and their brown inside over 2 more, each
+    read empty and in doubt (10 cells in doubt); tea-ring 1: a rim's arcs across 5 empty cells, read so (5). The
+    rings explain them: exact, and at most one cell in doubt (a rim's strokes off the circle found)."""
+    photo = styled_photo(seed, "mild", distractor=distractor)
+    result = read_photo(photo.jpeg)
+    assert result.quilt == photo.truth.quilt
+    assert len([doubt for doubt in result.uncertain if doubt.kind == "cell"]) <= 1
     assert wrong_items(result, photo.truth) <= flagged(result)
 
 

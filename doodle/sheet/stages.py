@@ -73,7 +73,7 @@ from doodle.sheet.processing import level_only, print_lift
 from doodle.sheet.scan_errors import TooDarkError
 from doodle.sheet.scribbles import scribbled_cells, sparse_pieces
 from doodle.sheet.shadows import ShadowMap, find_shadows
-from doodle.sheet.stain_rings import cells_under, stain_rings
+from doodle.sheet.stain_rings import cells_under, share_on_rims, stain_rings
 from doodle.sheet.stray import stray_line_cells
 from doodle.sheet.strokes import (
     StrokeMap,
@@ -627,9 +627,11 @@ def decide_cells(read: SheetRead) -> None:
     if read.steep:
         for index in _misjudged_light(read, decided, boxes):
             decided[index] = (False, decided[index][1])
-    read.stained = _under_stain_rings(read, decided, boxes)
+    read.stained, rims = _under_stain_rings(read, decided, boxes)
     for index in read.stained:
         decided[index] = (False, decided[index][1])
+    for index in rims:
+        decided[index] = (False, max(decided[index][1], t.outlined_confidence))
     # A shadow adds no colour: paper lifted out of one that is coloured in the photo's own light may be a fill
     # lifted with the shadow, and is in doubt before the lines settle anything (light 5500020, blind: e5, a green
     # fill under a hand's soft shadow beside a glare, read 0.00 of ink, paper and sure; f5, of the same patch, was
@@ -1397,22 +1399,34 @@ def _misjudged_light(read: SheetRead, decided: list[tuple[bool, float]], boxes: 
     return {index for _, index in grey[: below + 1]} if gap >= t.misjudged_gap else set()
 
 
-def _under_stain_rings(read: SheetRead, decided: list[tuple[bool, float]], boxes: tuple[Box, ...]) -> set[int]:
-    """The cells read shaded in doubt that are more likely empty under a mug's ring: its rim or its inside reaches
-    them (`stain_rings`), they are tinted in a stain's brown, and their strokes, if any, are brown too (the rim's).
-    A brown tint alone may be a light brown or orange pencil: its doubt stays; the ring says which reading to
-    offer (coffee-ring 3: f4, f5, f6 and i7, empty under two rings, read shaded in doubt)."""
+def _under_stain_rings(read: SheetRead, decided: list[tuple[bool, float]],
+                       boxes: tuple[Box, ...]) -> tuple[set[int], set[int]]:
+    """Where a mug's ring (`stain_rings`) explains the cells in doubt that are tinted in a stain's brown, with
+    brown strokes if any (the rim's): those read shaded, offered as empty in doubt, and those read empty, sure.
+
+    Read shaded: more likely empty under the ring, its rim or its inside reaching them; a brown tint alone may be a
+    light brown or orange pencil, so the doubt stays and the ring says which reading to offer (coffee-ring 3: f4,
+    f5, f6 and i7, empty under two rings, read shaded in doubt).
+    Read empty: the ring's inside, or its rim where at least t.stain_ring_rim_share of the strokes lie along the
+    ring (a brown pencil's slash elsewhere in the ring keeps its doubt). Nothing of a player's reads empty and
+    brown there: on coffee- and tea-ring 0-23, each of the 265 cells in doubt so was empty, most of all the
+    doubts (coffee-ring 3 and 4: 13 cells in doubt each, all empty, read empty)."""
     t = read.tuning
     normalised = read.light.normalised
-    brown = [index for index, (shaded, conf) in enumerate(decided)
-             if shaded and conf < t.uncertain_below and stain_coloured(normalised, boxes[index], t=t)
+    brown = [index for index, (_, conf) in enumerate(decided)
+             if conf < t.uncertain_below and stain_coloured(normalised, boxes[index], t=t)
              and (read.strokes.shares[index] < t.stroke_mark
                   or stain_coloured(normalised, boxes[index], read.strokes.at(boxes[index]), t))]
     if not brown:
-        return set()  # no ring looked for
+        return set(), set()  # no ring looked for
     rings = stain_rings(normalised, PX_PER_MM, t)
-    return set(brown) & cells_under(rings, [layout.cell_rect(*divmod(index, SIZE)) for index in range(SIZE * SIZE)],
-                                    t)
+    under = set(brown) & cells_under(rings, [layout.cell_rect(*divmod(index, SIZE)) for index in range(SIZE * SIZE)],
+                                     t)
+    offered = {index for index in under if decided[index][0]}
+    rims = {index for index in under - offered
+            if read.strokes.shares[index] < t.stroke_mark
+            or share_on_rims(rings, read.strokes.at(boxes[index]), boxes[index], PX_PER_MM, t) >= t.stain_ring_rim_share}
+    return offered, rims
 
 
 def _plain(read: SheetRead, index: int) -> bool:

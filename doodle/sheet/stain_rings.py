@@ -106,3 +106,18 @@ def cells_under(rings: list[StainRing], cell_boxes_mm: list[layout.Rect], t: Rea
             if np.hypot(nearest_x - ring.x, nearest_y - ring.y) <= reach:
                 under.add(index)
     return under
+
+
+def share_on_rims(rings: list[StainRing], where: np.ndarray, box: tuple[int, int, int, int], px_per_mm: float,
+                  t: ReaderTuning) -> float:
+    """The share of the pixels `where` (a mask over `box`, sheet-image pixels) within t.stain_ring_on_rim_mm of a
+    ring's rim (its circle): 0 when there are none."""
+    ys, xs = np.nonzero(where)
+    if not len(xs):
+        return 0.0
+    x_mm, y_mm = (box[0] + xs + 0.5) / px_per_mm, (box[1] + ys + 0.5) / px_per_mm
+    on = np.zeros(len(xs), bool)
+    for ring in rings:
+        on |= np.abs(np.hypot(x_mm - ring.x, y_mm - ring.y) - ring.radius) <= t.stain_ring_on_rim_mm
+    return float(on.mean())
+

@@ -577,6 +577,11 @@ class ReaderTuning:
     stain_ring_directions: int = 90
     stain_ring_share: float = 0.6
     stain_ring_same: float = 0.35  # circles whose middles are this share of the radius apart follow one ring
+    # A cell read empty in doubt under a ring, brown and with brown strokes, is the ring's when stain_ring_rim_share
+    # of its strokes lie within stain_ring_on_rim_mm of the ring's circle: on coffee- and tea-ring 0-11, 98 such
+    # empty cells had 0.55-1.0 of them there (and 6 none: strokes of no ring found, left in doubt).
+    stain_ring_on_rim_mm: float = 2.0
+    stain_ring_rim_share: float = 0.5
     # Between stain_chroma and pencil_chroma a warm tint with no strokes may be tea or a red or orange pencil: tea
     # when fainter than this (tea rings' insides there: 0.056-0.119, tea-ring 70000-70023; pencil fills there:
     # 0.237 and over, sharpened 70000-70023, tea and coffee rings 0-23).
