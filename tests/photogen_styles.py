@@ -240,7 +240,12 @@ class _StyledDrawer(photogen._PageDrawer):
             laid[self.distractor](cx, cy)
             return
         if self.distractor == "erased":
-            self._erased(cells)
+            # A patch is rubbed out once: another outline over cells rubbed out is not drawn (rubbing out there
+            # again stacked ghosts to half the sheet's shading: erased 590007).
+            rubbed_out = getattr(self, "_rubbed_out", set())
+            if not rubbed_out & cells:
+                self._rubbed_out = rubbed_out | set(cells)
+                self._erased(cells)
             return
         if self.distractor == "smudge":
             radius = rng.uniform(4.0, 9.0)
@@ -403,8 +408,8 @@ class _StyledDrawer(photogen._PageDrawer):
         rng = self.rng
         before = self.page.astype(np.float32)
         # The patch's own outline, not another distractor; and its cells stay cells of no patch, so that another
-        # distractor outline over them is rubbed out too rather than drawn in full around the ghost (erased 590007
-        # and 570016 were so drawn: a light grey fill in a full outline, which a player reads as shaded too).
+        # distractor outline over them is no patch's outline drawn in full around the ghost (erased 590007 and
+        # 570016 were so drawn: a light grey fill in a full outline, which a player reads as shaded too).
         distractor, self.distractor = self.distractor, None
         shaded = getattr(self, "_shaded", None)
         try:
