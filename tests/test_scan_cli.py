@@ -107,7 +107,7 @@ def test_annotate_writes_the_flattened_sheet(tmp_path):
 
 
 def test_uncertain_marks_give_their_own_exit_code_or_are_asked(tmp_path):
-    """Coffee-ring 4: a mug's rings over the sheet, the cells whose brown tint they explain offered as empty: 7
+    """Coffee-ring 4: a mug's rings over the sheet, the cells whose brown tint they may explain offered as empty: 6
     cells in doubt, each read right."""
     photo = styled_photo(4, "mild", distractor="coffee ring")
     path = tmp_path / "coffee-ring-4.jpg"

@@ -73,12 +73,13 @@ from doodle.sheet.processing import level_only, print_lift
 from doodle.sheet.scan_errors import TooDarkError
 from doodle.sheet.scribbles import scribbled_cells, sparse_pieces
 from doodle.sheet.shadows import ShadowMap, find_shadows
-from doodle.sheet.stain_rings import cells_under, share_on_rims, stain_rings
+from doodle.sheet.stain_rings import StainRing, cells_under, share_on_rims, stain_rings, tint_across_circle
 from doodle.sheet.stray import stray_line_cells
 from doodle.sheet.strokes import (
     StrokeMap,
     graphite,
     pencil_coloured,
+    side_neighbours,
     stain_cells,
     stain_coloured,
 )
@@ -1402,15 +1403,15 @@ def _misjudged_light(read: SheetRead, decided: list[tuple[bool, float]], boxes: 
 def _under_stain_rings(read: SheetRead, decided: list[tuple[bool, float]],
                        boxes: tuple[Box, ...]) -> tuple[set[int], set[int]]:
     """Where a mug's ring (`stain_rings`) explains the cells in doubt that are tinted in a stain's brown, with
-    brown strokes if any (the rim's): those read shaded, offered as empty in doubt, and those read empty, sure.
+    brown strokes if any: those it may explain, offered as empty in doubt, and those it does, empty and sure.
 
-    Read shaded: more likely empty under the ring, its rim or its inside reaching them; a brown tint alone may be a
-    light brown or orange pencil, so the doubt stays and the ring says which reading to offer (coffee-ring 3: f4,
-    f5, f6 and i7, empty under two rings, read shaded in doubt).
-    Read empty: the ring's inside, or its rim where at least t.stain_ring_rim_share of the strokes lie along the
-    ring (a brown pencil's slash elsewhere in the ring keeps its doubt). Nothing of a player's reads empty and
-    brown there: on coffee- and tea-ring 0-23, each of the 265 cells in doubt so was empty, most of all the
-    doubts (coffee-ring 3 and 4: 13 cells in doubt each, all empty, read empty)."""
+    Its rim explains brown strokes when t.stain_ring_rim_share of them lie along it (a brown pencil's slash
+    elsewhere in the ring does not). Its inside explains a brown tint read empty; and one read shaded when the tint
+    stops at the ring's circle, or lies beside such a tint in it, as even (`_ring_s_inside`): a fill keeps to the
+    grid. Otherwise a brown tint read shaded may be a light brown or orange pencil: its doubt stays, and the ring
+    says which reading to offer (coffee-ring 3: f4, f5, f6 and i7, empty under two rings, read shaded in doubt).
+    On coffee- and tea-ring 0-23, the cells in doubt so were all empty, and most of their doubts (coffee-ring 0:
+    10 cells in doubt, all empty and read so, the rims' arcs and the rings' inside)."""
     t = read.tuning
     normalised = read.light.normalised
     brown = [index for index, (_, conf) in enumerate(decided)
@@ -1422,11 +1423,40 @@ def _under_stain_rings(read: SheetRead, decided: list[tuple[bool, float]],
     rings = stain_rings(normalised, PX_PER_MM, t)
     under = set(brown) & cells_under(rings, [layout.cell_rect(*divmod(index, SIZE)) for index in range(SIZE * SIZE)],
                                      t)
+    on_rims = {index for index in under
+               if read.strokes.shares[index] < t.stroke_mark
+               or share_on_rims(rings, read.strokes.at(boxes[index]), boxes[index], PX_PER_MM, t)
+               >= t.stain_ring_rim_share}
     offered = {index for index in under if decided[index][0]}
-    rims = {index for index in under - offered
-            if read.strokes.shares[index] < t.stroke_mark
-            or share_on_rims(rings, read.strokes.at(boxes[index]), boxes[index], PX_PER_MM, t) >= t.stain_ring_rim_share}
-    return offered, rims
+    inside = _ring_s_inside(read, offered & on_rims, rings, boxes)
+    return offered - inside, (on_rims - offered) | inside
+
+
+def _ring_s_inside(read: SheetRead, cells: set[int], rings: list[StainRing], boxes: tuple[Box, ...]) -> set[int]:
+    """Of `cells` (read shaded, brown, under a ring), those whose tint is the ring's inside: it stops at a ring's
+    circle that cuts the cell (`tint_across_circle`), or the cell lies beside one that does, in the circle, its
+    tint as even (up to t.stain_ring_tint_even times theirs). Not a cell the circle cuts whose tint runs on past it:
+    a fill keeps to the grid, across the ring."""
+    t = read.tuning
+    cut, stopped = set(), {}
+    for index in cells:
+        off_strokes = ~read.strokes.at(boxes[index]).astype(bool)
+        split = tint_across_circle(rings, read.light.ink, off_strokes, boxes[index], PX_PER_MM, t)
+        if split is None:
+            continue
+        cut.add(index)
+        within, beyond = split
+        if within > 0.0 and beyond <= t.stain_ring_tint_outside * within:
+            stopped[index] = float(read.values[index])
+    inside = dict(stopped)
+    within_a_circle = {index for index in cells - cut if any(
+        np.hypot(x - ring.x, y - ring.y) < ring.radius
+        for x, y in [layout.cell_rect(*divmod(index, SIZE)).center] for ring in rings)}
+    while grown := {index: tint for index in within_a_circle - set(inside)
+                    for other in (r * SIZE + c for r, c in side_neighbours(index)) if other in inside
+                    and (tint := float(read.values[index])) <= t.stain_ring_tint_even * inside[other]}:
+        inside |= grown
+    return set(inside)
 
 
 def _plain(read: SheetRead, index: int) -> bool:

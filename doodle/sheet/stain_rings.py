@@ -121,3 +121,24 @@ def share_on_rims(rings: list[StainRing], where: np.ndarray, box: tuple[int, int
         on |= np.abs(np.hypot(x_mm - ring.x, y_mm - ring.y) - ring.radius) <= t.stain_ring_on_rim_mm
     return float(on.mean())
 
+
+
+def tint_across_circle(rings: list[StainRing], ink: np.ndarray, off_strokes: np.ndarray, box: tuple[int, int, int, int],
+                       px_per_mm: float, t: ReaderTuning) -> tuple[float, float] | None:
+    """A cell's tint on either side of a ring's circle that crosses it: the medians of `ink` (the sheet image's)
+    over `off_strokes` (a mask over `box`) more than t.stain_ring_on_rim_mm inside the circle and outside it, for
+    the ring that leaves the most of the cell on its lesser side, when that is at least t.stain_ring_cut_share of
+    it; None when no circle so crosses the cell. A stain's tint stops where the ring does; a fill keeps to the
+    grid, across the ring."""
+    x0, y0, x1, y1 = box
+    ys, xs = np.mgrid[y0:y1, x0:x1]
+    x_mm, y_mm = (xs + 0.5) / px_per_mm, (ys + 0.5) / px_per_mm
+    cell = ink[y0:y1, x0:x1]
+    best, split = t.stain_ring_cut_share, None
+    for ring in rings:
+        off = np.hypot(x_mm - ring.x, y_mm - ring.y) - ring.radius
+        inside, outside = (off < -t.stain_ring_on_rim_mm) & off_strokes, (off > t.stain_ring_on_rim_mm) & off_strokes
+        lesser = min(inside.mean(), outside.mean())
+        if lesser >= best:
+            best, split = lesser, (float(np.median(cell[inside])), float(np.median(cell[outside])))
+    return split

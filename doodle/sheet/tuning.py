@@ -582,6 +582,15 @@ class ReaderTuning:
     # empty cells had 0.55-1.0 of them there (and 6 none: strokes of no ring found, left in doubt).
     stain_ring_on_rim_mm: float = 2.0
     stain_ring_rim_share: float = 0.5
+    # A cell read shaded under a ring, brown (its strokes, if any, along the rim), is the ring's inside when the
+    # ring's circle cuts it, stain_ring_cut_share of it or more on either side, and its tint outside the circle is
+    # at most stain_ring_tint_outside of its tint inside (a fill keeps to the grid, across the circle); and so is
+    # a cell the circle does not cut beside such a cell, up to stain_ring_tint_even times its tint. Coffee- and
+    # tea-ring 0-14: the cut cells' outside tint 0.0-0.24 of their inside's where the tint stopped at the circle,
+    # 0.30-0.40 and over where two rings overlap or the circle found lies a little off the ring.
+    stain_ring_cut_share: float = 0.15
+    stain_ring_tint_outside: float = 0.25
+    stain_ring_tint_even: float = 1.5
     # Between stain_chroma and pencil_chroma a warm tint with no strokes may be tea or a red or orange pencil: tea
     # when fainter than this (tea rings' insides there: 0.056-0.119, tea-ring 70000-70023; pencil fills there:
     # 0.237 and over, sharpened 70000-70023, tea and coffee rings 0-23).
