@@ -68,10 +68,24 @@ def test_a_line_is_no_stray_line_where_it_ends_beside_other_strokes_unless_in_an
     assert _stray(sheet, ROW_5, paper={G5}) == ROW_5
 
 
-@pytest.mark.parametrize("seed", [7, 18, 21])
+def test_a_line_from_the_margin_cut_at_the_border_does_not_turn_back_there():
+    """A line from 4 mm out in the left margin across a5 to d5, cut where the grid's thick border is (as taking the
+    print out of a photo's strokes cuts it), a short stroke 3 mm below its end inside a5 (strokes behind the end,
+    as a turn leaves them): the line runs on beyond the border, so it turns back at neither end."""
+    sheet = _printed_sheet()
+    cv2.line(sheet, _at(4.4, -0.25), _at(4.4, -0.04), PENCIL, 3, cv2.LINE_AA)  # in the margin, up to the border
+    cv2.line(sheet, _at(4.4, 0.04), _at(4.45, 3.5), PENCIL, 3, cv2.LINE_AA)  # from just inside it
+    cv2.line(sheet, _at(4.6, 0.12), _at(4.62, 0.3), PENCIL, 3, cv2.LINE_AA)
+    B5, C5 = 4 * SIZE + 1, 4 * SIZE + 2
+    assert {B5, C5} <= _stray(sheet, {4 * SIZE, B5, C5, D5})
+
+
+@pytest.mark.parametrize("seed", [7, 18, 21, 0, 6])
 def test_cells_crossed_only_by_stray_lines_read_empty_in_doubt(seed):
     """Stray-line 7 (g4, h6 and i6), 18 (b9, f1 and f2) and 21 (d1, e1 and i1): empty cells crossed by lines 25-70
-    mm long read shaded, in doubt; they now read empty, still in doubt, and the quilt is read exactly."""
+    mm long read shaded, in doubt; they now read empty, still in doubt, and the quilt is read exactly. So too 0 (d1
+    and c2: a line ending 3.9 mm beside another that runs on past it both ways, not a turn) and 6 (a3 and a4: a
+    line from the margin, cut short at the grid's border beside a5's strokes)."""
     photo = styled_photo(seed, "mild", distractor="stray line")
     result = read_photo(photo.jpeg)
     assert not wrong_items(result, photo.truth)

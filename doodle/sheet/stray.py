@@ -31,8 +31,9 @@ def stray_line_cells(cells: set[int], paper: set[int], pieces: np.ndarray, clean
     for line in _lines(pieces, np.flatnonzero(near_cells(pieces, cells, origin, 0.0, px_per_mm)), px_per_mm, t):
         ends = cells_at(np.array([line[:2], line[2:]]), origin, px_per_mm)
         from_nowhere = any(c < 0 or c in paper for c in ends.tolist())
-        if _turns_back(line, pieces, clean, from_nowhere, px_per_mm, t) or _corner_to_corner(line, origin,
-                                                                                             px_per_mm, t):
+        cut_at_border = [_runs_off_grid(clean, end, heading, origin, px_per_mm, t) for end, heading in _ends(line)]
+        if _turns_back(line, pieces, clean, from_nowhere, cut_at_border, px_per_mm, t) or _corner_to_corner(
+                line, origin, px_per_mm, t):
             continue
         along = along_pieces(clean.shape, line[None], px_per_mm, t)
         found |= {index for index in cells - found if mostly_along(clean, along, boxes[index], origin, px_per_mm, t)}
@@ -46,20 +47,29 @@ def _lines(pieces: np.ndarray, seeds: np.ndarray, px_per_mm: float, t: ReaderTun
     return np.unique(np.round(lines), axis=0) if len(lines) else lines
 
 
-def _turns_back(line: np.ndarray, pieces: np.ndarray, clean: np.ndarray, from_nowhere: bool, px_per_mm: float,
-                t: ReaderTuning) -> bool:
+def _ends(line: np.ndarray) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+    """A line's two ends, each with its heading: the unit vector out of the line there."""
+    unit = (line[2:] - line[:2]) / max(float(np.hypot(*(line[2:] - line[:2]))), 1e-9)
+    return (line[:2], -unit), (line[2:], unit)
+
+
+def _turns_back(line: np.ndarray, pieces: np.ndarray, clean: np.ndarray, from_nowhere: bool,
+                cut_at_border: list[bool], px_per_mm: float, t: ReaderTuning) -> bool:
     """Whether the pen may have turned back at an end of `line` (in `clean`'s pixels), into the next pass: a piece
     at another slant (over `t.pass_chain_deg`) ends within `t.stray_meet_mm` of it, or strokes lie behind it, off
     the line (`_strokes_behind`). The print taken out of the strokes cuts a turn on a cell's side short, so either
     may be all that is left of it. Where an end lies in an empty cell or off the grid (`from_nowhere`), strokes
-    behind count only nearer, within `t.stray_free_near_mm` (a line from nowhere that ends beside other strokes)."""
-    length = max(float(np.hypot(*(line[2:] - line[:2]))), 1e-9)
-    unit = (line[2:] - line[:2]) / length
+    behind count only nearer, within `t.stray_free_near_mm` (a line from nowhere that ends beside other strokes).
+    Not at an end `cut_at_border` (each end's, as `_ends` gives them): the line went on out of the grid there."""
+    (_, heading), _ = _ends(line)
+    unit = -heading
     slants = pieces[:, 2:] - pieces[:, :2]
     slanted = np.abs(slants @ unit) < np.cos(np.radians(t.pass_chain_deg)) * np.maximum(
         np.hypot(slants[:, 0], slants[:, 1]), 1e-9)
     reach = (t.stray_free_near_mm if from_nowhere else t.stray_free_mm) * px_per_mm
-    for end, heading in ((line[:2], -unit), (line[2:], unit)):  # heading: out of the line at that end
+    for (end, heading), cut in zip(_ends(line), cut_at_border, strict=True):
+        if cut:
+            continue
         near = np.minimum(np.hypot(*(pieces[:, :2] - end).T), np.hypot(*(pieces[:, 2:] - end).T))
         if (slanted & (near <= t.stray_meet_mm * px_per_mm)).any() or _strokes_behind(clean, end, heading, reach,
                                                                                       px_per_mm, t):
@@ -70,9 +80,11 @@ def _turns_back(line: np.ndarray, pieces: np.ndarray, clean: np.ndarray, from_no
 def _strokes_behind(clean: np.ndarray, end: np.ndarray, heading: np.ndarray, reach: float, px_per_mm: float,
                     t: ReaderTuning) -> bool:
     """Whether strokes (`t.stray_turn_mm2` or more) lie within `reach` pixels of a line's `end` (in `clean`'s
-    pixels), behind it (against `heading`, out of the line) and off the line by more than a line's width: where the
-    pen turns back, the next pass starts beside the end. Ahead of the end (the line drawn on, faint) does not
-    count."""
+    pixels), behind it (against `heading`, out of the line) and off the line by more than a line's width, and not
+    as many ahead of it: where the pen turns back, the next pass starts beside the end, and the turn is as far as
+    it goes. Strokes as much ahead as behind are another line passing by the end, or strokes around it (stray-line
+    0: a stray line ending 3.9 mm from another that runs on past it both ways was read as a turn). Ahead of the end
+    along the line (the line drawn on, faint) does not count."""
     x, y, r = int(round(end[0])), int(round(end[1])), int(np.ceil(reach))
     y0, y1 = max(y - r, 0), min(y + r + 1, clean.shape[0])
     x0, x1 = max(x - r, 0), min(x + r + 1, clean.shape[1])
@@ -80,10 +92,32 @@ def _strokes_behind(clean: np.ndarray, end: np.ndarray, heading: np.ndarray, rea
         return False
     ys, xs = np.mgrid[y0:y1, x0:x1]
     dx, dy = xs - end[0], ys - end[1]
-    behind = ((dx * heading[0] + dy * heading[1] <= 0.5 * px_per_mm)
-              & (np.abs(dx * heading[1] - dy * heading[0]) > t.scribble_along_mm * px_per_mm)
-              & (dx**2 + dy**2 <= reach**2))
-    return np.count_nonzero(clean[y0:y1, x0:x1] & behind) >= t.stray_turn_mm2 * px_per_mm**2
+    along = dx * heading[0] + dy * heading[1]
+    near_and_off = ((np.abs(dx * heading[1] - dy * heading[0]) > t.scribble_along_mm * px_per_mm)
+                    & (dx**2 + dy**2 <= reach**2) & clean[y0:y1, x0:x1].astype(bool))
+    behind = np.count_nonzero(near_and_off & (along <= 0.5 * px_per_mm))
+    ahead = np.count_nonzero(near_and_off & (along > 0.5 * px_per_mm))
+    return behind >= t.stray_turn_mm2 * px_per_mm**2 and ahead < t.stray_ahead_share * behind
+
+
+def _runs_off_grid(clean: np.ndarray, end: np.ndarray, heading: np.ndarray, origin: tuple[int, int],
+                   px_per_mm: float, t: ReaderTuning) -> bool:
+    """Whether a line goes on from its `end` (in `clean`'s pixels, its (0, 0) at `origin` in the sheet image) out
+    of the grid: its way on, from 1 mm past the end for t.stray_way_on_mm, lies off the grid, with strokes within
+    a line's width (t.scribble_along_mm) of t.stray_way_on_share of its points. Such a line was cut short where
+    the grid's thick border was taken out of the strokes, and turned back at no end there (stray-line 6: a line
+    from the margin through a4 and a3, cut at the border beside a5's strokes, was read as turning back there)."""
+    steps = np.arange(1.0, 1.0 + t.stray_way_on_mm, 0.25) * px_per_mm
+    points = end[None, :] + steps[:, None] * heading[None, :]
+    if (cells_at(points, origin, px_per_mm) >= 0).any():
+        return False
+    reach = max(round(t.scribble_along_mm * px_per_mm), 1)
+    drawn = 0
+    for x, y in np.round(points).astype(int):
+        y0, y1 = max(y - reach, 0), min(y + reach + 1, clean.shape[0])
+        x0, x1 = max(x - reach, 0), min(x + reach + 1, clean.shape[1])
+        drawn += bool(y1 > y0 and x1 > x0 and clean[y0:y1, x0:x1].any())
+    return drawn >= t.stray_way_on_share * len(points)
 
 
 def _corner_to_corner(line: np.ndarray, origin: tuple[int, int], px_per_mm: float, t: ReaderTuning) -> bool:
