@@ -28,11 +28,12 @@ def stray_line_cells(cells: set[int], paper: set[int], pieces: np.ndarray, clean
     if not len(pieces) or not cells:
         return set()
     found: set[int] = set()
-    for line in _lines(pieces, np.flatnonzero(near_cells(pieces, cells, origin, 0.0, px_per_mm)), px_per_mm, t):
+    lines = _lines(pieces, np.flatnonzero(near_cells(pieces, cells, origin, 0.0, px_per_mm)), px_per_mm, t)
+    for line in lines:
         ends = cells_at(np.array([line[:2], line[2:]]), origin, px_per_mm)
         from_nowhere = any(c < 0 or c in paper for c in ends.tolist())
         cut_at_border = [_runs_off_grid(clean, end, heading, origin, px_per_mm, t) for end, heading in _ends(line)]
-        if _turns_back(line, pieces, clean, from_nowhere, cut_at_border, px_per_mm, t) or _corner_to_corner(
+        if _turns_back(line, lines, pieces, clean, from_nowhere, cut_at_border, px_per_mm, t) or _corner_to_corner(
                 line, origin, px_per_mm, t):
             continue
         along = along_pieces(clean.shape, line[None], px_per_mm, t)
@@ -53,14 +54,16 @@ def _ends(line: np.ndarray) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.nda
     return (line[:2], -unit), (line[2:], unit)
 
 
-def _turns_back(line: np.ndarray, pieces: np.ndarray, clean: np.ndarray, from_nowhere: bool,
+def _turns_back(line: np.ndarray, lines: np.ndarray, pieces: np.ndarray, clean: np.ndarray, from_nowhere: bool,
                 cut_at_border: list[bool], px_per_mm: float, t: ReaderTuning) -> bool:
     """Whether the pen may have turned back at an end of `line` (in `clean`'s pixels), into the next pass: a piece
     at another slant (over `t.pass_chain_deg`) ends within `t.stray_meet_mm` of it, or strokes lie behind it, off
     the line (`_strokes_behind`). The print taken out of the strokes cuts a turn on a cell's side short, so either
     may be all that is left of it. Where an end lies in an empty cell or off the grid (`from_nowhere`), strokes
     behind count only nearer, within `t.stray_free_near_mm` (a line from nowhere that ends beside other strokes).
-    Not at an end `cut_at_border` (each end's, as `_ends` gives them): the line went on out of the grid there."""
+    Not at an end `cut_at_border` (each end's, as `_ends` gives them): the line went on out of the grid there. Nor
+    are the strokes of another of the `lines` that runs on past an end both ways a turn there (stray-line 0: a
+    line ending 3.9 mm from another that crosses the grid past it was read as turning back)."""
     (_, heading), _ = _ends(line)
     unit = -heading
     slants = pieces[:, 2:] - pieces[:, :2]
@@ -71,33 +74,53 @@ def _turns_back(line: np.ndarray, pieces: np.ndarray, clean: np.ndarray, from_no
         if cut:
             continue
         near = np.minimum(np.hypot(*(pieces[:, :2] - end).T), np.hypot(*(pieces[:, 2:] - end).T))
-        if (slanted & (near <= t.stray_meet_mm * px_per_mm)).any() or _strokes_behind(clean, end, heading, reach,
-                                                                                      px_per_mm, t):
+        passing = [other for other in lines if _crossing(line, other, t) and _runs_past(other, end, reach, px_per_mm,
+                                                                                           t)]
+        if (slanted & (near <= t.stray_meet_mm * px_per_mm)).any() or _strokes_behind(
+                clean, end, heading, reach, passing, px_per_mm, t):
             return True
     return False
 
 
-def _strokes_behind(clean: np.ndarray, end: np.ndarray, heading: np.ndarray, reach: float, px_per_mm: float,
-                    t: ReaderTuning) -> bool:
+def _runs_past(line: np.ndarray, point: np.ndarray, reach: float, px_per_mm: float, t: ReaderTuning) -> bool:
+    """Whether `line` passes within `reach` pixels of `point` and runs on past it both ways, by t.stray_free_mm or
+    more."""
+    length = float(np.hypot(*(line[2:] - line[:2])))
+    unit = (line[2:] - line[:2]) / max(length, 1e-9)
+    offset = point - line[:2]
+    along = float(offset @ unit)
+    margin = t.stray_free_mm * px_per_mm
+    return margin <= along <= length - margin and abs(float(offset[0] * unit[1] - offset[1] * unit[0])) <= reach
+
+
+def _crossing(line: np.ndarray, other: np.ndarray, t: ReaderTuning) -> bool:
+    """Whether two lines lie at slants more than t.pass_chain_deg apart (not one line found twice)."""
+    a, b = line[2:] - line[:2], other[2:] - other[:2]
+    cos = abs(float(a @ b)) / max(float(np.hypot(*a) * np.hypot(*b)), 1e-9)
+    return cos < np.cos(np.radians(t.pass_chain_deg))
+
+
+def _strokes_behind(clean: np.ndarray, end: np.ndarray, heading: np.ndarray, reach: float, passing: list[np.ndarray],
+                    px_per_mm: float, t: ReaderTuning) -> bool:
     """Whether strokes (`t.stray_turn_mm2` or more) lie within `reach` pixels of a line's `end` (in `clean`'s
-    pixels), behind it (against `heading`, out of the line) and off the line by more than a line's width, and not
-    as many ahead of it: where the pen turns back, the next pass starts beside the end, and the turn is as far as
-    it goes. Strokes as much ahead as behind are another line passing by the end, or strokes around it (stray-line
-    0: a stray line ending 3.9 mm from another that runs on past it both ways was read as a turn). Ahead of the end
-    along the line (the line drawn on, faint) does not count."""
+    pixels), behind it (against `heading`, out of the line) and off the line by more than a line's width, and off
+    the `passing` lines too (each a line that runs on past the end: not a turn): where the pen turns back, the next
+    pass starts beside the end. Ahead of the end (the line drawn on, faint) does not count."""
     x, y, r = int(round(end[0])), int(round(end[1])), int(np.ceil(reach))
     y0, y1 = max(y - r, 0), min(y + r + 1, clean.shape[0])
     x0, x1 = max(x - r, 0), min(x + r + 1, clean.shape[1])
     if y1 <= y0 or x1 <= x0:
         return False
     ys, xs = np.mgrid[y0:y1, x0:x1]
+    width = t.scribble_along_mm * px_per_mm
     dx, dy = xs - end[0], ys - end[1]
-    along = dx * heading[0] + dy * heading[1]
-    near_and_off = ((np.abs(dx * heading[1] - dy * heading[0]) > t.scribble_along_mm * px_per_mm)
-                    & (dx**2 + dy**2 <= reach**2) & clean[y0:y1, x0:x1].astype(bool))
-    behind = np.count_nonzero(near_and_off & (along <= 0.5 * px_per_mm))
-    ahead = np.count_nonzero(near_and_off & (along > 0.5 * px_per_mm))
-    return behind >= t.stray_turn_mm2 * px_per_mm**2 and ahead < t.stray_ahead_share * behind
+    behind = ((dx * heading[0] + dy * heading[1] <= 0.5 * px_per_mm)
+              & (np.abs(dx * heading[1] - dy * heading[0]) > width)
+              & (dx**2 + dy**2 <= reach**2))
+    for other in passing:
+        unit = (other[2:] - other[:2]) / max(float(np.hypot(*(other[2:] - other[:2]))), 1e-9)
+        behind &= np.abs((xs - other[0]) * unit[1] - (ys - other[1]) * unit[0]) > width
+    return np.count_nonzero(clean[y0:y1, x0:x1] & behind) >= t.stray_turn_mm2 * px_per_mm**2
 
 
 def _runs_off_grid(clean: np.ndarray, end: np.ndarray, heading: np.ndarray, origin: tuple[int, int],
@@ -109,7 +132,7 @@ def _runs_off_grid(clean: np.ndarray, end: np.ndarray, heading: np.ndarray, orig
     from the margin through a4 and a3, cut at the border beside a5's strokes, was read as turning back there)."""
     steps = np.arange(1.0, 1.0 + t.stray_way_on_mm, 0.25) * px_per_mm
     points = end[None, :] + steps[:, None] * heading[None, :]
-    if (cells_at(points, origin, px_per_mm) >= 0).any():
+    if cells_at(points[-1:], origin, px_per_mm)[0] >= 0:
         return False
     reach = max(round(t.scribble_along_mm * px_per_mm), 1)
     drawn = 0

@@ -523,13 +523,14 @@ class ReaderTuning:
     stray_free_mm: float = 4.0
     stray_free_near_mm: float = 2.5
     stray_turn_mm2: float = 0.3
-    # ... and not stray_ahead_share as many ahead of the end (another line passing by it, or strokes all round it:
-    # stray-line 0, d1 and c2). An end whose way on, stray_way_on_mm from 1 mm past it, lies off the grid with
-    # strokes at stray_way_on_share of its points was cut at the border, not turned (stray-line 6, a3 and a4).
-    # Stray-line 0-23: 10 photos exact before, 14 after (held out, 10000-10023: 7 and 10); slash-stray-line 3 to
-    # 6 (3 to 5); loose-scribble, scribble-outlined and slash the same.
-    stray_ahead_share: float = 0.5
-    stray_way_on_mm: float = 2.5
+    # ... and not along another long line (at another slant) that runs on past the end both ways, by stray_free_mm
+    # (stray-line 0, d1). An end whose way on, stray_way_on_mm from 1 mm past it, ends off the grid with strokes at
+    # stray_way_on_share of its points was cut at the border, not turned (stray-line 0 and 6). Stray-line 0-23: 10
+    # photos exact before, 12 after (held out, 10000-10023: 7 and 9); slash-stray-line 3 to 4 (3 to 4); slash,
+    # slash-outlined, slash-partial-outline, loose-scribble and scribble-outlined the same. (Counting strokes as
+    # many ahead of an end as behind it as no turn made 14 exact, but lost two slash-partial-outline photos: slashes
+    # lined up corner to corner, with strokes all round their ends.)
+    stray_way_on_mm: float = 4.5
     stray_way_on_share: float = 0.6
     # Slashes of cells that touch corner to corner make one line along their diagonals, its ends near cell corners:
     # a slash starts up to 2.5 mm in from each side at a corner, 3.5 mm off it (slash 0-23: 3 photos lost a slash
