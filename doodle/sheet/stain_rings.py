@@ -122,7 +122,6 @@ def share_on_rims(rings: list[StainRing], where: np.ndarray, box: tuple[int, int
     return float(on.mean())
 
 
-
 def tint_across_circle(rings: list[StainRing], ink: np.ndarray, off_strokes: np.ndarray, box: tuple[int, int, int, int],
                        px_per_mm: float, t: ReaderTuning) -> tuple[float, float] | None:
     """A cell's tint on either side of a ring's circle that crosses it: the medians of `ink` (the sheet image's)

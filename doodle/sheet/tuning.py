@@ -587,8 +587,8 @@ class ReaderTuning:
     stain_ring_share: float = 0.6
     stain_ring_same: float = 0.35  # circles whose middles are this share of the radius apart follow one ring
     # A cell read empty in doubt under a ring, brown and with brown strokes, is the ring's when stain_ring_rim_share
-    # of its strokes lie within stain_ring_on_rim_mm of the ring's circle: on coffee- and tea-ring 0-11, 98 such
-    # empty cells had 0.55-1.0 of them there (and 6 none: strokes of no ring found, left in doubt).
+    # of its strokes lie within stain_ring_on_rim_mm of the ring's circle: on coffee- and tea-ring 0-11, 90 of 96
+    # such empty cells had 0.55-1.0 of them there, 6 none (strokes of a ring not found, left in doubt).
     stain_ring_on_rim_mm: float = 2.0
     stain_ring_rim_share: float = 0.5
     # A cell read shaded under a ring, brown (its strokes, if any, along the rim), is the ring's inside when the
