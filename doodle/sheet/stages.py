@@ -1438,25 +1438,17 @@ def _ring_s_inside(read: SheetRead, cells: set[int], rings: list[StainRing], box
     tint as even (up to t.stain_ring_tint_even times theirs). Not a cell the circle cuts whose tint runs on past it:
     a fill keeps to the grid, across the ring."""
     t = read.tuning
-    cut, stopped = set(), {}
-    for index in cells:
-        off_strokes = ~read.strokes.at(boxes[index]).astype(bool)
-        split = tint_across_circle(rings, read.light.ink, off_strokes, boxes[index], PX_PER_MM, t)
-        if split is None:
-            continue
-        cut.add(index)
-        within, beyond = split
-        if within > 0.0 and beyond <= t.stain_ring_tint_outside * within:
-            stopped[index] = float(read.values[index])
-    inside = dict(stopped)
-    within_a_circle = {index for index in cells - cut if any(
-        np.hypot(x - ring.x, y - ring.y) < ring.radius
-        for x, y in [layout.cell_rect(*divmod(index, SIZE)).center] for ring in rings)}
-    while grown := {index: tint for index in within_a_circle - set(inside)
-                    for other in (r * SIZE + c for r, c in side_neighbours(index)) if other in inside
-                    and (tint := float(read.values[index])) <= t.stain_ring_tint_even * inside[other]}:
+    splits = {index: tint_across_circle(rings, read.light.ink, ~read.strokes.at(boxes[index]).astype(bool),
+                                        boxes[index], PX_PER_MM, t) for index in cells}
+    inside = {index for index, split in splits.items()
+              if split is not None and split[0] > 0.0 and split[1] <= t.stain_ring_tint_outside * split[0]}
+    uncut = {index for index, split in splits.items() if split is None
+             and any(ring.off(*layout.cell_rect(*divmod(index, SIZE)).center) < 0.0 for ring in rings)}
+    while grown := {index for index in uncut - inside
+                    if any(r * SIZE + c in inside and read.values[index]
+                           <= t.stain_ring_tint_even * read.values[r * SIZE + c] for r, c in side_neighbours(index))}:
         inside |= grown
-    return set(inside)
+    return inside
 
 
 def _plain(read: SheetRead, index: int) -> bool:

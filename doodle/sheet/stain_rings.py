@@ -25,6 +25,10 @@ class StainRing(NamedTuple):
     radius: float  # mm, to the middle of the rim
     round_share: float  # the share of directions round the middle in which the rim shows
 
+    def off(self, x_mm: np.ndarray | float, y_mm: np.ndarray | float) -> np.ndarray:
+        """How far points (sheet mm) lie outside the ring's circle, in mm: under 0 inside it."""
+        return np.hypot(np.asarray(x_mm) - self.x, np.asarray(y_mm) - self.y) - self.radius
+
 
 def stain_rings(normalised: Colours, px_per_mm: float, t: ReaderTuning) -> list[StainRing]:
     """The rings of tea or coffee over the grid and the sheet around it (`normalised`: BGR over the paper)."""
@@ -118,7 +122,7 @@ def share_on_rims(rings: list[StainRing], where: np.ndarray, box: tuple[int, int
     x_mm, y_mm = (box[0] + xs + 0.5) / px_per_mm, (box[1] + ys + 0.5) / px_per_mm
     on = np.zeros(len(xs), bool)
     for ring in rings:
-        on |= np.abs(np.hypot(x_mm - ring.x, y_mm - ring.y) - ring.radius) <= t.stain_ring_on_rim_mm
+        on |= np.abs(ring.off(x_mm, y_mm)) <= t.stain_ring_on_rim_mm
     return float(on.mean())
 
 
@@ -135,7 +139,7 @@ def tint_across_circle(rings: list[StainRing], ink: np.ndarray, off_strokes: np.
     cell = ink[y0:y1, x0:x1]
     best, split = t.stain_ring_cut_share, None
     for ring in rings:
-        off = np.hypot(x_mm - ring.x, y_mm - ring.y) - ring.radius
+        off = ring.off(x_mm, y_mm)
         inside, outside = (off < -t.stain_ring_on_rim_mm) & off_strokes, (off > t.stain_ring_on_rim_mm) & off_strokes
         lesser = min(inside.mean(), outside.mean())
         if lesser >= best:

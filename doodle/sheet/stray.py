@@ -32,8 +32,7 @@ def stray_line_cells(cells: set[int], paper: set[int], pieces: np.ndarray, clean
     for line in lines:
         ends = cells_at(np.array([line[:2], line[2:]]), origin, px_per_mm)
         from_nowhere = any(c < 0 or c in paper for c in ends.tolist())
-        cut_at_border = [_runs_off_grid(clean, end, heading, origin, px_per_mm, t) for end, heading in _ends(line)]
-        if _turns_back(line, lines, pieces, clean, from_nowhere, cut_at_border, px_per_mm, t) or _corner_to_corner(
+        if _turns_back(line, lines, pieces, clean, from_nowhere, origin, px_per_mm, t) or _corner_to_corner(
                 line, origin, px_per_mm, t):
             continue
         along = along_pieces(clean.shape, line[None], px_per_mm, t)
@@ -48,30 +47,29 @@ def _lines(pieces: np.ndarray, seeds: np.ndarray, px_per_mm: float, t: ReaderTun
     return np.unique(np.round(lines), axis=0) if len(lines) else lines
 
 
-def _ends(line: np.ndarray) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
-    """A line's two ends, each with its heading: the unit vector out of the line there."""
-    unit = (line[2:] - line[:2]) / max(float(np.hypot(*(line[2:] - line[:2]))), 1e-9)
-    return (line[:2], -unit), (line[2:], unit)
+def _unit(line: np.ndarray) -> np.ndarray:
+    """The unit vector along a line (x0, y0, x1, y1), from its first end to its second."""
+    return (line[2:] - line[:2]) / max(float(np.hypot(*(line[2:] - line[:2]))), 1e-9)
 
 
 def _turns_back(line: np.ndarray, lines: np.ndarray, pieces: np.ndarray, clean: np.ndarray, from_nowhere: bool,
-                cut_at_border: list[bool], px_per_mm: float, t: ReaderTuning) -> bool:
+                origin: tuple[int, int], px_per_mm: float, t: ReaderTuning) -> bool:
     """Whether the pen may have turned back at an end of `line` (in `clean`'s pixels), into the next pass: a piece
     at another slant (over `t.pass_chain_deg`) ends within `t.stray_meet_mm` of it, or strokes lie behind it, off
     the line (`_strokes_behind`). The print taken out of the strokes cuts a turn on a cell's side short, so either
     may be all that is left of it. Where an end lies in an empty cell or off the grid (`from_nowhere`), strokes
     behind count only nearer, within `t.stray_free_near_mm` (a line from nowhere that ends beside other strokes).
-    Not at an end `cut_at_border` (each end's, as `_ends` gives them): the line went on out of the grid there. Nor
+    Not at an end where the line went on out of the grid (`_runs_off_grid`; `origin`: the sheet image's pixel at
+    `clean`'s (0, 0)). Nor
     are the strokes of another of the `lines` that runs on past an end both ways a turn there (stray-line 0: a
     line ending 3.9 mm from another that crosses the grid past it was read as turning back)."""
-    (_, heading), _ = _ends(line)
-    unit = -heading
+    unit = _unit(line)
     slants = pieces[:, 2:] - pieces[:, :2]
     slanted = np.abs(slants @ unit) < np.cos(np.radians(t.pass_chain_deg)) * np.maximum(
         np.hypot(slants[:, 0], slants[:, 1]), 1e-9)
     reach = (t.stray_free_near_mm if from_nowhere else t.stray_free_mm) * px_per_mm
-    for (end, heading), cut in zip(_ends(line), cut_at_border, strict=True):
-        if cut:
+    for end, heading in ((line[:2], -unit), (line[2:], unit)):  # heading: out of the line at that end
+        if _runs_off_grid(clean, end, heading, origin, px_per_mm, t):
             continue
         near = np.minimum(np.hypot(*(pieces[:, :2] - end).T), np.hypot(*(pieces[:, 2:] - end).T))
         passing = [other for other in lines if _crossing(line, other, t) and _runs_past(other, end, reach, px_per_mm,
@@ -85,8 +83,7 @@ def _turns_back(line: np.ndarray, lines: np.ndarray, pieces: np.ndarray, clean: 
 def _runs_past(line: np.ndarray, point: np.ndarray, reach: float, px_per_mm: float, t: ReaderTuning) -> bool:
     """Whether `line` passes within `reach` pixels of `point` and runs on past it both ways, by t.stray_free_mm or
     more."""
-    length = float(np.hypot(*(line[2:] - line[:2])))
-    unit = (line[2:] - line[:2]) / max(length, 1e-9)
+    length, unit = float(np.hypot(*(line[2:] - line[:2]))), _unit(line)
     offset = point - line[:2]
     along = float(offset @ unit)
     margin = t.stray_free_mm * px_per_mm
@@ -95,9 +92,7 @@ def _runs_past(line: np.ndarray, point: np.ndarray, reach: float, px_per_mm: flo
 
 def _crossing(line: np.ndarray, other: np.ndarray, t: ReaderTuning) -> bool:
     """Whether two lines lie at slants more than t.pass_chain_deg apart (not one line found twice)."""
-    a, b = line[2:] - line[:2], other[2:] - other[:2]
-    cos = abs(float(a @ b)) / max(float(np.hypot(*a) * np.hypot(*b)), 1e-9)
-    return cos < np.cos(np.radians(t.pass_chain_deg))
+    return abs(float(_unit(line) @ _unit(other))) < np.cos(np.radians(t.pass_chain_deg))
 
 
 def _strokes_behind(clean: np.ndarray, end: np.ndarray, heading: np.ndarray, reach: float, passing: list[np.ndarray],
@@ -118,8 +113,8 @@ def _strokes_behind(clean: np.ndarray, end: np.ndarray, heading: np.ndarray, rea
               & (np.abs(dx * heading[1] - dy * heading[0]) > width)
               & (dx**2 + dy**2 <= reach**2))
     for other in passing:
-        unit = (other[2:] - other[:2]) / max(float(np.hypot(*(other[2:] - other[:2]))), 1e-9)
-        behind &= np.abs((xs - other[0]) * unit[1] - (ys - other[1]) * unit[0]) > width
+        along = _unit(other)
+        behind &= np.abs((xs - other[0]) * along[1] - (ys - other[1]) * along[0]) > width
     return np.count_nonzero(clean[y0:y1, x0:x1] & behind) >= t.stray_turn_mm2 * px_per_mm**2
 
 
