@@ -82,6 +82,7 @@ from doodle.sheet.strokes import (
     side_neighbours,
     stain_cells,
     stain_coloured,
+    touching_groups,
 )
 from doodle.sheet.tuning import TUNING, ReaderTuning
 
@@ -550,6 +551,7 @@ def decide_cells(read: SheetRead) -> None:
     away_from_edges = _threshold_away_from(shadowed, values, threshold, t)
     decided: list[tuple[bool, float]] = []  # each cell's reading and confidence
     by_strokes_alone: set[int] = set()  # cells whose ink says empty, read shaded in doubt for their strokes
+    grey_tints: set[int] = set()  # cells read shaded for a grey tint with no strokes in it
     for index, value in enumerate(values):
         shaded = bool(value > threshold)
         if shaded and index in shadowed and _paper_block(field_, boxes[index], t):
@@ -573,6 +575,8 @@ def decide_cells(read: SheetRead) -> None:
         # A grey tint with no strokes, not yet in doubt: a fill, or a patch rubbed out, a smudge?
         grey_tint = (shaded and index not in doubtful and read.strokes.drawn[index] < t.stroke_mark
                      and value < t.tint_sure and _neutral(field_, boxes[index], t))
+        if grey_tint:
+            grey_tints.add(index)
         if grey_tint and not sure and index not in read.outlined:
             # With nothing drawn in or around it: sure only further off; and in doubt whatever its ink when as
             # smooth as paper in a photo that shows pencil grain (erased 10012: a rubbed-out patch's ghost at 2.2
@@ -599,6 +603,9 @@ def decide_cells(read: SheetRead) -> None:
         if index in doubtful:
             conf = min(conf, t.shadow_doubt)
         decided.append((shaded, conf))
+    for index in _alike_to_bare_tints(read, decided, grey_tints):
+        decided[index] = (True, min(decided[index][1], t.shadow_doubt))
+        read.bare_tints.add(index)
     # A line's strokes are judged together: a cell marked only by lines that run on through a cell in doubt as
     # a stray line is in doubt too.
     stroked = {index for index in range(SIZE * SIZE) if read.strokes.shares[index] >= t.stroke_mark}
@@ -1140,6 +1147,26 @@ def _shading_darkness(read: SheetRead, boxes: tuple[Box, ...]) -> float | None:
     if len(pencil) < t.shading_reference_cells:
         return None
     return float(np.median([_darkest_ink(read, boxes[index]) for index in pencil]))
+
+
+def _alike_to_bare_tints(read: SheetRead, decided: list[tuple[bool, float]], grey_tints: set[int]) -> set[int]:
+    """The grey tints read sure that lie side by side with a bare tint in doubt (a ghost, a smudge?), through tints
+    as deep as each other (within t.alike_tint_ratio): one patch rubbed out is one tint, and what leaves one of its
+    cells in doubt leaves all of them so (erased 600006, blind: f6, g7, e8 and f8 of a ghost in doubt, smeared
+    smooth; e7 and f7 between them, at the same 0.12 of ink, kept a little grain and were read shaded and sure)."""
+    t = read.tuning
+    values = read.values
+    doubted = {index for index in read.bare_tints if decided[index][1] < t.uncertain_below}
+    if not doubted:
+        return set()
+
+    def alike(a: int, b: int) -> bool:
+        low, high = sorted((float(values[a]), float(values[b])))
+        return high <= t.alike_tint_ratio * low
+
+    tints = grey_tints | doubted
+    return {index for group in touching_groups(tints, alike) if group & doubted for index in group
+            if decided[index][0] and decided[index][1] >= t.uncertain_below}
 
 
 def _faint_beside_shading(read: SheetRead, box: Box, shading: float | None) -> bool:
