@@ -552,6 +552,7 @@ def decide_cells(read: SheetRead) -> None:
     decided: list[tuple[bool, float]] = []  # each cell's reading and confidence
     by_strokes_alone: set[int] = set()  # cells whose ink says empty, read shaded in doubt for their strokes
     grey_tints: set[int] = set()  # cells read shaded for a grey tint with no strokes in it
+    ghostly: set[int] = set()  # grey tints in doubt as an eraser leaves them: smooth, or faint beside the shading
     for index, value in enumerate(values):
         shaded = bool(value > threshold)
         if shaded and index in shadowed and _paper_block(field_, boxes[index], t):
@@ -584,6 +585,7 @@ def decide_cells(read: SheetRead) -> None:
             bare = min(conf, distance / (t.cell_log_margin * t.bare_tint_margin_factor))
             if _smooth_in_sharp_photo(read, boxes[index]):
                 bare = min(bare, t.shadow_doubt)
+                ghostly.add(index)
             if bare < t.uncertain_below <= conf:
                 read.bare_tints.add(index)
             conf = bare
@@ -600,10 +602,11 @@ def decide_cells(read: SheetRead) -> None:
             if conf >= t.uncertain_below:
                 read.bare_tints.add(index)
             conf = min(conf, t.shadow_doubt)
+            ghostly.add(index)
         if index in doubtful:
             conf = min(conf, t.shadow_doubt)
         decided.append((shaded, conf))
-    for index in _alike_to_bare_tints(read, decided, grey_tints):
+    for index in _alike_to_ghosts(read, decided, ghostly, grey_tints):
         decided[index] = (True, min(decided[index][1], t.shadow_doubt))
         read.bare_tints.add(index)
     # A line's strokes are judged together: a cell marked only by lines that run on through a cell in doubt as
@@ -1149,14 +1152,18 @@ def _shading_darkness(read: SheetRead, boxes: tuple[Box, ...]) -> float | None:
     return float(np.median([_darkest_ink(read, boxes[index]) for index in pencil]))
 
 
-def _alike_to_bare_tints(read: SheetRead, decided: list[tuple[bool, float]], grey_tints: set[int]) -> set[int]:
-    """The grey tints read sure that lie side by side with a bare tint in doubt (a ghost, a smudge?), through tints
-    as deep as each other (within t.alike_tint_ratio): one patch rubbed out is one tint, and what leaves one of its
-    cells in doubt leaves all of them so (erased 600006, blind: f6, g7, e8 and f8 of a ghost in doubt, smeared
-    smooth; e7 and f7 between them, at the same 0.12 of ink, kept a little grain and were read shaded and sure)."""
+def _alike_to_ghosts(read: SheetRead, decided: list[tuple[bool, float]], ghostly: set[int], grey_tints: set[int]
+                     ) -> set[int]:
+    """The grey tints read sure that lie side by side with a tint in doubt as a patch rubbed out (`ghostly`: as
+    smooth as paper, or far fainter than the sheet's shading), through tints as deep as each other (within
+    t.alike_tint_ratio): one patch rubbed out is one tint, and what leaves one of its cells in doubt leaves all of
+    them so (erased 600006, blind: f6, g7, e8 and f8 of a ghost in doubt, smeared smooth; e7 and f7 between them, at
+    the same 0.12 of ink, kept a little grain and were read shaded and sure). Not from a tint in doubt only for
+    lying near the threshold: its neighbours as deep are as near it, and a neighbour read sure is so for another
+    reason (an outline; harsh and moderate 0-39 and 3000-3039: 32 fills so put in doubt, none empty)."""
     t = read.tuning
     values = read.values
-    doubted = {index for index in read.bare_tints if decided[index][1] < t.uncertain_below}
+    doubted = {index for index in ghostly if decided[index][1] < t.uncertain_below}
     if not doubted:
         return set()
 
@@ -1164,8 +1171,7 @@ def _alike_to_bare_tints(read: SheetRead, decided: list[tuple[bool, float]], gre
         low, high = sorted((float(values[a]), float(values[b])))
         return high <= t.alike_tint_ratio * low
 
-    tints = grey_tints | doubted
-    return {index for group in touching_groups(tints, alike) if group & doubted for index in group
+    return {index for group in touching_groups(grey_tints | doubted, alike) if group & doubted for index in group
             if decided[index][0] and decided[index][1] >= t.uncertain_below}
 
 
