@@ -198,7 +198,12 @@ def outlined_cells(lines: EdgeLines, marked: set[int], t: ReaderTuning = TUNING)
 
     found: set[int] = set()
     for group in touching_groups(marked, lambda index, other: joined(drawn, index, other)):
-        border = {index: [bool(drawn[name][at]) for (nr, nc), name, at in _sides(*divmod(index, SIZE))
+        # A line between two marked cells of different groups parts them on whichever side of the print it lies:
+        # two patches side by side, each outlined, leave one line or two there, and it may lie over the print or
+        # just beside it, on either patch's side.
+        border = {index: [bool(drawn[name][at] or (0 <= nr < SIZE and 0 <= nc < SIZE and nr * SIZE + nc in marked
+                                                   and drawn[_other(name)][at]))
+                          for (nr, nc), name, at in _sides(*divmod(index, SIZE))
                           if not (0 <= nr < SIZE and 0 <= nc < SIZE and nr * SIZE + nc in group)] for index in group}
         sides = [side for own in border.values() for side in own]
         facing = {index: [bool(drawn[name][at]) for (nr, nc), name, at in _sides(*divmod(index, SIZE))
