@@ -216,3 +216,37 @@ def test_a_cell_in_the_middle_of_an_outline_needs_every_other_side_drawn():
     _draw_sides(open_sheet, 4, 3, "b")  # d5: its left side, toward c5, left undrawn
     _draw_sides(open_sheet, 4, 4, "trb")
     assert inside_outlines(drawn_sides(_lines(open_sheet)), {d4, e5}, {d5}) == set()
+
+
+def test_a_line_between_two_outlined_patches_is_the_border_of_both():
+    """c3-d3 outlined all round on its own side of the print; c4-d4 below it outlined on its own side except
+    toward c3-d3, where only the line of the patch above lies, on that patch's side (scribble-outlined 10000: b3 and
+    c3, outlined on their neighbours' side of the print, were read as outlined by no one, and in doubt). The line
+    parts the two patches and borders both. A mark in an empty cell beside a patch gets nothing from that patch's
+    outline: c5 is open on every other side."""
+    sheet = _printed_sheet()
+    above, below = {(2, 2), (2, 3)}, {(3, 2), (3, 3)}
+    _outline(sheet, above)
+    for row, col in below:
+        _draw_sides(sheet, row, col, "b" + ("l" if col == 2 else "r"))
+    for row, col in above | below | {(4, 2)}:
+        _slash(sheet, row, col)
+    marked = {r * SIZE + c for r, c in above | below}
+    assert outlined_cells(_lines(sheet), marked) == marked
+    # c5 marked too, open toward b5, d5 and c6: not outlined, though c4's outline lies along its top
+    assert outlined_cells(_lines(sheet), marked | {4 * SIZE + 2}) == marked
+
+
+def test_a_hole_between_outlined_patches_is_not_outlined_by_their_lines():
+    """c3 (row 2, col 2), empty but for a pass of a scribble next door, with a patch outlined on each of its four
+    sides: every line around it is a neighbour's, on the neighbour's side of the print (scribble-outlined 21: b2
+    so read as outlined, shaded and sure). The patches around it are outlined."""
+    sheet = _printed_sheet()
+    around = [{(1, 1), (1, 2), (1, 3)}, {(2, 1)}, {(2, 3)}, {(3, 1), (3, 2), (3, 3)}]
+    for patch in around:
+        _outline(sheet, patch)
+    cells = {cell for patch in around for cell in patch} | {(2, 2)}
+    for row, col in cells:
+        _slash(sheet, row, col)
+    marked = {r * SIZE + c for r, c in cells}
+    assert outlined_cells(_lines(sheet), marked) == marked - {2 * SIZE + 2}
