@@ -27,7 +27,7 @@ def test_a_rubbed_out_patch_is_never_read_shaded_without_a_doubt(seed):
     assert wrong, "the ghost is read shaded (in doubt): a light fill looks the same"
     assert not wrong - flagged(result)
     # The wider margin alone catches it (so does the ghost's faintness beside the sheet's shading: see below).
-    margin_alone = replace(TUNING, faint_tint_share=0.0)
+    margin_alone = replace(TUNING, faint_tint_share=0.0, alike_tint_ratio=1.0)
     alone = read_photo(photo.jpeg, tuning=margin_alone)
     assert not wrong_items(alone, photo.truth) - flagged(alone)
     before = read_photo(photo.jpeg, tuning=replace(margin_alone, bare_tint_margin_factor=1.0))
@@ -89,3 +89,17 @@ def test_a_faint_fill_that_shows_pencil_grain_stays_sure():
     assert not wrong_items(result, photo.truth) - flagged(result) and not light & flagged(result)
     grainless = read_photo(photo.jpeg, tuning=replace(TUNING, faint_tint_grain_most=1.0))
     assert {"e8", "d9", "e9"} <= flagged(grainless)
+
+
+def test_a_ghosts_cells_share_the_doubt_one_of_them_is_in():
+    """Erased 20023: a hatched patch rubbed out, g4-i4, h5, i5 and i6 at 0.104-0.116 of ink. h4, faint beside the
+    sheet's shading, is in doubt as a ghost; g4, h5 and i6, of the same tint but just less faint, were read shaded
+    and sure. One patch rubbed out is one tint: they share h4's doubt (tuning `alike_tint_ratio`)."""
+    photo = styled_photo(20023, "mild", distractor="erased")
+    ghost = {"g4", "h4", "i4", "h5", "i5", "i6"}
+    result = read_photo(photo.jpeg)
+    wrong = wrong_items(result, photo.truth)
+    assert ghost <= wrong and not wrong - flagged(result)
+    alone = read_photo(photo.jpeg, tuning=replace(TUNING, alike_tint_ratio=1.0))
+    assert {"g4", "h5", "i6"} <= wrong_items(alone, photo.truth) - flagged(alone)
+

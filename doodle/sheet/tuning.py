@@ -305,10 +305,13 @@ class ReaderTuning:
     # sharpened): at 1.5, erased held out went from 39 cells wrong and unflagged to 20, and harsh photos over 5
     # cells in doubt from 10% to 12.5% (levels 3000-3039); at 2.0, to 27.5%.
     bare_tint_margin_factor: float = 1.5
-    # A bare tint in doubt leaves in doubt the grey tints side by side with it whose ink is within this ratio of a
-    # neighbour's (`_alike_to_bare_tints`): a patch rubbed out is one even tint (erased 600006: six cells of a
-    # ghost at 0.119-0.120 of ink).
-    alike_tint_ratio: float = 1.1
+    # A tint in doubt as a ghost leaves in doubt the grey tints side by side with it whose ink is within this ratio
+    # of a neighbour's (`_alike_to_ghosts`): a patch rubbed out is one tint, even when smeared smooth (erased
+    # 600006: six cells at 0.119-0.120 of ink), a little less when the hatching shows through (erased 20023: 0.104
+    # to 0.116). On erased 0-23, 20000-20039 and 30000-30039 it put 10 empty cells in doubt at 1.2, 9 at 1.1; on
+    # levels moderate and harsh 0-39 and 3000-3039, 11 fills in 2 photos at either (harsh 10, moderate 21: light
+    # fills as faint and as smooth as a ghost, beside a cell of them already in doubt as one).
+    alike_tint_ratio: float = 1.2
     paper_cell: float = 0.03  # a cell measuring less ink than this (and under a share of the threshold) ...
     paper_cell_share: float = 0.5  # ... of paper_cell_share is taken as paper
     max_passes: int = 5  # rounds of empty cells joining the paper and the light estimated again, at most
