@@ -144,12 +144,3 @@ def test_lines_that_look_like_marks_are_never_read_without_a_doubt(style, distra
     photo = styled_photo(seed, "mild", style=style, distractor=distractor, outlines=outlines)
     result = read_photo(photo.jpeg)
     assert wrong_items(result, photo.truth) <= flagged(result)
-
-
-def test_a_sharp_turn_whose_passes_part_is_a_turn():
-    """A zigzag over b2-d2 whose passes turn back at 10 degrees, near the cells' outer sides (loose-scribble 0:
-    c8's turn on the line at its right, 10 degrees between passes 20 and 25 mm long, was taken for two pieces of one
-    thick stroke). Its passes part by millimetres, as one stroke's pieces never do."""
-    sheet = _printed_sheet()
-    _polyline(sheet, [(1.1, 1.15), (1.35, 3.85), (1.6, 1.15), (1.85, 3.85)])
-    assert _scribbled(sheet) == {10, 12}

@@ -124,7 +124,7 @@ def _turns(pieces: np.ndarray, clean: np.ndarray, lines: np.ndarray, origin: tup
     angle = np.degrees(np.arccos(np.clip(np.einsum("ij,ij->i", heading[first], heading[second]), -1.0, 1.0)))
     low, high = t.scribble_turn_deg
     sharp = (owner[first] != owner[second]) & (angle > low) & (angle < high)
-    first, second, angle = first[sharp], second[sharp], angle[sharp]
+    first, second = first[sharp], second[sharp]
     # Two passes part: each one's far end lies off the other's line. Two pieces found along one wobbling line meet
     # at a slant, crossed, a far end on the other's line (slash-stray-line 10003: a stray line's end in b7, its
     # two pieces 12.1 degrees apart and 0.04 mm off each other's line 3 mm on, read as a turn: b7 read shaded, sure).
@@ -136,12 +136,7 @@ def _turns(pieces: np.ndarray, clean: np.ndarray, lines: np.ndarray, origin: tup
     # sure). A thick turn's pieces cross as far back, but part by 2-4 mm (loose-scribble 10011, h7).
     crossed = _crossed_back(ends[first], heading[first], far[first], ends[second], heading[second], far[second],
                             t.scribble_meet_mm * px_per_mm)
-    # So do two pieces along one thick stroke at a slant of a few degrees, unless their far ends part by more than a
-    # pencil line's width; two passes of a sharp turn part by millimetres (loose-scribble 0: c8's turn on the line
-    # at its right, 10 degrees between passes 20 and 25 mm long whose far ends part by 3.5 mm, was no turn, and
-    # the turns in b8 and b9 had none ahead of them).
-    clearly = crossed | (angle < t.scribble_sharp_deg)
-    apart = off > np.where(clearly, t.scribble_along_mm, t.scribble_apart_mm) * px_per_mm
+    apart = off > np.where(crossed, t.scribble_along_mm, t.scribble_apart_mm) * px_per_mm
     first, second = first[apart], second[apart]
     if not len(first):
         return np.zeros((0, 2)), set()

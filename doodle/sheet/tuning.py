@@ -464,15 +464,12 @@ class ReaderTuning:
     scribble_gap_mm: float = 1.0
     scribble_square_deg: float = 12.0
     # Two pieces turn back where their ends meet within scribble_meet_mm at an angle within scribble_turn_deg (a
-    # loose scribble's turns: 15-60 degrees, some sharper; under 12, two pieces of one thick stroke too: see below;
-    # from 75, a corner of two lines, such as a stray line ending on an outline: stray-line 8), with no ink from
-    # scribble_clear_mm past the tip, straight out or scribble_clear_deg to either side (a stray line that runs on
-    # under a scribble's strokes ends in them: stray-line 5 and 16, loose-scribble 13).
+    # loose scribble's turns: 15-60 degrees; under 12, two pieces of one thick stroke; from 75, a corner of two
+    # lines, such as a stray line ending on an outline: stray-line 8), with no ink from scribble_clear_mm past the
+    # tip, straight out or scribble_clear_deg to either side (a stray line that runs on under a scribble's strokes
+    # ends in them: stray-line 5 and 16, loose-scribble 13).
     scribble_meet_mm: float = 1.5
-    scribble_turn_deg: tuple[float, float] = (4.0, 75.0)
-    # Under scribble_sharp_deg, two pieces may lie along one thick stroke: they turn back only when their far ends
-    # part by scribble_along_mm, as pieces that cross do (passes of a sharp turn part by millimetres).
-    scribble_sharp_deg: float = 12.0
+    scribble_turn_deg: tuple[float, float] = (12.0, 75.0)
     # ... and part: a far end this far (mm) off the other's line. Two pieces of one line lie within 0.05 mm of each
     # other's (slash-stray-line 10003); at 0.25 mm some sharp turns were lost (held-out scribble-outlined
     # 10000-10023: 2 more photos over 5 cells in doubt, none on seeds 0-23), so that set is seen for this value.
