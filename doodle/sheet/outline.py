@@ -195,16 +195,18 @@ def outlined_cells(lines: EdgeLines, marked: set[int], t: ReaderTuning = TUNING)
     a drawn side between two of them parting them (two patches side by side, or a patch and a stray mark in the
     hole it leaves), and a group counts as outlined when most of its border is drawn on its side."""
     drawn = drawn_sides(lines, t)
-    holes = shut_out(drawn)
+    own_lined = {index for index in marked - shut_out(drawn) if drawn_on_own_side(drawn, index)}
 
     found: set[int] = set()
     for group in touching_groups(marked, lambda index, other: joined(drawn, index, other)):
         # A line between two marked cells of different groups parts them on whichever side of the print it lies:
         # two patches side by side, each outlined, leave one line or two there, and it may lie over the print or
-        # just beside it, on either patch's side. Not around a hole the outlines about it leave out (`shut_out`):
-        # those lines are the neighbours' (scribble-outlined 21: b2, empty, a pass of a scribble next door in it).
+        # just beside it, on either patch's side. Only around a cell outlined on its own side somewhere: the lines
+        # around a hole, or a gap between patches, that its player left unoutlined are the neighbours'
+        # (scribble-outlined 21: b2, empty, a pass of a scribble next door in it; stray line 150022: f8, empty, a
+        # stray line along its diagonal, between e8's and g8's outlines).
         border = {index: [bool(drawn[name][at] or (0 <= nr < SIZE and 0 <= nc < SIZE and nr * SIZE + nc in marked
-                                                   and index not in holes and drawn[_other(name)][at]))
+                                                   and index in own_lined and drawn[_other(name)][at]))
                           for (nr, nc), name, at in _sides(*divmod(index, SIZE))
                           if not (0 <= nr < SIZE and 0 <= nc < SIZE and nr * SIZE + nc in group)] for index in group}
         sides = [side for own in border.values() for side in own]
