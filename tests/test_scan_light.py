@@ -151,13 +151,14 @@ def test_with_most_of_the_grid_in_doubt_no_tint_is_read_sure(monkeypatch):
     five empty cells read as tints 5-7 times the threshold were shaded and sure. The light is known nowhere in
     such a grid: every cell with no strokes is in doubt. (The lines put those five in doubt too, now that the
     paper beside the grid tells them how much texture paper has where no cell is sure to be paper; without that,
-    as for a grid the lines do not settle, the rule does.)"""
+    as for a grid the lines do not settle, the rule does; so does the doubt a ghost-like tint shares with the tints
+    as deep beside it, `alike_tint_ratio`.)"""
     photo = family_photo(4700007, "mixed")
     result = read_photo(photo.jpeg)
     assert not wrong_items(result, photo.truth) - flagged(result)
     assert sum(doubt.kind == "cell" for doubt in result.uncertain) > TUNING.most_in_doubt_share * 81
     monkeypatch.setattr(stages, "paper_blocks", lambda *args, **kwargs: [])  # no paper's texture to settle by
-    before = read_photo(photo.jpeg, tuning=replace(TUNING, most_in_doubt_share=1.0))
+    before = read_photo(photo.jpeg, tuning=replace(TUNING, most_in_doubt_share=1.0, alike_tint_ratio=1.0))
     assert wrong_items(before, photo.truth) - flagged(before)
 
 

@@ -1166,11 +1166,14 @@ def _alike_to_ghosts(read: SheetRead, decided: list[tuple[bool, float]], ghostly
     them so (erased 600006, blind: f6, g7, e8 and f8 of a ghost in doubt, smeared smooth; e7 and f7 between them, at
     the same 0.12 of ink, kept a little grain and were read shaded and sure). Not from a tint in doubt only for
     lying near the threshold: its neighbours as deep are as near it, and a neighbour read sure is so for another
-    reason (an outline; harsh and moderate 0-39 and 3000-3039: 32 fills so put in doubt, none empty)."""
+    reason (an outline; harsh and moderate 0-39 and 3000-3039: 32 fills so put in doubt, none empty). Nor in a
+    photo too blurred to show pencil grain (`_shows_grain`): there every tint is smooth, and what leaves a cell in
+    doubt as a ghost is its faintness alone, which the tints beside it, a little less faint, do not share (harsh
+    10: a light fill at 0.24-0.25 of the sheet's shading, one cell of it under 0.24, print 1.1 mm wide)."""
     t = read.tuning
     values = read.values
     doubted = {index for index in ghostly if decided[index][1] < t.uncertain_below}
-    if not doubted:
+    if not doubted or not _shows_grain(read):
         return set()
 
     def alike(a: int, b: int) -> bool:
@@ -1193,9 +1196,16 @@ def _smooth_in_sharp_photo(read: SheetRead, box: Box) -> bool:
     """Whether a region shows no pencil grain (under t.pencil_grain_least) in a photo sharp enough to show it (its
     printed lines no wider than t.grain_shows_width_mm): see `grain.py`."""
     t = read.tuning
+    return _shows_grain(read) and _grain(read).pencil_grain(box) < t.pencil_grain_least
+
+
+def _shows_grain(read: SheetRead) -> bool:
+    """Whether the photo is sharp enough to show pencil grain: its printed lines no wider than
+    t.grain_shows_width_mm."""
+    t = read.tuning
     if read.print_width_mm is None:
         read.print_width_mm = print_line_width_mm(read.light.ink, PX_PER_MM, t)
-    return read.print_width_mm <= t.grain_shows_width_mm and _grain(read).pencil_grain(box) < t.pencil_grain_least
+    return read.print_width_mm <= t.grain_shows_width_mm
 
 
 def _border_steps(read: SheetRead) -> list[tuple[int, int, layout.Rect]]:

@@ -309,8 +309,8 @@ class ReaderTuning:
     # of a neighbour's (`_alike_to_ghosts`): a patch rubbed out is one tint, even when smeared smooth (erased
     # 600006: six cells at 0.119-0.120 of ink), a little less when the hatching shows through (erased 20023: 0.104
     # to 0.116). On erased 0-23, 20000-20039 and 30000-30039 it put 10 empty cells in doubt at 1.2, 9 at 1.1; on
-    # levels moderate and harsh 0-39 and 3000-3039, 11 fills in 2 photos at either (harsh 10, moderate 21: light
-    # fills as faint and as smooth as a ghost, beside a cell of them already in doubt as one).
+    # levels moderate and harsh 0-39 and 3000-3039, 6 fills in one photo at either (moderate 21: a light fill as
+    # faint and as smooth as a ghost, beside a cell of it already in doubt as one).
     alike_tint_ratio: float = 1.2
     paper_cell: float = 0.03  # a cell measuring less ink than this (and under a share of the threshold) ...
     paper_cell_share: float = 0.5  # ... of paper_cell_share is taken as paper
