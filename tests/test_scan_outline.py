@@ -256,7 +256,7 @@ def test_a_hole_between_outlined_patches_is_not_outlined_by_their_lines():
 
 def test_strokes_in_an_outline_are_as_sure_over_the_threshold_as_under_it():
     """Scribble-outlined 15: every patch outlined and shaded with a loose zigzag, its passes 5-9 mm apart. Cells
-    whose passes add up to a little over the threshold (0.03-0.06 of ink over 0.026) were in doubt for lying near
+    whose passes add up to a little over the threshold (0.03-0.05 of ink over 0.026) were in doubt for lying near
     it, 11 of them, though a few strokes under it in the same outline were a sure mark; now none is in doubt, and
     the quilt is read exact."""
     photo = styled_photo(15, "mild", style="loose scribble", outlines="always")

@@ -755,7 +755,7 @@ def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tup
             and not stain_coloured(read.light.normalised, box, read.strokes.at(box), t)):
         # Strokes inside a drawn outline are a deliberate mark whatever their ink adds up to: as sure over the
         # threshold as under it (scribble-outlined 15: 11 cells of zigzag passes in their patches' outlines, 0.03 to
-        # 0.06 of ink over a threshold of 0.026, in doubt for lying near it).
+        # 0.05 of ink over a threshold of 0.026, in doubt for lying near it).
         return True, True
     # A few strokes over little ink or a faint tint (a ring's rim over its own tint: tea-ring 120012, 0.12 of ink,
     # the rim brown at 0.68 and the tint 0.74 over it): their colour is theirs.
