@@ -1166,7 +1166,7 @@ def _alike_to_ghosts(read: SheetRead, decided: list[tuple[bool, float]], ghostly
     them so (erased 600006, blind: f6, g7, e8 and f8 of a ghost in doubt, smeared smooth; e7 and f7 between them, at
     the same 0.12 of ink, kept a little grain and were read shaded and sure). Not from a tint in doubt only for
     lying near the threshold: its neighbours as deep are as near it, and a neighbour read sure is so for another
-    reason (an outline; harsh and moderate 0-39 and 3000-3039: 32 fills so put in doubt, none empty). Nor in a
+    reason (an outline; harsh and moderate 0-39 and 3000-3039: 26 fills so put in doubt, none empty). Nor in a
     photo too blurred to show pencil grain (`_shows_grain`): there every tint is smooth, and what leaves a cell in
     doubt as a ghost is its faintness alone, which the tints beside it, a little less faint, do not share (harsh
     10: a light fill at 0.24-0.25 of the sheet's shading, one cell of it under 0.24, print 1.1 mm wide)."""

@@ -308,9 +308,9 @@ class ReaderTuning:
     # A tint in doubt as a ghost leaves in doubt the grey tints side by side with it whose ink is within this ratio
     # of a neighbour's (`_alike_to_ghosts`): a patch rubbed out is one tint, even when smeared smooth (erased
     # 600006: six cells at 0.119-0.120 of ink), a little less when the hatching shows through (erased 20023: 0.104
-    # to 0.116). On erased 0-23, 20000-20039 and 30000-30039 it put 10 empty cells in doubt at 1.2, 9 at 1.1; on
-    # levels moderate and harsh 0-39 and 3000-3039, 6 fills in one photo at either (moderate 21: a light fill as
-    # faint and as smooth as a ghost, beside a cell of it already in doubt as one).
+    # to 0.116). On erased 0-23, 20000-20039 and 30000-30039 it put 8 empty cells in doubt at 1.2, 7 at 1.1, and no
+    # fill; on levels moderate and harsh 0-39 and 3000-3039, 6 fills in one photo at either (moderate 21: a light
+    # fill as faint and as smooth as a ghost, beside a cell of it already in doubt as one).
     alike_tint_ratio: float = 1.2
     paper_cell: float = 0.03  # a cell measuring less ink than this (and under a share of the threshold) ...
     paper_cell_share: float = 0.5  # ... of paper_cell_share is taken as paper
