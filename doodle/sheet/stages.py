@@ -738,8 +738,7 @@ def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tup
         # outlined the cell, else maybe a stray line (or a ring's rim: see below). Brown strokes in an outline may
         # be a ring's rim too (tea-ring 460013, blind: g7, empty amid outlined patches, a rim's arc across it read as
         # its mark, 0.068 of ink under a threshold of 0.120, shaded and sure): in doubt.
-        if outlined and index not in read.passed and not stain_coloured(
-                read.light.normalised, box, read.strokes.at(box), t):
+        if _outlined_strokes(read, index, box):
             return True, True
         shaded = True
         doubtful.add(index)
@@ -751,8 +750,7 @@ def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tup
         doubtful.add(index)
         blot = index in read.blots and value < t.blot_faint and graphite(read.light.normalised, box, t)
         return bool(shaded and (outlined or not blot)), False
-    if (shaded and outlined and strokes >= t.stroke_mark and index not in read.passed
-            and not stain_coloured(read.light.normalised, box, read.strokes.at(box), t)):
+    if shaded and strokes >= t.stroke_mark and _outlined_strokes(read, index, box):
         # Strokes inside a drawn outline are a deliberate mark whatever their ink adds up to: as sure over the
         # threshold as under it (scribble-outlined 15: 11 cells of zigzag passes in their patches' outlines, 0.03 to
         # 0.05 of ink over a threshold of 0.026, in doubt for lying near it).
@@ -1156,6 +1154,13 @@ def _shading_darkness(read: SheetRead, boxes: tuple[Box, ...]) -> float | None:
     if len(pencil) < t.shading_reference_cells:
         return None
     return float(np.median([_darkest_ink(read, boxes[index]) for index in pencil]))
+
+
+def _outlined_strokes(read: SheetRead, index: int, box: Box) -> bool:
+    """Whether a cell's strokes lie in a drawn outline, none of them a pass from next door (`read.passed`) or brown
+    (a ring's rim): a deliberate mark, the player's own."""
+    return (index in read.outlined and index not in read.passed
+            and not stain_coloured(read.light.normalised, box, read.strokes.at(box), read.tuning))
 
 
 def _alike_to_ghosts(read: SheetRead, decided: list[tuple[bool, float]], ghostly: set[int], grey_tints: set[int]

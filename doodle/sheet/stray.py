@@ -60,9 +60,8 @@ def _turns_back(line: np.ndarray, lines: np.ndarray, pieces: np.ndarray, clean: 
     may be all that is left of it. Where an end lies in an empty cell or off the grid (`from_nowhere`), strokes
     behind count only nearer, within `t.stray_free_near_mm` (a line from nowhere that ends beside other strokes).
     Not at an end where the line went on out of the grid (`_runs_off_grid`; `origin`: the sheet image's pixel at
-    `clean`'s (0, 0)). Nor
-    are the strokes of another of the `lines` that runs on past an end both ways a turn there (stray-line 0: a
-    line ending 3.9 mm from another that crosses the grid past it was read as turning back)."""
+    `clean`'s (0, 0)). Nor are the strokes of another of the `lines` that runs on past an end both ways a turn
+    there (stray-line 0: a line ending 3.9 mm from another that crosses the grid past it was read as turning back)."""
     unit = _unit(line)
     slants = pieces[:, 2:] - pieces[:, :2]
     slanted = np.abs(slants @ unit) < np.cos(np.radians(t.pass_chain_deg)) * np.maximum(
@@ -121,7 +120,7 @@ def _strokes_behind(clean: np.ndarray, end: np.ndarray, heading: np.ndarray, rea
 def _runs_off_grid(clean: np.ndarray, end: np.ndarray, heading: np.ndarray, origin: tuple[int, int],
                    px_per_mm: float, t: ReaderTuning) -> bool:
     """Whether a line goes on from its `end` (in `clean`'s pixels, its (0, 0) at `origin` in the sheet image) out
-    of the grid: its way on, from 1 mm past the end for t.stray_way_on_mm, lies off the grid, with strokes within
+    of the grid: its way on, from 1 mm past the end for t.stray_way_on_mm, ends off the grid, with strokes within
     a line's width (t.scribble_along_mm) of t.stray_way_on_share of its points. Such a line was cut short where
     the grid's thick border was taken out of the strokes, and turned back at no end there (stray-line 6: a line
     from the margin through a4 and a3, cut at the border beside a5's strokes, was read as turning back there)."""
