@@ -8,7 +8,15 @@ import numpy as np
 
 from doodle.quilt import SIZE
 from doodle.sheet import layout
-from doodle.sheet.line_steps import LineStep, fine_texture, line_crosses, line_step, middle_against_sides, settle
+from doodle.sheet.line_steps import (
+    LineStep,
+    colour_gap,
+    fine_texture,
+    line_crosses,
+    line_step,
+    middle_against_sides,
+    settle,
+)
 from doodle.sheet.scan import PX_PER_MM, read_photo
 from doodle.sheet.tuning import TUNING
 from tests.photogen import make_photo
@@ -296,6 +304,32 @@ def test_a_pale_yellow_fill_fading_to_its_line_does_not_run_on():
     assert abs(found.bend) < TUNING.line_step_bend < found.largest_bend  # the step's channel is not blue
     assert not found.runs_on(TUNING)
     assert abs(_step(_grid_sheet(), "f6", "g6").step) < TUNING.line_step_smooth
+
+
+def test_a_coloured_cell_unlike_the_paper_it_runs_on_from_is_not_settled_as_paper():
+    """A pale yellow fill in f6 that fades to nothing in the last 2 mm before g6 runs on through the line in every
+    channel, but its middle is yellower than g6's: not paper. A grey shadow's ramp across paper changes no colour."""
+    sheet = _grid_sheet()
+    x0, y0, x1, y1 = layout.cell_rect(*_cell("f6")).to_px(PX_PER_MM)
+    depth = np.clip((x1 - np.arange(x0, x1) - 0.5) / (2.0 * PX_PER_MM), 0.0, 1.0)
+    blue = sheet[y0:y1, x0:x1, 0].astype(np.float32) * (1.0 - 0.1 * depth)[None, :]
+    sheet[y0:y1, x0:x1, 0] = blue.astype(np.uint8)
+    assert colour_gap(sheet, PX_PER_MM, _cell("f6"), _cell("g6"), TUNING) > TUNING.line_step_colour
+    shaded = _soft_shadow(_grid_sheet(), edge_x_mm=layout.cell_rect(*_cell("g6")).x, width_mm=30.0, depth=0.5)
+    assert colour_gap(shaded, PX_PER_MM, _cell("f6"), _cell("g6"), TUNING) < TUNING.line_step_colour / 4  # rounding
+    f6, g6 = _cell("f6"), _cell("g6")
+    smooth = {f6: {g6: SMOOTH}}
+    assert settle({f6}, paper={g6}, heavy=set(), step_between=smooth, t=TUNING) == {f6: False}
+    assert settle({f6}, paper={g6}, heavy=set(), step_between=smooth, t=TUNING, unlike={(f6, g6)}) == {}
+
+
+def test_a_pale_yellow_fill_under_a_hard_shadow_fading_at_its_line_is_not_settled_as_paper():
+    """Harsh 58028 (a blind finding): d1, a pale yellow fill at 0.105 of ink under a hard shadow, faded to paper at
+    its line to e1 (0.028 of step) and was settled as paper, unflagged."""
+    photo = make_photo(58028, "harsh")
+    result = read_photo(photo.jpeg)
+    assert not wrong_items(result, photo.truth) - flagged(result)
+    assert any(doubt.cell == (0, 3) for doubt in result.uncertain)
 
 
 def test_a_line_across_a_hard_shadow_s_edge_settles_nothing():

@@ -186,6 +186,18 @@ def middle_against_sides(sheet: np.ndarray, px_per_mm: float, cell: Cell, t: Rea
     return float(differences[int(np.argmax(np.abs(differences)))])
 
 
+def colour_gap(sheet: np.ndarray, px_per_mm: float, first: Cell, second: Cell, t: ReaderTuning,
+               gain: np.ndarray | None = None) -> float:
+    """How far apart in colour the middles of two cells of the grid are: the largest difference of a channel's log
+    brightness about the mean of the three, between them (a grey light, a shadow, a gain cancel out). Paper beside
+    paper is one colour; a coloured fill that fades to paper at its line, and runs on through it, is not."""
+    colours = []
+    for cell in (first, second):
+        logs = _log_median(sheet, gain, layout.cell_rect(*cell).inset(t.line_step_far_mm[1]).to_px(px_per_mm))
+        colours.append(logs - logs.mean())
+    return float(np.abs(colours[0] - colours[1]).max())
+
+
 def fine_texture(sheet: np.ndarray, px_per_mm: float, cells: Collection[Cell], t: ReaderTuning) -> dict[Cell, float]:
     """Each cell's fine texture: the spread (standard deviation, in 8-bit levels) of its darkest channel about
     that channel blurred over t.line_step_grain_mm, in its interior. Paper has little (its grain and the photo's noise,
@@ -242,7 +254,8 @@ def settle(doubtful: Collection[Cell], paper: Collection[Cell], heavy: Collectio
            step_between: Mapping[Cell, Mapping[Cell, LineStep | None]], t: ReaderTuning,
            margin: Collection[Cell] = frozenset(), tints: Collection[Cell] = frozenset(),
            textured: Collection[Cell] = frozenset(),
-           over_edges: Collection[tuple[Cell, Cell]] = frozenset()) -> dict[Cell, bool]:
+           over_edges: Collection[tuple[Cell, Cell]] = frozenset(),
+           unlike: Collection[tuple[Cell, Cell]] = frozenset()) -> dict[Cell, bool]:
     """Which of the `doubtful` cells (with no strokes) their neighbours settle, and as what (True: shaded).
 
     `paper`: cells known to be paper; `margin`: the margin's squares beside the grid (paper too, but printed with
@@ -252,7 +265,8 @@ def settle(doubtful: Collection[Cell], paper: Collection[Cell], heavy: Collectio
     paper (strokes a blur hid, whose sparse bands the strips may miss): not settled as paper.
     `step_between[c][d]`: the step from doubtful cell c into its neighbour d (`line_step`). `over_edges`: the
     lines (c, d) a hard shadow's edge crosses, which settle nothing: a depth taken out amiss there leaves a step
-    where there is none, or hides a light fill's.
+    where there is none, or hides a light fill's. `unlike`: the pairs (c, d) of a coloured cell and grey paper
+    beside it whose colours differ (`colour_gap`): c is not paper, whatever its line to d says.
 
     A flat step darker on the cell's side settles it as shaded whatever lies beyond (light 8: a solid patch under
     a deep soft shadow, beside cells in doubt only, stepped 0.4-0.7 into them and stayed in doubt). A cell is
@@ -280,6 +294,8 @@ def settle(doubtful: Collection[Cell], paper: Collection[Cell], heavy: Collectio
                     verdicts.add(label)
                 elif label is False and found.step >= t.line_step_object:
                     objections.add(False)  # darker than paper beside it: not paper, whatever else says so
+                if label is False and (cell, other) in unlike:
+                    objections.add(False)  # coloured unlike paper beside it: a fill that fades at its line
             if len(verdicts) == 1 and not verdicts & objections:
                 settled[cell] = verdicts.pop()
                 changed = True

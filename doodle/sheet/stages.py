@@ -40,10 +40,12 @@ from doodle.sheet.light import (
 from doodle.sheet.line_steps import (
     LineStep,
     boxes_texture,
+    colour_gap,
     fine_texture,
     line_crosses,
     margin_squares,
     middle_against_sides,
+    neighbours,
     settle,
     steps_around,
 )
@@ -1631,8 +1633,15 @@ def _settled_by_line_steps(read: SheetRead, decided: list[tuple[bool, float]], b
     usual = float(np.median([grain[cell] for cell in paper])) if paper else cleanest_quarter(
         boxes_texture(read.unshadowed, PX_PER_MM, paper_blocks(read.trusted, PX_PER_MM, t), t)) or 0.0
     textured = {cell for cell in cells if grain[cell] > t.line_step_grain * usual}
+    # A coloured cell beside grey paper, of another colour than it (harsh 58028, blind: d1, a pale yellow fill at
+    # 0.105 of ink under a hard shadow, a possible stain's tint, faded to paper at its line to e1 and ran on into it,
+    # 0.028 of step; its middle was 0.06 yellower than e1's. It was settled as paper, unflagged).
+    unlike = {(cell, other) for cell in cells for other in neighbours(cell) if other in paper
+              and not graphite(read.light.normalised, boxes[cell[0] * SIZE + cell[1]], t)
+              and graphite(read.light.normalised, boxes[other[0] * SIZE + other[1]], t)
+              and colour_gap(read.sheet, PX_PER_MM, cell, other, t, gain) > t.line_step_colour}
     settled = settle(cells, paper, heavy, around, t, margin=margin, tints=tints, textured=textured,
-                     over_edges=over_edges)
+                     over_edges=over_edges, unlike=unlike)
     return {row * SIZE + col: shaded for (row, col), shaded in settled.items()}
 
 

@@ -394,6 +394,11 @@ class ReaderTuning:
     line_step_flat: float = 0.25
     line_step_confidence: float = 0.7  # a cell settled so: sure, but less than one read clear of the threshold
     line_step_object: float = 0.06  # a line darker than this on the cell's side, to paper: the cell is not paper
+    # A coloured cell whose middle differs in colour (`line_steps.colour_gap`, log) from grey paper beside it by
+    # more than this is not paper. Tints settled as paper on the tuning photos (levels 0-39, families and 16 style
+    # families 0-23: 71 cells) differed from the paper they ran on from by 0.025 at most; a pale yellow fill faded
+    # to paper at its line, by 0.057 (harsh 58028, blind).
+    line_step_colour: float = 0.04
     # A cell settled as paper has no more fine texture (spread about its brightness blurred over line_step_grain_mm,
     # in 8-bit levels) than line_step_grain times the sure paper cells' median: empty cells in doubt up to 1.2
     # (sharpened 390021, light 2800007), scribbles a shaken photo hid from the stroke finder 6-10 (in log units:
