@@ -325,3 +325,37 @@ def test_red_hatching_recompressed_by_a_messaging_app_is_no_tea():
     result = read_photo(photo.jpeg)
     assert_exact(result, photo.truth)
     assert sum(doubt.kind == "cell" for doubt in result.uncertain) == 0
+
+
+def test_a_pale_yellow_pencil_s_hue_is_yellower_than_tea_or_coffee():
+    """Faint, a pale yellow pencil (250, 235, 120 in RGB) and tea overlap in chroma; their hues do not: tea and
+    coffee lie midway between red and yellow, the pencil at yellow, however strongly laid."""
+    from doodle.sheet.strokes import yellow_as_a_pencil
+
+    def box_of(rgb: tuple[int, int, int], strength: float) -> np.ndarray:
+        """A patch of BGR over the paper's own, of a pigment laid at `strength` over white paper."""
+        colour = 1.0 - strength * (1.0 - np.array(rgb[::-1], float) / 255.0)
+        return np.tile(colour.astype(np.float32), (8, 8, 1))
+
+    for strength in (0.3, 0.6, 1.0):
+        assert yellow_as_a_pencil(box_of((250, 235, 120), strength), (0, 0, 8, 8))
+        for stain in ((200, 160, 120), (225, 195, 160)):
+            assert not yellow_as_a_pencil(box_of(stain, strength), (0, 0, 8, 8))
+
+
+@pytest.mark.parametrize("seed", [10, 58010])
+def test_a_pale_yellow_fill_in_doubt_as_tea_is_offered_as_shaded(seed):
+    """Harsh 10, and 58010 (a blind finding): pale yellow fills under a hard shadow, 0.14-0.17 of ink at chromas of
+    0.69-0.83, in doubt as tea, were offered as empty. Their hue is a pencil's: offered as shaded, in doubt."""
+    photo = make_photo(seed, "harsh")
+    result = read_photo(photo.jpeg)
+    assert_exact(result, photo.truth)
+    assert not wrong_items(result, photo.truth) - flagged(result)
+
+
+def test_a_tea_stain_unlike_the_paper_beside_it_is_still_paper():
+    """Tea-ring 21: f1, empty under a tea stain's tint (0.069 of ink), browner than the paper it runs on into; it is
+    settled as paper: only a pencil's colour unlike paper says a cell is not paper."""
+    photo = styled_photo(21, "mild", distractor="tea ring")
+    result = read_photo(photo.jpeg)
+    assert_exact(result, photo.truth)

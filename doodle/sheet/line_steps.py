@@ -265,8 +265,8 @@ def settle(doubtful: Collection[Cell], paper: Collection[Cell], heavy: Collectio
     paper (strokes a blur hid, whose sparse bands the strips may miss): not settled as paper.
     `step_between[c][d]`: the step from doubtful cell c into its neighbour d (`line_step`). `over_edges`: the
     lines (c, d) a hard shadow's edge crosses, which settle nothing: a depth taken out amiss there leaves a step
-    where there is none, or hides a light fill's. `unlike`: the pairs (c, d) of a coloured cell and grey paper
-    beside it whose colours differ (`colour_gap`): c is not paper, whatever its line to d says.
+    where there is none, or hides a light fill's. `unlike`: the pairs (c, d) of a cell in a pencil's colour and grey
+    paper beside it whose colours differ (`colour_gap`): c is not paper, whatever its line to d says.
 
     A flat step darker on the cell's side settles it as shaded whatever lies beyond (light 8: a solid patch under
     a deep soft shadow, beside cells in doubt only, stepped 0.4-0.7 into them and stayed in doubt). A cell is

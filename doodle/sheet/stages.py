@@ -85,6 +85,7 @@ from doodle.sheet.strokes import (
     stain_cells,
     stain_coloured,
     touching_groups,
+    yellow_as_a_pencil,
 )
 from doodle.sheet.tuning import TUNING, ReaderTuning
 
@@ -768,9 +769,11 @@ def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tup
         # Brown, with no outline around it: tea or coffee (a few brown strokes: a ring's rim, no mark). A rim across
         # a corner of the cell is told by its strokes' colour, which the paper around them dilutes (tea-ring 60003).
         # A faint warm tint with no strokes up to a pencil's chroma may be tea too: their chromas overlap a red
-        # pencil's (tea-ring 70001: the inside of a ring, 0.723).
+        # pencil's (tea-ring 70001: the inside of a ring, 0.723). Offered as tea, empty, unless its hue is a
+        # yellow pencil's (harsh 10, and 58010, 58025, blind: pale yellow fills under a hard shadow, read 0.14-0.26
+        # of ink at chromas of 0.65-0.74, offered as empty; a ring found around it still offers it so).
         doubtful.add(index)
-        return not bool(few_strokes), False
+        return not few_strokes or yellow_as_a_pencil(read.light.normalised, box, t), False
     if (shaded and not outlined and strokes >= t.stroke_mark and value < t.stray_ink
             and not pencil_coloured(read.light.normalised, box, t)):
         # A line or a few across a cell, not its own mark and with no outline around it: stray lines? (Two of them
@@ -1633,12 +1636,16 @@ def _settled_by_line_steps(read: SheetRead, decided: list[tuple[bool, float]], b
     usual = float(np.median([grain[cell] for cell in paper])) if paper else cleanest_quarter(
         boxes_texture(read.unshadowed, PX_PER_MM, paper_blocks(read.trusted, PX_PER_MM, t), t)) or 0.0
     textured = {cell for cell in cells if grain[cell] > t.line_step_grain * usual}
-    # A coloured cell beside grey paper, of another colour than it (harsh 58028, blind: d1, a pale yellow fill at
-    # 0.105 of ink under a hard shadow, a possible stain's tint, faded to paper at its line to e1 and ran on into it,
-    # 0.028 of step; its middle was 0.06 yellower than e1's. It was settled as paper, unflagged).
+    # A cell in a pencil's colour (not a stain's brown) beside grey paper, of another colour than it (harsh 58028,
+    # blind: d1, a pale yellow fill at 0.105 of ink under a hard shadow, faded to paper at its line to e1 and ran on
+    # into it, 0.028 of step; its middle was 0.06 yellower than e1's. It was settled as paper, unflagged). A tea
+    # stain's tint differs from paper as much, and is paper (tea-ring 21: f1).
+    def pencil_hued(cell: Cell) -> bool:
+        box = boxes[cell[0] * SIZE + cell[1]]
+        return (pencil_coloured(read.light.normalised, box, t) or yellow_as_a_pencil(read.light.normalised, box, t))
+
     unlike = {(cell, other) for cell in cells for other in neighbours(cell) if other in paper
-              and not graphite(read.light.normalised, boxes[cell[0] * SIZE + cell[1]], t)
-              and graphite(read.light.normalised, boxes[other[0] * SIZE + other[1]], t)
+              and graphite(read.light.normalised, boxes[other[0] * SIZE + other[1]], t) and pencil_hued(cell)
               and colour_gap(read.sheet, PX_PER_MM, cell, other, t, gain) > t.line_step_colour}
     settled = settle(cells, paper, heavy, around, t, margin=margin, tints=tints, textured=textured,
                      over_edges=over_edges, unlike=unlike)

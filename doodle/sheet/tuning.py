@@ -394,10 +394,10 @@ class ReaderTuning:
     line_step_flat: float = 0.25
     line_step_confidence: float = 0.7  # a cell settled so: sure, but less than one read clear of the threshold
     line_step_object: float = 0.06  # a line darker than this on the cell's side, to paper: the cell is not paper
-    # A coloured cell whose middle differs in colour (`line_steps.colour_gap`, log) from grey paper beside it by
-    # more than this is not paper. Tints settled as paper on the tuning photos (levels 0-39, families and 16 style
-    # families 0-23: 71 cells) differed from the paper they ran on from by 0.025 at most; a pale yellow fill faded
-    # to paper at its line, by 0.057 (harsh 58028, blind).
+    # A cell in a pencil's colour whose middle differs in colour (`line_steps.colour_gap`, log) from grey paper
+    # beside it by more than this is not paper. Tints settled as paper on the tuning photos (levels 0-39, families
+    # and 16 style families 0-23: 71 cells) differed from the paper they ran on from by 0.025 at most; a pale yellow
+    # fill faded to paper at its line, by 0.057 (harsh 58028, blind).
     line_step_colour: float = 0.04
     # A cell settled as paper has no more fine texture (spread about its brightness blurred over line_step_grain_mm,
     # in 8-bit levels) than line_step_grain times the sure paper cells' median: empty cells in doubt up to 1.2
@@ -565,6 +565,11 @@ class ReaderTuning:
     # brown there at 0.02-0.28, their chroma under stain_chroma's top where a blur or a messaging app's recompression
     # dulls it (messaging 5600006, blind: 17 red-hatched cells in doubt as tea). Redder than this: a pencil's.
     stain_yellowness_least: float = 0.3
+    # A warm tint in doubt as tea is offered as shaded when its hue is as yellow as a pencil's, over this: tea and
+    # coffee lie between red and yellow (coffee- and tea-ring 0-23: 294 tinted cells at 0.02-0.69, 95% under 0.61),
+    # pale yellow fills at yellow (levels, light, mixed, sensor, lens and messaging 0-23 or 0-39: 693 cells at
+    # 0.77-0.98, 95% over 0.86). Only the reading offered: the doubt stays (a lamp's yellow on paper reads 0.84-0.95).
+    stain_yellowness_most: float = 0.75
     # A warm tint with at least this chroma is a yellow or orange pencil, never a stain: tea and coffee rings' tinted
     # cells measured 0.11-0.83 (24 photos, mild and moderate), pale yellow fills 0.94 and over, harsh and moderate
     # (40 photos). Judged as stains, a pale yellow fill's JPEG-blurred colour put whole patches in doubt (harsh 625).
