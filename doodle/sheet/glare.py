@@ -77,19 +77,20 @@ class Glare:
                       for number in self.rounds]
         return tuple(found)
 
-    def fringe_doubts(self, settled_paper: Collection[Cell], quilt: Quilt) -> tuple[Uncertain, ...]:
-        """The cells read as paper only because the printed lines settled them so against their ink
-        (`settled_paper`), beside the glare's cells or beside such a cell in turn: a glare's light falls off
-        smoothly across a fill, so a fill runs on through its lines into the part of it washed out to paper, and
-        is settled as paper (mixed 5100013, blind: f3, a solid fill at 0.31 of ink beside g3 and f4 under a glare,
-        ran on into g3, which ran on into h3, washed out to 0.03: read empty, unflagged). A cell whose ink reads
-        as paper anyway is no concern of the glare's (light 14: six such cells beside it were put in doubt)."""
+    def fringe_doubts(self, read_paper: Collection[Cell], quilt: Quilt) -> tuple[Uncertain, ...]:
+        """The cells read as paper against some ink (`read_paper`: settled so by the printed lines against their
+        ink, or holding more ink than paper does beside a glare), beside the glare's cells or beside such a cell
+        in turn. A glare's light falls off smoothly across a fill, so a fill runs on through its lines into the part
+        of it washed out to paper, and is settled as paper (mixed 5100013, blind: f3, a solid fill at 0.31 of ink
+        beside g3 and f4 under a glare, ran on into g3, which ran on into h3, washed out to 0.03: read empty,
+        unflagged), or keeps only a little of its ink (light 200028: b7, a solid fill, 0.059). A cell whose ink
+        reads as paper's is no concern of the glare's (light 14: six such cells beside it were put in doubt)."""
         found: set[Cell] = set()
         frontier = list(self.cells)
         while frontier:
             row, col = frontier.pop()
             for cell in side_neighbours(row * SIZE + col):
-                if cell in settled_paper and cell not in found and cell not in self.cells:
+                if cell in read_paper and cell not in found and cell not in self.cells:
                     found.add(cell)
                     frontier.append(cell)
         return tuple(Uncertain.of_cell(cell, False, 0.0, GLARE_FRINGE_REASON)

@@ -226,6 +226,10 @@ class ReaderTuning:
     glare_min_area_mm2: float = 12.0  # a clipped blob smaller than this (a 4 mm spot) hides no cell's shading
     glare_fringe_mm: float = 2.0  # around the clipped blob the paper is near white: pencil there is faint too
     glare_close_mm: int = 3  # printed lines and thin strokes across the blob are bridged (they are not clipped)
+    # A cell beside the glare's cells read as paper with more ink than this: pencil the glare's fall-off washed out
+    # in part (light 200028: b7, a solid fill at the glare's edge, read 0.059 under a threshold of 0.162). The 65
+    # paper cells read beside a glare on light, mixed and framing 0-23 and light 200000-200031 read 0.026 at most.
+    glare_fringe_ink: float = 0.04
 
     # --- a cover over a corner marker not seen (cover.py; lengths in sheet mm) ---
     cover_reach_mm: float = 40.0  # a thumb holding the sheet down reaches this far past the marker's place, at most
