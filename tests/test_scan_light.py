@@ -176,13 +176,19 @@ def test_dense_strokes_read_shaded_are_sure_under_a_threshold_a_deep_shadow_rais
 def test_paper_lifted_out_of_a_shadow_in_a_colour_is_in_doubt_and_grey_paper_is_not():
     """Light 5500020 (blind): e5 and f5, a green patch under a hand's soft shadow beside a glare. Taken out with the
     shadow, e5 read 0.00 of ink, paper and sure, and f5 was settled as paper from it. A shadow adds no colour:
-    paper lifted out of one that is coloured in the photo's own light is in doubt, and settles nothing. Grey lifted
-    paper is paper, and settles its neighbours (moderate 54010, blind: e4, f4 and g4, beside paper lifted out of a
-    hard shadow; 7 cells in doubt when it did not)."""
+    paper lifted out of one that is coloured in the photo's own light is in doubt, offered as shaded, and settles
+    nothing (harsh 27: h8, a pale yellow fill a shadow leaked over, lifted to 0.00 of ink, was offered as empty).
+    Grey lifted paper is paper, and settles its neighbours (moderate 54010, blind: e4, f4 and g4, beside paper
+    lifted out of a hard shadow; 7 cells in doubt when it did not)."""
     photo = family_photo(5500020, "light")
     result = read_photo(photo.jpeg)
     assert {"e5", "f5"} <= flagged(result)
     assert not wrong_items(result, photo.truth) - flagged(result)
+    assert result.quilt.is_covered(4, 4)  # e5, offered as shaded
+    leaked = make_photo(27, "harsh")
+    result = read_photo(leaked.jpeg)
+    assert "h8" in flagged(result)
+    assert_exact(result, leaked.truth)
     grey = make_photo(54010, "moderate")
     result = read_photo(grey.jpeg)
     assert not wrong_items(result, grey.truth) - flagged(result)

@@ -652,9 +652,11 @@ def decide_cells(read: SheetRead) -> None:
     # settled as paper from it). The lifted paper of the seen sets is grey, fills so lifted are not (186 empty cells
     # at most 0.031 of chroma over the paper's, 2 fills 0.16 and 0.29, against t.neutral_chroma's 0.12). Grey lifted
     # paper is paper (moderate 54010, blind: e4, f4 and g4 were settled from it; unsettled, 7 cells in doubt).
+    # So a coloured one is offered as shaded (harsh 27: h8, a pale yellow fill a shadow leaked over, lifted to 0.00
+    # of ink, offered as empty).
     for index in read.lifted:
         if not decided[index][0] and not _neutral(read.plain, boxes[index], t):
-            decided[index] = (False, min(decided[index][1], t.shadow_doubt))
+            decided[index] = (True, min(decided[index][1], t.shadow_doubt))
     read.settled = _settled_by_line_steps(read, decided, boxes)
     for index, shaded in read.settled.items():
         decided[index] = (shaded, t.line_step_confidence)
