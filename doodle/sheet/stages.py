@@ -1644,7 +1644,7 @@ def _settled_by_line_steps(read: SheetRead, decided: list[tuple[bool, float]], b
     # stain's tint differs from paper as much, and is paper (tea-ring 21: f1).
     def pencil_hued(cell: Cell) -> bool:
         box = boxes[cell[0] * SIZE + cell[1]]
-        return (pencil_coloured(read.light.normalised, box, t) or yellow_as_a_pencil(read.light.normalised, box, t))
+        return pencil_coloured(read.light.normalised, box, t) or yellow_as_a_pencil(read.light.normalised, box, t)
 
     unlike = {(cell, other) for cell in cells for other in neighbours(cell) if other in paper
               and graphite(read.light.normalised, boxes[other[0] * SIZE + other[1]], t) and pencil_hued(cell)
