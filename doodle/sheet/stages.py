@@ -1450,11 +1450,13 @@ def _misjudged_light(read: SheetRead, decided: list[tuple[bool, float]], boxes: 
     beside it are pencil, pressed on. So the grey cells with nothing drawn fall in two groups, set apart by the
     widest gap in their ink when it is t.misjudged_gap or more: what is below it is the light (light 8, a hand's
     shadow 44 mm soft: 3 empty cells at 0.17-0.25 of ink, the solid fills at 0.40-0.64). Cells with strokes, in an
-    outline or in colour are marks whatever the light."""
+    outline or in colour are marks whatever the light: a faint one too, coloured for its ink though its channels
+    lie close (harsh 59004: d3, a pale yellow fill at 0.11 of ink, was offered as empty)."""
     t = read.tuning
     grey = sorted((float(read.values[index]), index) for index, (_, conf) in enumerate(decided)
                   if conf < t.uncertain_below and read.strokes.drawn[index] < t.stroke_mark
-                  and index not in read.outlined and _neutral(read.light, boxes[index], t))
+                  and index not in read.outlined and _neutral(read.light, boxes[index], t)
+                  and graphite(read.light.normalised, boxes[index], t))
     if len(grey) < 2:
         return set()
     gap, below = max((grey[k + 1][0] - grey[k][0], k) for k in range(len(grey) - 1))
