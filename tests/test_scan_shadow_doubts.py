@@ -185,6 +185,16 @@ def test_the_light_misjudged_under_a_soft_shadow_reads_empty(seed):
     assert (residues <= in_doubt) if seed == 8 else not residues & in_doubt
 
 
+def test_a_faint_pencil_colour_is_no_residue_of_a_light_misjudged():
+    """Harsh 59004 (a blind finding): a steep light, so every grey cell is in doubt; d3, a pale yellow fill at 0.11
+    of ink, its channels within 0.12 of each other, fell with the residues below the widest gap and was offered as
+    empty. For its ink it is as coloured as a pencil: offered as shaded, in doubt."""
+    photo = make_photo(59004, "harsh")
+    result = read_photo(photo.jpeg)
+    assert "d3" in flagged(result) and result.quilt.is_covered(2, 3)
+    assert not wrong_items(result, photo.truth) - flagged(result)
+
+
 def test_the_paper_between_strokes_shows_a_shadow_no_margin_shows():
     """Light 3100022 (blind set): a phone's shadow 0.56 deep over the middle of a nearly full grid, its penumbra
     over the bottom margin judged a hard shadow's edge and taken out there alone. d2, f3 and c6, empty, read 0.35-0.41
