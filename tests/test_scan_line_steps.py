@@ -307,13 +307,15 @@ def test_a_pale_yellow_fill_fading_to_its_line_does_not_run_on():
 
 
 def test_a_coloured_cell_unlike_the_paper_it_runs_on_from_is_not_settled_as_paper():
-    """A pale yellow fill in f6 that fades to nothing in the last 2 mm before g6 runs on through the line in every
-    channel, but its middle is yellower than g6's: not paper. A grey shadow's ramp across paper changes no colour."""
+    """A pale yellow fill in f6 that fades to nothing over the 6 mm before g6 runs on through the line in every
+    channel, but its middle is yellower than g6's: not paper, whichever line says so, measured or not. A grey
+    shadow's ramp across paper changes no colour."""
     sheet = _grid_sheet()
     x0, y0, x1, y1 = layout.cell_rect(*_cell("f6")).to_px(PX_PER_MM)
-    depth = np.clip((x1 - np.arange(x0, x1) - 0.5) / (2.0 * PX_PER_MM), 0.0, 1.0)
+    depth = np.clip((x1 - np.arange(x0, x1) - 0.5) / (6.0 * PX_PER_MM), 0.0, 1.0)
     blue = sheet[y0:y1, x0:x1, 0].astype(np.float32) * (1.0 - 0.1 * depth)[None, :]
     sheet[y0:y1, x0:x1, 0] = blue.astype(np.uint8)
+    assert _step(sheet, "f6", "g6").runs_on(TUNING)
     assert colour_gap(sheet, PX_PER_MM, _cell("f6"), _cell("g6"), TUNING) > TUNING.line_step_colour
     shaded = _soft_shadow(_grid_sheet(), edge_x_mm=layout.cell_rect(*_cell("g6")).x, width_mm=30.0, depth=0.5)
     assert colour_gap(shaded, PX_PER_MM, _cell("f6"), _cell("g6"), TUNING) < TUNING.line_step_colour / 4  # rounding
@@ -321,6 +323,9 @@ def test_a_coloured_cell_unlike_the_paper_it_runs_on_from_is_not_settled_as_pape
     smooth = {f6: {g6: SMOOTH}}
     assert settle({f6}, paper={g6}, heavy=set(), step_between=smooth, t=TUNING) == {f6: False}
     assert settle({f6}, paper={g6}, heavy=set(), step_between=smooth, t=TUNING, unlike={(f6, g6)}) == {}
+    f5 = _cell("f5")
+    unmeasured = {f6: {g6: None, f5: SMOOTH}}  # the line to g6 clipped: f5's paper alone says paper
+    assert settle({f6}, paper={g6, f5}, heavy=set(), step_between=unmeasured, t=TUNING, unlike={(f6, g6)}) == {}
 
 
 def test_a_pale_yellow_fill_under_a_hard_shadow_fading_at_its_line_is_not_settled_as_paper():

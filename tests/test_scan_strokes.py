@@ -14,7 +14,7 @@ import pytest
 from doodle.quilt import SIZE
 from doodle.sheet.scan import read_photo
 from doodle.sheet.stages import PX_PER_MM, cell_boxes
-from doodle.sheet.strokes import StrokeMap, grid_keeping, stain_cells
+from doodle.sheet.strokes import StrokeMap, graphite, grid_keeping, stain_cells, yellow_as_a_pencil
 from doodle.sheet.tuning import TUNING
 from tests.photogen import level_conditions, make_photo
 from tests.photogen_families import family_photo
@@ -329,28 +329,30 @@ def test_red_hatching_recompressed_by_a_messaging_app_is_no_tea():
 
 def test_a_pale_yellow_pencil_s_hue_is_yellower_than_tea_or_coffee():
     """Faint, a pale yellow pencil (250, 235, 120 in RGB) and tea overlap in chroma; their hues do not: tea and
-    coffee lie midway between red and yellow, the pencil at yellow, however strongly laid."""
-    from doodle.sheet.strokes import yellow_as_a_pencil
+    coffee lie midway between red and yellow, the pencil at yellow. A grey with a yellow cast (a lamp's, on paper or
+    graphite) is no pencil's yellow."""
 
-    def box_of(rgb: tuple[int, int, int], strength: float) -> np.ndarray:
-        """A patch of BGR over the paper's own, of a pigment laid at `strength` over white paper."""
-        colour = 1.0 - strength * (1.0 - np.array(rgb[::-1], float) / 255.0)
+    def box_of(rgb: tuple[int, int, int]) -> np.ndarray:
+        """A patch of BGR over the paper's own, of a pigment laid at a third of its strength over white paper."""
+        colour = 1.0 - (1.0 - np.array(rgb[::-1], float) / 255.0) / 3.0
         return np.tile(colour.astype(np.float32), (8, 8, 1))
 
-    for strength in (0.3, 0.6, 1.0):
-        assert yellow_as_a_pencil(box_of((250, 235, 120), strength), (0, 0, 8, 8))
-        for stain in ((200, 160, 120), (225, 195, 160)):
-            assert not yellow_as_a_pencil(box_of(stain, strength), (0, 0, 8, 8))
+    assert yellow_as_a_pencil(box_of((250, 235, 120)), (0, 0, 8, 8))
+    for stain in ((200, 160, 120), (225, 195, 160)):
+        assert not yellow_as_a_pencil(box_of(stain), (0, 0, 8, 8))
+    cast = box_of((130, 127, 115))  # grey, a little yellow: chroma 0.11 of its ink, yellowness 0.8
+    assert graphite(cast, (0, 0, 8, 8)) and not yellow_as_a_pencil(cast, (0, 0, 8, 8))
 
 
-@pytest.mark.parametrize("seed", [10, 58010])
-def test_a_pale_yellow_fill_in_doubt_as_tea_is_offered_as_shaded(seed):
-    """Harsh 10, and 58010 (a blind finding): pale yellow fills under a hard shadow, 0.14-0.17 of ink at chromas of
-    0.69-0.83, in doubt as tea, were offered as empty. Their hue is a pencil's: offered as shaded, in doubt."""
+@pytest.mark.parametrize(("seed", "fills"), [(10, {"h4", "g6"}), (58010, {"f5"}), (58025, {"f2"})])
+def test_a_pale_yellow_fill_in_doubt_as_tea_is_offered_as_shaded(seed, fills):
+    """Harsh 10, and 58010 and 58025 (blind findings): pale yellow fills under a hard shadow, 0.14-0.26 of ink at
+    chromas of 0.65-0.83, in doubt as tea, were offered as empty. Their hue is a pencil's: offered as shaded, in
+    doubt."""
     photo = make_photo(seed, "harsh")
     result = read_photo(photo.jpeg)
     assert_exact(result, photo.truth)
-    assert not wrong_items(result, photo.truth) - flagged(result)
+    assert fills <= flagged(result)
 
 
 def test_a_tea_stain_unlike_the_paper_beside_it_is_still_paper():

@@ -29,7 +29,7 @@ from doodle.sheet.strokes import side_neighbours
 from doodle.sheet.tuning import TUNING, ReaderTuning
 
 GLARE_REASON = "under glare: washed out to white, pencil may not show"
-GLARE_FRINGE_REASON = "beside glare: read as paper from cells the glare washed out"
+GLARE_FRINGE_REASON = "beside glare: read as paper where the glare's light, falling off, may wash pencil out"
 GLARE_ADVICE = "retake the photo without the glare (tilt the phone, no flash)"
 MAX_NAMED_CELLS = 6  # more cells than this are told by their count and the corners they span
 
@@ -77,20 +77,22 @@ class Glare:
                       for number in self.rounds]
         return tuple(found)
 
-    def fringe_doubts(self, read_paper: Collection[Cell], quilt: Quilt) -> tuple[Uncertain, ...]:
-        """The cells read as paper against some ink (`read_paper`: settled so by the printed lines against their
-        ink, or holding more ink than paper does beside a glare), beside the glare's cells or beside such a cell
-        in turn. A glare's light falls off smoothly across a fill, so a fill runs on through its lines into the part
-        of it washed out to paper, and is settled as paper (mixed 5100013, blind: f3, a solid fill at 0.31 of ink
-        beside g3 and f4 under a glare, ran on into g3, which ran on into h3, washed out to 0.03: read empty,
+    def fringe_doubts(self, settled_paper: Collection[Cell], quilt: Quilt,
+                      inked_paper: Collection[Cell] = frozenset()) -> tuple[Uncertain, ...]:
+        """The cells read as paper against their ink beside the glare's cells: settled so by the printed lines
+        (`settled_paper`; and beside such a cell in turn), or holding more ink than paper does there
+        (`inked_paper`). A glare's light falls off smoothly across a fill, so a fill runs on through its lines into
+        the part of it washed out to paper, and is settled as paper (mixed 5100013, blind: f3, a solid fill at 0.31
+        of ink beside g3 and f4 under a glare, ran on into g3, which ran on into h3, washed out to 0.03: read empty,
         unflagged), or keeps only a little of its ink (light 200028: b7, a solid fill, 0.059). A cell whose ink
         reads as paper's is no concern of the glare's (light 14: six such cells beside it were put in doubt)."""
-        found: set[Cell] = set()
-        frontier = list(self.cells)
+        beside = {cell for row, col in self.cells for cell in side_neighbours(row * SIZE + col)} - self.cells
+        found = beside & set(inked_paper)
+        frontier = list(self.cells | found)
         while frontier:
             row, col = frontier.pop()
             for cell in side_neighbours(row * SIZE + col):
-                if cell in read_paper and cell not in found and cell not in self.cells:
+                if cell in settled_paper and cell not in found and cell not in self.cells:
                     found.add(cell)
                     frontier.append(cell)
         return tuple(Uncertain.of_cell(cell, False, 0.0, GLARE_FRINGE_REASON)

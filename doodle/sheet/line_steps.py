@@ -274,13 +274,15 @@ def settle(doubtful: Collection[Cell], paper: Collection[Cell], heavy: Collectio
     on into paper on one side and steps on another), and as paper only where no line to paper is darker on its
     side by t.line_step_object."""
     settled: dict[Cell, bool] = {}
+    unlike_paper = {cell for cell, _ in unlike}  # measured between the cells' middles, whatever their line shows
     changed = True
     while changed:  # a cell settled may settle the next
         changed = False
         for cell in sorted(doubtful):
             if cell in settled:
                 continue
-            verdicts, objections = set(), set()
+            # Coloured unlike paper beside it: a fill that fades at its line, not paper.
+            verdicts, objections = set(), {False} if cell in unlike_paper else set()
             for other, found in step_between[cell].items():
                 if (cell, other) in over_edges or found is None:
                     continue
@@ -294,8 +296,6 @@ def settle(doubtful: Collection[Cell], paper: Collection[Cell], heavy: Collectio
                     verdicts.add(label)
                 elif label is False and found.step >= t.line_step_object:
                     objections.add(False)  # darker than paper beside it: not paper, whatever else says so
-                if label is False and (cell, other) in unlike:
-                    objections.add(False)  # coloured unlike paper beside it: a fill that fades at its line
             if len(verdicts) == 1 and not verdicts & objections:
                 settled[cell] = verdicts.pop()
                 changed = True

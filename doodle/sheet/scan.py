@@ -440,7 +440,7 @@ def _result(read: SheetRead, method: str, markers_found: int) -> ScanResult:
         inked_paper = {divmod(index, SIZE) for index, value in enumerate(read.values[: SIZE * SIZE])
                        if value > read.tuning.glare_fringe_ink and not result.quilt.is_covered(*divmod(index, SIZE))}
         result = _with_doubts(result, glare.doubts(result.quilt, result.specials_used, result.round_scores)
-                              + glare.fringe_doubts(settled_paper | inked_paper, result.quilt), glare.note)
+                              + glare.fringe_doubts(settled_paper, result.quilt, inked_paper), glare.note)
     shown = read.shown  # measured in `stages.find_paper`
     if shown.anything_covered:
         result = _with_doubts(result, cover_doubts(shown, result.quilt, result.specials_used, result.round_scores),

@@ -1644,12 +1644,14 @@ def _settled_by_line_steps(read: SheetRead, decided: list[tuple[bool, float]], b
     # blind: d1, a pale yellow fill at 0.105 of ink under a hard shadow, faded to paper at its line to e1 and ran on
     # into it, 0.028 of step; its middle was 0.06 yellower than e1's. It was settled as paper, unflagged). A tea
     # stain's tint differs from paper as much, and is paper (tea-ring 21: f1).
-    def pencil_hued(cell: Cell) -> bool:
-        box = boxes[cell[0] * SIZE + cell[1]]
-        return pencil_coloured(read.light.normalised, box, t) or yellow_as_a_pencil(read.light.normalised, box, t)
+    def box(cell: Cell) -> Box:
+        return boxes[cell[0] * SIZE + cell[1]]
 
-    unlike = {(cell, other) for cell in cells for other in neighbours(cell) if other in paper
-              and graphite(read.light.normalised, boxes[other[0] * SIZE + other[1]], t) and pencil_hued(cell)
+    normalised = read.light.normalised
+    hued = {cell for cell in cells
+            if pencil_coloured(normalised, box(cell), t) or yellow_as_a_pencil(normalised, box(cell), t)}
+    unlike = {(cell, other) for cell in hued for other in neighbours(cell)
+              if other in paper and graphite(normalised, box(other), t)
               and colour_gap(read.sheet, PX_PER_MM, cell, other, t, gain) > t.line_step_colour}
     settled = settle(cells, paper, heavy, around, t, margin=margin, tints=tints, textured=textured,
                      over_edges=over_edges, unlike=unlike)

@@ -244,11 +244,12 @@ def stain_coloured(normalised: Colours, box: tuple[int, int, int, int], where: n
 
 
 def yellow_as_a_pencil(normalised: Colours, box: tuple[int, int, int, int], t: ReaderTuning = TUNING) -> bool:
-    """Whether the box is tinted a yellow (a warm hue past t.stain_yellowness_most): a pale yellow pencil's hue,
-    where tea and coffee are browner. Their chromas overlap when faint, and a lamp can tint paper as yellow: this
-    says which is likelier, never that it is so."""
+    """Whether the box is tinted a yellow (coloured, not grey: `graphite`; a warm hue past
+    t.stain_yellowness_most): a pale yellow pencil's hue, where tea and coffee are browner. Their chromas overlap
+    when faint, and a lamp can tint paper as yellow: this says which is likelier, never that it is so."""
     pigment = _pigment(normalised, box)
-    return pigment is not None and pigment.warm and pigment.yellowness > t.stain_yellowness_most
+    return (pigment is not None and pigment.chroma >= t.stain_chroma[0] and pigment.warm
+            and pigment.yellowness > t.stain_yellowness_most)
 
 
 def pencil_coloured(normalised: Colours, box: tuple[int, int, int, int], t: ReaderTuning = TUNING) -> bool:

@@ -226,9 +226,10 @@ class ReaderTuning:
     glare_min_area_mm2: float = 12.0  # a clipped blob smaller than this (a 4 mm spot) hides no cell's shading
     glare_fringe_mm: float = 2.0  # around the clipped blob the paper is near white: pencil there is faint too
     glare_close_mm: int = 3  # printed lines and thin strokes across the blob are bridged (they are not clipped)
-    # A cell beside the glare's cells read as paper with more ink than this: pencil the glare's fall-off washed out
-    # in part (light 200028: b7, a solid fill at the glare's edge, read 0.059 under a threshold of 0.162). The 65
-    # paper cells read beside a glare on light, mixed and framing 0-23 and light 200000-200031 read 0.026 at most.
+    # A cell beside the glare's cells (sharing a side) read as paper with more ink than this: pencil the glare's
+    # fall-off washed out in part (light 200028: b7, a solid fill at the glare's edge, read 0.059 under a threshold of
+    # 0.162). The 65 paper cells read beside a glare on light, mixed and framing 0-23 and light 200000-200031 read
+    # 0.026 at most.
     glare_fringe_ink: float = 0.04
 
     # --- a cover over a corner marker not seen (cover.py; lengths in sheet mm) ---
@@ -400,7 +401,7 @@ class ReaderTuning:
     line_step_object: float = 0.06  # a line darker than this on the cell's side, to paper: the cell is not paper
     # A cell in a pencil's colour whose middle differs in colour (`line_steps.colour_gap`, log) from grey paper
     # beside it by more than this is not paper. Tints settled as paper on the tuning photos (levels 0-39, families
-    # and 16 style families 0-23: 71 cells) differed from the paper they ran on from by 0.025 at most; a pale yellow
+    # and 16 style families 0-23: 71 cells) differed by 0.025 at most from the paper they ran on from; a pale yellow
     # fill faded to paper at its line, by 0.057 (harsh 58028, blind).
     line_step_colour: float = 0.04
     # A cell settled as paper has no more fine texture (spread about its brightness blurred over line_step_grain_mm,
