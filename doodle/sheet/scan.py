@@ -437,8 +437,8 @@ def _result(read: SheetRead, method: str, markers_found: int) -> ScanResult:
     if glare:
         settled_paper = {divmod(index, SIZE) for index, shaded in read.settled.items()
                          if not shaded and read.values[index] > read.threshold}  # against what its ink says
-        inked_paper = {divmod(index, SIZE) for index, value in enumerate(read.values[: SIZE * SIZE])
-                       if value > read.tuning.glare_fringe_ink and not result.quilt.is_covered(*divmod(index, SIZE))}
+        inked = (divmod(index, SIZE) for index, value in enumerate(read.values) if value > read.tuning.glare_fringe_ink)
+        inked_paper = {cell for cell in inked if not result.quilt.is_covered(*cell)}  # read as paper, against its ink
         result = _with_doubts(result, glare.doubts(result.quilt, result.specials_used, result.round_scores)
                               + glare.fringe_doubts(settled_paper, result.quilt, inked_paper), glare.note)
     shown = read.shown  # measured in `stages.find_paper`
