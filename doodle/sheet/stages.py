@@ -1198,10 +1198,15 @@ def _alike_to_ghosts(read: SheetRead, decided: list[tuple[bool, float]], ghostly
 
 def _faint_beside_shading(read: SheetRead, box: Box, shading: float | None) -> bool:
     """Whether a region's darkest pencil is under t.faint_tint_share of the sheet's shading (`_shading_darkness`),
-    with less grain than a pencil fill's (under t.faint_tint_grain_most: the eraser smears what it leaves)."""
+    with less grain than a pencil fill's (under t.faint_tint_grain_most: the eraser smears what it leaves); or, in
+    a photo sharp enough to show grain (`_shows_grain`), under t.faint_smooth_tint_share of it and smoother still
+    (under t.faint_smooth_tint_grain_most): the fainter band where a ghost and a light fill differ in grain alone."""
     t = read.tuning
-    return (shading is not None and _darkest_ink(read, box) < t.faint_tint_share * shading
-            and _grain(read).pencil_grain(box) < t.faint_tint_grain_most)
+    if shading is None:
+        return False
+    share, grain = _darkest_ink(read, box) / shading, _grain(read).pencil_grain(box)
+    return ((share < t.faint_tint_share and grain < t.faint_tint_grain_most)
+            or (share < t.faint_smooth_tint_share and grain < t.faint_smooth_tint_grain_most and _shows_grain(read)))
 
 
 def _smooth_in_sharp_photo(read: SheetRead, box: Box) -> bool:

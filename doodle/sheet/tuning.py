@@ -167,6 +167,14 @@ class ReaderTuning:
     darkest_ink_percentile: float = 98.0
     faint_tint_share: float = 0.24
     faint_tint_grain_most: float = 0.12
+    # Smoother, a tint may be fainter than a fill and still a ghost: in a photo sharp enough to show grain, one under
+    # faint_smooth_tint_share of the sheet's shading with grain under faint_smooth_tint_grain_most is in doubt too.
+    # Ghosts read shaded and sure before (blind erased 610001, 620017 and 620019): 0.26-0.29 of the shading, grain
+    # 0.0056-0.011. Light fills under 0.31 of it read sure in sharp photos (levels, families and styles 0-39 or
+    # 0-23, and held-out moderate 3016): grain 0.015 and up. A light fill as smooth as a ghost is in doubt already
+    # (moderate 21: 0.29 of the shading, grain 0.005-0.007): the two look alike.
+    faint_smooth_tint_share: float = 0.31
+    faint_smooth_tint_grain_most: float = 0.012
     shading_reference_cells: int = 4
     # Gaps and confidences are compared on a log scale offset by this much ink: empty paper measures about 0 with
     # noise of a few hundredths, so 0.01 -> 0.08 is a wider gap than 0.15 -> 0.45 (light pencil against heavy).
