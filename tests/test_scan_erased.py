@@ -26,8 +26,9 @@ def test_a_rubbed_out_patch_is_never_read_shaded_without_a_doubt(seed):
     wrong = wrong_items(result, photo.truth)
     assert wrong, "the ghost is read shaded (in doubt): a light fill looks the same"
     assert not wrong - flagged(result)
-    # The wider margin alone catches it (so does the ghost's faintness beside the sheet's shading: see below).
-    margin_alone = replace(TUNING, faint_tint_share=0.0, alike_tint_ratio=1.0)
+    # The wider margin alone catches it (so does the ghost's faintness beside the sheet's shading, in either band:
+    # see below).
+    margin_alone = replace(TUNING, faint_tint_share=0.0, faint_smooth_tint_share=0.0, alike_tint_ratio=1.0)
     alone = read_photo(photo.jpeg, tuning=margin_alone)
     assert not wrong_items(alone, photo.truth) - flagged(alone)
     before = read_photo(photo.jpeg, tuning=replace(margin_alone, bare_tint_margin_factor=1.0))
@@ -103,3 +104,17 @@ def test_a_ghosts_cells_share_the_doubt_one_of_them_is_in():
     alone = read_photo(photo.jpeg, tuning=replace(TUNING, alike_tint_ratio=1.0))
     assert {"g4", "h5", "i6"} <= wrong_items(alone, photo.truth) - flagged(alone)
 
+
+
+@pytest.mark.parametrize(("seed", "ghost"), [(620017, {"d6", "e6"}), (610001, {"b4", "c4", "b5", "c5"})])
+def test_a_ghost_as_faint_as_a_light_fill_but_smoother_is_in_doubt(seed, ghost):
+    """Erased 620017 and 610001 (blind sets of earlier stops, sharp photos): solid patches rubbed out to 0.28-0.29
+    of the sheet's shading, as faint as a light fill, but smeared smoother than pencil (grain 0.0056-0.011, light
+    fills 0.015 and up), no outline: read shaded and sure before the smoother band (tuning
+    `faint_smooth_tint_share`) asked about them."""
+    photo = styled_photo(seed, "mild", distractor="erased")
+    result = read_photo(photo.jpeg)
+    wrong = wrong_items(result, photo.truth)
+    assert ghost <= wrong and not wrong - flagged(result)
+    before = read_photo(photo.jpeg, tuning=replace(TUNING, faint_smooth_tint_share=0.0))
+    assert ghost <= wrong_items(before, photo.truth) - flagged(before)
