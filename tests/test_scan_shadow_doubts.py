@@ -185,6 +185,21 @@ def test_the_light_misjudged_under_a_soft_shadow_reads_empty(seed):
     assert (residues <= in_doubt) if seed == 8 else not residues & in_doubt
 
 
+def test_a_residue_as_smooth_as_paper_is_the_light_however_deep():
+    """Light 100009 (held out, looked at): a phone's shadow 0.46 deep, 10 mm soft, ends just past the grid's right
+    side, and i8 and i9 (empty) are left at 0.40-0.41 of ink, as deep as a fill, in a steep light; no gap in ink
+    sets them apart, and they were offered as shaded. They show no pencil grain in a photo sharp enough to show it
+    (0.0035-0.0042 of their ink; pencil fills in such photos 0.005 and up): the light's residue, offered as empty
+    in doubt. (i7, under the shadow's edge, seen as a drawn side, stays shaded in doubt.)"""
+    photo = family_photo(100009, "light")
+    result = read_photo(photo.jpeg)
+    residues = {"i8", "i9"}
+    assert residues <= flagged(result) and not residues & wrong_items(result, photo.truth)
+    assert not wrong_items(result, photo.truth) - flagged(result)
+    before = read_photo(photo.jpeg, tuning=replace(TUNING, pencil_grain_least=0.0))
+    assert residues <= wrong_items(before, photo.truth)
+
+
 def test_a_faint_pencil_colour_is_no_residue_of_a_light_misjudged():
     """Harsh 59004 (a blind finding): a steep light, so every grey cell is in doubt; d3, a pale yellow fill at 0.11
     of ink, its channels within 0.12 of each other, fell with the residues below the widest gap and was offered as

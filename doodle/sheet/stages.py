@@ -1454,18 +1454,24 @@ def _misjudged_light(read: SheetRead, decided: list[tuple[bool, float]], boxes: 
     what it leaves in paper: a grey tint as deep as the misjudgment, with no strokes and no outline; the fills
     beside it are pencil, pressed on. So the grey cells with nothing drawn fall in two groups, set apart by the
     widest gap in their ink when it is t.misjudged_gap or more: what is below it is the light (light 8, a hand's
-    shadow 44 mm soft: 3 empty cells at 0.17-0.25 of ink, the solid fills at 0.40-0.64). Cells with strokes, in an
-    outline or in colour are marks whatever the light: a faint one too, coloured for its ink though its channels
-    lie close (harsh 59004: d3, a pale yellow fill at 0.11 of ink, was offered as empty)."""
+    shadow 44 mm soft: 3 empty cells at 0.17-0.25 of ink, the solid fills at 0.40-0.64). A grey cell with no pencil
+    grain in a photo sharp enough to show it (`_smooth_in_sharp_photo`) is the light's too, however deep: light adds
+    no speckle (light 100009: i8 and i9, empty, left at 0.40-0.41 of ink by a phone's shadow ending past the grid,
+    as deep as a fill, grain 0.004). Cells with strokes, in an outline or in colour are marks whatever the light: a
+    faint one too, coloured for its ink though its channels lie close (harsh 59004: d3, a pale yellow fill at 0.11
+    of ink, was offered as empty)."""
     t = read.tuning
     grey = sorted((float(read.values[index]), index) for index, (_, conf) in enumerate(decided)
                   if conf < t.uncertain_below and read.strokes.drawn[index] < t.stroke_mark
                   and index not in read.outlined and _neutral(read.light, boxes[index], t)
                   and graphite(read.light.normalised, boxes[index], t))
-    if len(grey) < 2:
+    if not grey:
         return set()
+    smooth = {index for _, index in grey if _smooth_in_sharp_photo(read, boxes[index])}
+    if len(grey) < 2:
+        return smooth
     gap, below = max((grey[k + 1][0] - grey[k][0], k) for k in range(len(grey) - 1))
-    return {index for _, index in grey[: below + 1]} if gap >= t.misjudged_gap else set()
+    return smooth | ({index for _, index in grey[: below + 1]} if gap >= t.misjudged_gap else set())
 
 
 def _under_stain_rings(read: SheetRead, decided: list[tuple[bool, float]],
