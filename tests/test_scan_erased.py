@@ -105,7 +105,6 @@ def test_a_ghosts_cells_share_the_doubt_one_of_them_is_in():
     assert {"g4", "h5", "i6"} <= wrong_items(alone, photo.truth) - flagged(alone)
 
 
-
 @pytest.mark.parametrize(("seed", "ghost"), [(620017, {"d6", "e6"}), (610001, {"b4", "c4", "b5", "c5"})])
 def test_a_ghost_as_faint_as_a_light_fill_but_smoother_is_in_doubt(seed, ghost):
     """Erased 620017 and 610001 (blind sets of earlier stops, sharp photos): solid patches rubbed out to 0.28-0.29
