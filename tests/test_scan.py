@@ -203,6 +203,19 @@ def test_a_faint_mark_in_a_special_box_counts(seed, name):
         assert not wrong
 
 
+def test_a_box_deep_in_a_shadow_beside_its_edge_is_in_doubt_however_dark():
+    """Mixed 6000000 (a blind set): 'cut', unused, lies deep in a hand's soft shadow that narrows to a tip over it,
+    the lit paper a few millimetres off. Against that light the whole box reads as ink (1.0 of strokes), as a solid
+    fill would: crossed, sure, until the ring of paper around it, uneven, put any reading over a faint one in doubt."""
+    from tests.photogen_families import family_photo
+
+    photo = family_photo(6000000, "mixed")
+    result = read_photo(photo.jpeg)
+    assert "cut" not in photo.truth.specials_used and "cut" in result.specials_used
+    assert "cut" in {u.name for u in result.uncertain if u.kind == "special"}
+    assert not wrong_items(result, photo.truth) - flagged(result)
+
+
 @pytest.mark.parametrize("turn", [cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_180, cv2.ROTATE_90_COUNTERCLOCKWISE])
 def test_any_quarter_turn_reads_the_same(turn):
     photo = make_photo(3, "mild", megapixels=SMALL)

@@ -841,7 +841,10 @@ def read_specials(read: SheetRead) -> None:
         conf = min(1.0, log_distance(value, t.check_threshold, t) / t.check_log_margin)
         if crossed != (float((ink > t.check_stroke_ink).mean()) > t.check_threshold):
             conf = min(conf, t.shadow_doubt)  # crossed only against its washed-out frame: a glare's fringe
-        if t.check_faint < value < t.check_sure and uneven_around(sheet, special.check, t):
+        if t.check_faint < value and uneven_around(sheet, special.check, t):
+            # A shadow's edge beside the box: the light around it is no measure of the paper inside, however much
+            # ink that makes (mixed 6000000, blind: 'cut', unused, deep in a hand's shadow narrowing to a tip over
+            # it, read 1.0 of strokes against the lit paper beyond, crossed and sure).
             conf = min(conf, t.shadow_doubt)
         if crossed and level_only(ink, stroke_ink, read.print_lift, t):
             conf = min(conf, t.shadow_doubt)  # grey all over on a processed photo: a halo or a light solid fill
