@@ -1207,7 +1207,10 @@ def _faint_beside_shading(read: SheetRead, box: Box, shading: float | None) -> b
     t = read.tuning
     if shading is None:
         return False
-    share, grain = _darkest_ink(read, box) / shading, _grain(read).pencil_grain(box)
+    share = _darkest_ink(read, box) / shading
+    if share >= max(t.faint_tint_share, t.faint_smooth_tint_share):
+        return False  # the grain (made once for the sheet, on first asking) is not needed
+    grain = _grain(read).pencil_grain(box)
     return ((share < t.faint_tint_share and grain < t.faint_tint_grain_most)
             or (share < t.faint_smooth_tint_share and grain < t.faint_smooth_tint_grain_most and _shows_grain(read)))
 
