@@ -1471,8 +1471,6 @@ def _misjudged_light(read: SheetRead, decided: list[tuple[bool, float]], boxes: 
                   if conf < t.uncertain_below and read.strokes.drawn[index] < t.stroke_mark
                   and index not in read.outlined and _neutral(read.light, boxes[index], t)
                   and graphite(read.light.normalised, boxes[index], t))
-    if not grey:
-        return set()
     smooth = {index for _, index in grey if _smooth_in_sharp_photo(read, boxes[index])}
     if len(grey) < 2:
         return smooth
