@@ -260,6 +260,18 @@ def test_a_finger_holding_the_sheet_down_over_the_grid_puts_the_cells_under_it_i
     assert any(note.startswith("something lies over") for note in result.notes)
 
 
+def test_a_finger_s_skin_is_not_a_fill_s_colour():
+    """Finger-on-sheet 4: a fingertip lies over i6, which is empty. In doubt as covered, it is offered as its lines
+    show it, paper: the skin's warm hue beside the paper of h6 is what lies over the cell, not a pencil's fill
+    fading at its line."""
+    photo = styled_photo(4, "mild", distractor="finger on sheet")
+    assert not photo.truth.quilt.is_covered(5, 8)
+    result = read_photo(photo.jpeg)
+    assert any(doubt.name == "i6" and doubt.reason == COVER_REASON for doubt in result.uncertain)
+    assert not result.quilt.is_covered(5, 8)
+    assert wrong_items(result, photo.truth) == set()
+
+
 @pytest.mark.parametrize(("level", "seed"), [("mild", 0), ("harsh", 2), ("harsh", 25)])
 def test_a_sheet_with_nothing_over_it_has_no_cover(level, seed):
     photo = make_photo(seed, level)

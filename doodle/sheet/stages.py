@@ -1663,7 +1663,9 @@ def _settled_by_line_steps(read: SheetRead, decided: list[tuple[bool, float]], b
         return boxes[cell[0] * SIZE + cell[1]]
 
     normalised = read.light.normalised
-    hued = {cell for cell in cells
+    # A covered cell's hue is what lies over it (a finger's skin is as warm as a yellow pencil), not a fill's
+    # (finger-on-sheet 4: i6, empty under a fingertip, was held from paper by its skin's colour).
+    hued = {cell for cell in cells - read.shown.covered
             if pencil_coloured(normalised, box(cell), t) or yellow_as_a_pencil(normalised, box(cell), t)}
     unlike = {(cell, other) for cell in hued for other in neighbours(cell)
               if other in paper and graphite(normalised, box(other), t)
