@@ -21,8 +21,8 @@ D5, E5, F5 = 4 * SIZE + 3, 4 * SIZE + 4, 4 * SIZE + 5
 ROW_5 = {D5, E5, F5}
 
 
-def _stray(sheet: np.ndarray, cells: set[int], paper: set[int] = frozenset()) -> set[int]:
-    return stray_line_cells(cells, set(paper), *_strokes(sheet), PX_PER_MM)
+def _stray(sheet: np.ndarray, cells: set[int], paper: set[int] = frozenset(), off_grid: bool = False) -> set[int]:
+    return stray_line_cells(cells, set(paper), *_strokes(sheet), PX_PER_MM, off_grid=off_grid)
 
 
 def test_a_long_line_with_free_ends_is_a_stray_line_in_every_cell_it_crosses():
@@ -30,6 +30,31 @@ def test_a_long_line_with_free_ends_is_a_stray_line_in_every_cell_it_crosses():
     sheet = _printed_sheet()
     cv2.line(sheet, _at(4.35, 2.5), _at(4.7, 6.0), PENCIL, 3, cv2.LINE_AA)
     assert _stray(sheet, ROW_5) == ROW_5
+
+
+def test_only_a_line_from_off_the_grid_is_stray_when_asked_so():
+    """Asked of cells in a drawn outline (`off_grid`), a line counts only when it comes in from off the grid:
+    players draw within it. A line from 8 mm out in the left margin, at 18 degrees, to c5's middle crosses a5, b5
+    and c5; the line from c5's middle to g5's stays within the grid."""
+    from_margin = _printed_sheet()
+    cv2.line(from_margin, _at(3.8, -0.5), _at(4.8, 2.5), PENCIL, 3, cv2.LINE_AA)
+    row_start = {4 * SIZE, 4 * SIZE + 1, 4 * SIZE + 2}
+    assert _stray(from_margin, row_start, off_grid=True) == row_start
+    within = _printed_sheet()
+    cv2.line(within, _at(4.35, 2.5), _at(4.7, 6.0), PENCIL, 3, cv2.LINE_AA)
+    assert _stray(within, ROW_5) == ROW_5
+    assert _stray(within, ROW_5, off_grid=True) == set()
+
+
+def test_a_line_from_the_margin_through_a_cell_joined_to_an_outlined_patch_is_in_doubt():
+    """Blind stray-line 640016: a line from the margin through i6, empty, ended in h6's scribble. i6 was joined to
+    h6's outlined patch (no line drawn between them), and read shaded and sure for its strokes. It now reads
+    empty, in doubt."""
+    photo = styled_photo(640016, "mild", distractor="stray line")
+    assert not photo.truth.quilt.is_covered(5, 8)
+    result = read_photo(photo.jpeg)
+    assert wrong_items(result, photo.truth) <= {doubt.name for doubt in result.uncertain}
+    assert any(doubt.name == "i6" and not doubt.read for doubt in result.uncertain)
 
 
 def test_a_scribbles_pass_turns_back_at_both_ends():

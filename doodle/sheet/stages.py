@@ -554,6 +554,7 @@ def decide_cells(read: SheetRead) -> None:
     away_from_edges = _threshold_away_from(shadowed, values, threshold, t)
     decided: list[tuple[bool, float]] = []  # each cell's reading and confidence
     by_strokes_alone: set[int] = set()  # cells whose ink says empty, read shaded in doubt for their strokes
+    outlined_strokes_alone: set[int] = set()  # cells whose ink says empty, read shaded for strokes in an outline
     grey_tints: set[int] = set()  # cells read shaded for a grey tint with no strokes in it
     ghostly: set[int] = set()  # grey tints in doubt as an eraser leaves them: smooth, or faint beside the shading
     for index, value in enumerate(values):
@@ -567,6 +568,8 @@ def decide_cells(read: SheetRead) -> None:
         shaded, sure = _marks(read, index, shaded, doubtful)
         if ink_says_empty and shaded and index in doubtful:
             by_strokes_alone.add(index)
+        elif ink_says_empty and shaded and index in read.outlined:
+            outlined_strokes_alone.add(index)
         # Near a shadow the light is less sure, so the margin is wider; not for dense strokes (hatching, a
         # scribble), which are measured against the light right around them (harsh 638: hatched cells beside a
         # shadow measured right were in doubt), nor for a cell even beside it (no strip lit wrongly).
@@ -638,6 +641,13 @@ def decide_cells(read: SheetRead) -> None:
     for index in stray_line_cells(lone & by_strokes_alone, paper, read.pieces, read.clean, origin, boxes, PX_PER_MM,
                                   t):
         decided[index] = (False, decided[index][1])
+    # Nor is a line from off the grid a mark, outline or not: players draw within the grid (stray-line 640016,
+    # blind: a line from the margin through i6, empty, ended in h6's scribble; i6, joined to h6's outlined patch
+    # with no line drawn between them, read shaded and sure for its strokes). Only from off the grid: slashes
+    # lined up corner to corner across an outlined patch chain into one line as long (slash-outlined 12: g5).
+    for index in stray_line_cells(outlined_strokes_alone - read.confined - read.scribbled, paper, read.pieces,
+                                  read.clean, origin, boxes, PX_PER_MM, t, off_grid=True):
+        decided[index] = (False, min(decided[index][1], t.shadow_doubt))
     if read.steep:
         for index in _misjudged_light(read, decided, boxes):
             decided[index] = (False, decided[index][1])

@@ -19,18 +19,20 @@ from doodle.sheet.tuning import TUNING, ReaderTuning
 
 
 def stray_line_cells(cells: set[int], paper: set[int], pieces: np.ndarray, clean: np.ndarray,
-                     origin: tuple[int, int], boxes: tuple[Box, ...], px_per_mm: float, t: ReaderTuning = TUNING
-                     ) -> set[int]:
+                     origin: tuple[int, int], boxes: tuple[Box, ...], px_per_mm: float, t: ReaderTuning = TUNING,
+                     *, off_grid: bool = False) -> set[int]:
     """Of `cells` (index row * 9 + col), those whose strokes mostly lie along one straight line at least
     `t.stray_line_least_mm` long that turns back at neither end (`_turns_back`) and does not run from one cell's
-    corner to another's along their diagonals. `paper`: the cells known to be empty; `pieces`, `clean`, `origin`
-    and `boxes` as for `passes.passed_cells`."""
+    corner to another's along their diagonals; with `off_grid`, only a line with an end off the grid. `paper`: the
+    cells known to be empty; `pieces`, `clean`, `origin` and `boxes` as for `passes.passed_cells`."""
     if not len(pieces) or not cells:
         return set()
     found: set[int] = set()
     lines = _lines(pieces, np.flatnonzero(near_cells(pieces, cells, origin, 0.0, px_per_mm)), px_per_mm, t)
     for line in lines:
         ends = cells_at(np.array([line[:2], line[2:]]), origin, px_per_mm)
+        if off_grid and not (ends < 0).any():
+            continue
         from_nowhere = any(c < 0 or c in paper for c in ends.tolist())
         if _turns_back(line, lines, pieces, clean, from_nowhere, origin, px_per_mm, t) or _corner_to_corner(
                 line, origin, px_per_mm, t):
