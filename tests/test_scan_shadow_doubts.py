@@ -61,6 +61,18 @@ def test_two_light_fills_side_by_side_are_not_a_stain(seed):
     assert not any(doubt.kind == "cell" and doubt.cell in STAINED[seed] for doubt in result.uncertain)
 
 
+def test_a_grey_fill_in_its_drawn_outline_is_no_stain():
+    """Harsh 61031 (blind): b7, b8 and b9, a light grey fill in its drawn outline, blurred over its lines, were in
+    doubt as a stain, 8 cells in doubt in all. The rules have a patch outlined, then shaded: they read shaded and
+    sure, and the photo has at most 5 cells in doubt."""
+    photo = make_photo(61031, level_conditions("harsh"))
+    assert all(photo.truth.quilt.is_covered(row, 1) for row in (6, 7, 8))
+    result = read_photo(photo.jpeg)
+    assert_exact(result, photo.truth)
+    assert not any(doubt.kind == "cell" and doubt.cell in {(6, 1), (7, 1), (8, 1)} for doubt in result.uncertain)
+    assert _cells_in_doubt(result) <= MANY
+
+
 def test_solid_fills_darker_than_a_confirmed_shadow_are_sure_beside_it():
     _reads_with_few_doubts(make_photo(628, level_conditions("moderate")),
                            "solid fills of 0.46 ink beside a shadow of depth 0.30 that the cells confirm: 8")

@@ -761,9 +761,14 @@ def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tup
         doubtful.add(index)  # a pass from next door may be all that marks it, whatever its ink adds up to
     if index in read.stains:
         # A tint whose edge may not keep to the grid: a stain, a smudge? A faint grey one that fades before its
-        # lines or spills over them is a blot of graphite, no mark (unless outlined).
-        doubtful.add(index)
-        blot = index in read.blots and value < t.blot_faint and graphite(read.light.normalised, box, t)
+        # lines or spills over them is a blot of graphite, no mark (unless outlined). A grey tint read shaded in a
+        # drawn outline is the patch's fill, whatever its edge: the rules have a patch outlined, then shaded (harsh
+        # 61031, blind: b7, b8 and b9, a light fill in its outline, blurred over its lines, were in doubt as stains;
+        # on levels, erased, smudge, ring and hand-smear photos, 560 of them, no other photo changed).
+        grey = graphite(read.light.normalised, box, t)
+        if not (shaded and outlined and grey):
+            doubtful.add(index)
+        blot = index in read.blots and value < t.blot_faint and grey
         return bool(shaded and (outlined or not blot)), False
     if shaded and strokes >= t.stroke_mark and _outlined_strokes(read, index, box):
         # Strokes inside a drawn outline are a deliberate mark whatever their ink adds up to: as sure over the
