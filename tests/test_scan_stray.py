@@ -34,8 +34,8 @@ def test_a_long_line_with_free_ends_is_a_stray_line_in_every_cell_it_crosses():
 
 def test_only_a_line_from_off_the_grid_is_stray_when_asked_so():
     """Asked of cells in a drawn outline (`off_grid`), a line counts only when it comes in from off the grid:
-    players draw within it. A line from 8 mm out in the left margin, at 18 degrees, to c5's middle crosses a5, b5
-    and c5; the line from c5's middle to g5's stays within the grid."""
+    players draw within it. A line from 8 mm out in the left margin, at 18 degrees, to low in c5 crosses a5
+    (after a4's corner), b5 and c5; the line across row 5 from c5 to g5's left side stays within the grid."""
     from_margin = _printed_sheet()
     cv2.line(from_margin, _at(3.8, -0.5), _at(4.8, 2.5), PENCIL, 3, cv2.LINE_AA)
     row_start = {4 * SIZE, 4 * SIZE + 1, 4 * SIZE + 2}

@@ -1629,7 +1629,8 @@ def _settled_by_line_steps(read: SheetRead, decided: list[tuple[bool, float]], b
     """The cells with no strokes, in doubt, that the printed lines around them settle (`line_steps`): a cell that
     runs on through a line from paper (a cell's, or the margin's) is paper, and so on. Not a cell under a mug's
     ring (its rim crosses the strips measured), and a tint that may be a stain's (one that may not keep to the
-    grid, or brown) is settled as paper only."""
+    grid, or brown) is settled as paper only. A cell's colour objects to paper beside it unless something covers
+    the cell (its colour is then the cover's)."""
     t = read.tuning
     doubtful = {index for index, (_, conf) in enumerate(decided)
                 if conf < t.uncertain_below and _plain(read, index) and index not in read.stained | read.bare_tints}
