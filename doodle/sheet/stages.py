@@ -641,7 +641,7 @@ def decide_cells(read: SheetRead) -> None:
     for index in stray_line_cells(lone & by_strokes_alone, paper, read.pieces, read.clean, origin, boxes, PX_PER_MM,
                                   t):
         decided[index] = (False, decided[index][1])
-    # Nor is a line from off the grid a mark, outline or not: players draw within the grid (stray-line 640016,
+    # Nor is a line from off the grid a mark in an outline: players draw within the grid (stray-line 640016,
     # blind: a line from the margin through i6, empty, ended in h6's scribble; i6, joined to h6's outlined patch
     # with no line drawn between them, read shaded and sure for its strokes). Only from off the grid: slashes
     # lined up corner to corner across an outlined patch chain into one line as long (slash-outlined 12: g5).

@@ -693,7 +693,7 @@ class ReaderTuning:
     # within a ring 1.5 to 6 mm out, thin print taken out, more than check_ring_uneven in log: over 2800 photos,
     # harsh seeds 0-1599 and moderate 0-1199, only beside a shadow's edge), a reading over check_faint
     # (check_threshold / 2) is in doubt: there, the 4 unused boxes with false ink and 25 of the 4993 crossed ones.
-    # Up to the thirty-sixth stop only a reading under check_sure was; a box deep in a shadow that narrows to a tip
+    # Before the thirty-sixth stop only a reading under check_sure was; a box deep in a shadow that narrows to a tip
     # over it reads as solid ink against the lit paper beyond (mixed 6000000, blind: 'cut', unused, 1.0 of strokes,
     # unflagged). Over levels 0-39 and 3000-3039 (harsh, moderate), light, mixed and framing 0-23, light and mixed
     # 100000-100023 and finger-on-sheet and finger-over-bubbles 0-23 (328 photos) 16 more boxes are in doubt so, in 13
