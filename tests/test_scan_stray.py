@@ -119,6 +119,40 @@ def test_another_line_passing_beside_a_line_s_end_is_no_turn():
     assert _stray(sheet, ROW_5) == set()
 
 
+
+def _fill_g5(sheet: np.ndarray) -> None:
+    cv2.rectangle(sheet, _at(4.06, 6.06), _at(4.94, 6.94), PENCIL, -1)
+
+
+def _hatch_g5(sheet: np.ndarray) -> None:
+    for k in range(6):  # lines at 45 degrees, 2.4 mm apart, across g5
+        cv2.line(sheet, _at(4.05, 6.05 + 0.15 * k), _at(4.95 - 0.15 * k, 6.95), PENCIL, 3, cv2.LINE_AA)
+
+
+@pytest.mark.parametrize(("mark", "end"), [(_fill_g5, 6.3), (_hatch_g5, 6.5)])
+def test_an_end_in_a_cell_with_a_mark_of_its_own_is_no_turn(mark, end):
+    """A line from the middle of c5 that ends in g5, in g5's solid fill 4.8 mm in or among its hatching: the edge
+    of the fill or the hatching's strokes lie behind the end, or meet it at another slant, as a turn's would.
+    Where g5 is known to hold a mark of its own (`marked`), they are that mark's, and the line turns back at
+    neither end."""
+    sheet = _printed_sheet()
+    cv2.line(sheet, _at(4.35, 2.5), _at(4.6, end), PENCIL, 3, cv2.LINE_AA)
+    mark(sheet)
+    G5 = 4 * SIZE + 6
+    assert _stray(sheet, ROW_5) == set()
+    assert stray_line_cells(ROW_5, set(), *_strokes(sheet), PX_PER_MM, marked={G5}) == ROW_5
+
+
+@pytest.mark.parametrize(("seed", "crossed"), [(670000, {"h7"}), (670003, {"c7", "d7", "e8"})])
+def test_a_line_ending_in_a_shaded_cell_marks_no_cell_it_crosses(seed, crossed):
+    """Blind stray-line 670000: a line from h6's hatching down through h7, empty; 670003: a line from c7 on to
+    its end in f8's solid fill, through d7 and e8, empty. The strokes around the end in the shaded cell were taken
+    for a turn, and the cells crossed were offered as shaded, in doubt. They are now offered as empty, in doubt."""
+    photo = styled_photo(seed, "mild", distractor="stray line")
+    result = read_photo(photo.jpeg)
+    assert not wrong_items(result, photo.truth)
+    assert crossed <= {doubt.name for doubt in result.uncertain if doubt.kind == "cell" and not doubt.read}
+
 @pytest.mark.parametrize("seed", [7, 18, 21, 6])
 def test_cells_crossed_only_by_stray_lines_read_empty_in_doubt(seed):
     """Stray-line 7 (g4, h6 and i6), 18 (b9, f1 and f2) and 21 (d1, e1 and i1): empty cells crossed by lines 25-70

@@ -9,6 +9,8 @@ The values it decides with are `tuning.ReaderTuning`'s `stray_*`, with their evi
 
 from __future__ import annotations
 
+from collections.abc import Set
+
 import numpy as np
 
 from doodle.sheet import layout
@@ -20,11 +22,12 @@ from doodle.sheet.tuning import TUNING, ReaderTuning
 
 def stray_line_cells(cells: set[int], paper: set[int], pieces: np.ndarray, clean: np.ndarray,
                      origin: tuple[int, int], boxes: tuple[Box, ...], px_per_mm: float, t: ReaderTuning = TUNING,
-                     *, off_grid: bool = False) -> set[int]:
+                     *, off_grid: bool = False, marked: Set[int] = frozenset()) -> set[int]:
     """Of `cells` (index row * 9 + col), those whose strokes mostly lie along one straight line at least
     `t.stray_line_least_mm` long that turns back at neither end (`_turns_back`) and does not run from one cell's
     corner to another's along their diagonals; with `off_grid`, only a line with an end off the grid. `paper`: the
-    cells known to be empty; `pieces`, `clean`, `origin` and `boxes` as for `passes.passed_cells`."""
+    cells known to be empty; `marked`: those with a mark of their own, where an end tells nothing (see
+    `_turns_back`); `pieces`, `clean`, `origin` and `boxes` as for `passes.passed_cells`."""
     if not len(pieces) or not cells:
         return set()
     found: set[int] = set()
@@ -34,7 +37,7 @@ def stray_line_cells(cells: set[int], paper: set[int], pieces: np.ndarray, clean
         if off_grid and not (ends < 0).any():
             continue
         from_nowhere = any(c < 0 or c in paper for c in ends.tolist())
-        if _turns_back(line, lines, pieces, clean, from_nowhere, origin, px_per_mm, t) or _corner_to_corner(
+        if _turns_back(line, lines, pieces, clean, from_nowhere, origin, px_per_mm, t, marked) or _corner_to_corner(
                 line, origin, px_per_mm, t):
             continue
         along = along_pieces(clean.shape, line[None], px_per_mm, t)
@@ -55,7 +58,7 @@ def _unit(line: np.ndarray) -> np.ndarray:
 
 
 def _turns_back(line: np.ndarray, lines: np.ndarray, pieces: np.ndarray, clean: np.ndarray, from_nowhere: bool,
-                origin: tuple[int, int], px_per_mm: float, t: ReaderTuning) -> bool:
+                origin: tuple[int, int], px_per_mm: float, t: ReaderTuning, marked: Set[int] = frozenset()) -> bool:
     """Whether the pen may have turned back at an end of `line` (in `clean`'s pixels), into the next pass: a piece
     at another slant (over `t.pass_chain_deg`) ends within `t.stray_meet_mm` of it, or strokes lie behind it, off
     the line (`_strokes_behind`). The print taken out of the strokes cuts a turn on a cell's side short, so either
@@ -63,14 +66,18 @@ def _turns_back(line: np.ndarray, lines: np.ndarray, pieces: np.ndarray, clean: 
     behind count only nearer, within `t.stray_free_near_mm` (a line from nowhere that ends beside other strokes).
     Not at an end where the line went on out of the grid (`_runs_off_grid`; `origin`: the sheet image's pixel at
     `clean`'s (0, 0)). Nor are the strokes of another of the `lines` that runs on past an end both ways a turn
-    there (stray-line 0: a line ending 3.9 mm from another that crosses the grid past it was read as turning back)."""
+    there (stray-line 0: a line ending 3.9 mm from another that crosses the grid past it was read as turning back).
+    Nor is an end in a cell of `marked` (one with a mark of its own): the strokes around it are that mark's, a
+    fill's edge, hatching, a slash (stray-line 670000, blind: a line from h6's hatching on through h7, empty, was
+    read as turning back among the hatching; h7 was offered as shaded)."""
     unit = _unit(line)
     slants = pieces[:, 2:] - pieces[:, :2]
     slanted = np.abs(slants @ unit) < np.cos(np.radians(t.pass_chain_deg)) * np.maximum(
         np.hypot(slants[:, 0], slants[:, 1]), 1e-9)
     reach = (t.stray_free_near_mm if from_nowhere else t.stray_free_mm) * px_per_mm
     for end, heading in ((line[:2], -unit), (line[2:], unit)):  # heading: out of the line at that end
-        if _runs_off_grid(clean, end, heading, origin, px_per_mm, t):
+        if _runs_off_grid(clean, end, heading, origin, px_per_mm, t) or int(
+                cells_at(end[None], origin, px_per_mm)[0]) in marked:
             continue
         near = np.minimum(np.hypot(*(pieces[:, :2] - end).T), np.hypot(*(pieces[:, 2:] - end).T))
         passing = [other for other in lines if _crossing(line, other, t) and _runs_past(other, end, reach, px_per_mm,
