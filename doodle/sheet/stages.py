@@ -775,6 +775,10 @@ def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tup
         grey = graphite(read.light.normalised, box, t)
         if not (shaded and outlined and grey):
             doubtful.add(index)
+        if shaded and not outlined and _brown(read, index, box):
+            # Brown, no outline: tea or coffee, offered as below (tea-ring 670009, blind: e4, d5, e5 and f5, the
+            # inside of a ring over empty cells, were offered as shaded, in doubt as a stain).
+            return not few_strokes or yellow_as_a_pencil(read.light.normalised, box, t), False
         blot = index in read.blots and value < t.blot_faint and grey
         return bool(shaded and (outlined or not blot)), False
     if shaded and strokes >= t.stroke_mark and _outlined_strokes(read, index, box):
@@ -782,14 +786,7 @@ def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tup
         # threshold as under it (scribble-outlined 15: 11 cells of zigzag passes in their patches' outlines, 0.03 to
         # 0.05 of ink over a threshold of 0.026, in doubt for lying near it).
         return True, True
-    # A few strokes over little ink or a faint tint (a ring's rim over its own tint: tea-ring 120012, 0.12 of ink,
-    # the rim brown at 0.68 and the tint 0.74 over it): their colour is theirs.
-    rim = strokes >= t.stroke_mark and value < t.stain_tint_faint
-    tint = strokes < t.stroke_mark and value < t.stain_tint_faint  # an even faint tint: a pencil's, or tea's?
-    if shaded and not outlined and (
-            stain_coloured(read.light.normalised, box, t=t)
-            or rim and stain_coloured(read.light.normalised, box, read.strokes.at(box), t)
-            or tint and stain_coloured(read.light.normalised, box, t=t, up_to=t.pencil_chroma)):
+    if shaded and not outlined and _brown(read, index, box):
         # Brown, with no outline around it: tea or coffee (a few brown strokes: a ring's rim, no mark). A rim across
         # a corner of the cell is told by its strokes' colour, which the paper around them dilutes (tea-ring 60003).
         # A faint warm tint with no strokes up to a pencil's chroma may be tea too: their chromas overlap a red
@@ -1186,6 +1183,19 @@ def _shading_darkness(read: SheetRead, boxes: tuple[Box, ...]) -> float | None:
     if len(pencil) < t.shading_reference_cells:
         return None
     return float(np.median([_darkest_ink(read, boxes[index]) for index in pencil]))
+
+
+def _brown(read: SheetRead, index: int, box: Box) -> bool:
+    """Whether a cell is tinted brown, as tea or coffee stain paper: the cell, or a few strokes over little ink or a
+    faint tint (a ring's rim over its own tint: tea-ring 120012, 0.12 of ink, the rim brown at 0.68 and the tint
+    0.74 over it: their colour is theirs), or an even faint tint up to a pencil's chroma (a pencil's, or tea's?)."""
+    t, normalised = read.tuning, read.light.normalised
+    strokes, value = read.strokes.shares[index], read.values[index]
+    rim = strokes >= t.stroke_mark and value < t.stain_tint_faint
+    tint = strokes < t.stroke_mark and value < t.stain_tint_faint
+    return (stain_coloured(normalised, box, t=t)
+            or rim and stain_coloured(normalised, box, read.strokes.at(box), t)
+            or tint and stain_coloured(normalised, box, t=t, up_to=t.pencil_chroma))
 
 
 def _outlined_strokes(read: SheetRead, index: int, box: Box) -> bool:
