@@ -95,17 +95,17 @@ def test_cells_under_a_coffee_ring_read_empty_in_doubt(seed):
     assert all(name in note for name in STAINED[seed]) and "check them on the sheet" in note
 
 
-
 @pytest.mark.parametrize(("seed", "stained"), [(670009, {"e4", "d5", "e5", "f5"}),
                                                (670005, {"d2", "g8", "h8", "f9", "g9"})])
 def test_a_brown_tint_in_doubt_as_a_stain_is_offered_as_tea(seed, stained):
-    """Tea-ring 670009 and 670005 (blind): the inside of a ring over empty cells, with no outline around them, in
+    """Tea-ring 670009 and 670005 (blind): the inside of rings over empty cells, with no outline around them, in
     doubt as stains (a tint whose edge does not keep to the grid) and offered as shaded. Brown with no outline is
     offered as tea, empty, as it is where no stain's edge was seen."""
     photo = styled_photo(seed, "mild", distractor="tea ring")
     result = read_photo(photo.jpeg)
     assert not wrong_items(result, photo.truth)
     assert stained <= {doubt.name for doubt in result.uncertain if doubt.kind == "cell" and not doubt.read}
+
 
 def test_a_ring_s_rim_across_a_cell_amid_outlines_is_no_sure_mark():
     """Tea-ring 460013 (blind set): g7, empty amid outlined patches, so inside their outlines, with a tea ring's rim

@@ -17,12 +17,13 @@ from tests.test_scan_crossings import PENCIL, _at
 from tests.test_scan_outline import _printed_sheet
 from tests.test_scan_passes import _polyline, _strokes
 
-D5, E5, F5 = 4 * SIZE + 3, 4 * SIZE + 4, 4 * SIZE + 5
+D5, E5, F5, G5 = 4 * SIZE + 3, 4 * SIZE + 4, 4 * SIZE + 5, 4 * SIZE + 6
 ROW_5 = {D5, E5, F5}
 
 
-def _stray(sheet: np.ndarray, cells: set[int], paper: set[int] = frozenset(), off_grid: bool = False) -> set[int]:
-    return stray_line_cells(cells, set(paper), *_strokes(sheet), PX_PER_MM, off_grid=off_grid)
+def _stray(sheet: np.ndarray, cells: set[int], paper: set[int] = frozenset(), off_grid: bool = False,
+           marked: set[int] = frozenset()) -> set[int]:
+    return stray_line_cells(cells, set(paper), *_strokes(sheet), PX_PER_MM, off_grid=off_grid, marked=marked)
 
 
 def test_a_long_line_with_free_ends_is_a_stray_line_in_every_cell_it_crosses():
@@ -89,7 +90,6 @@ def test_a_line_is_no_stray_line_where_it_ends_beside_other_strokes_unless_in_an
     cv2.line(sheet, _at(4.35, 2.5), _at(4.7, 6.5), PENCIL, 3, cv2.LINE_AA)
     cv2.line(sheet, _at(4.9, 6.44), _at(5.5, 6.2), PENCIL, 3, cv2.LINE_AA)  # 3.2 mm below the end, running back
     assert _stray(sheet, ROW_5) == set()
-    G5 = 4 * SIZE + 6
     assert _stray(sheet, ROW_5, paper={G5}) == ROW_5
 
 
@@ -119,28 +119,26 @@ def test_another_line_passing_beside_a_line_s_end_is_no_turn():
     assert _stray(sheet, ROW_5) == set()
 
 
-
 def _fill_g5(sheet: np.ndarray) -> None:
     cv2.rectangle(sheet, _at(4.06, 6.06), _at(4.94, 6.94), PENCIL, -1)
 
 
 def _hatch_g5(sheet: np.ndarray) -> None:
-    for k in range(6):  # lines at 45 degrees, 2.4 mm apart, across g5
+    for k in range(6):  # lines at 45 degrees, 1.7 mm apart, across g5's upper right half
         cv2.line(sheet, _at(4.05, 6.05 + 0.15 * k), _at(4.95 - 0.15 * k, 6.95), PENCIL, 3, cv2.LINE_AA)
 
 
 @pytest.mark.parametrize(("mark", "end"), [(_fill_g5, 6.3), (_hatch_g5, 6.5)])
 def test_an_end_in_a_cell_with_a_mark_of_its_own_is_no_turn(mark, end):
-    """A line from the middle of c5 that ends in g5, in g5's solid fill 4.8 mm in or among its hatching: the edge
-    of the fill or the hatching's strokes lie behind the end, or meet it at another slant, as a turn's would.
-    Where g5 is known to hold a mark of its own (`marked`), they are that mark's, and the line turns back at
-    neither end."""
+    """A line from the middle of c5 that ends in g5: 3.8 mm into g5's solid fill, or in the middle of g5, 1.1 mm
+    beside the lowest stroke of its hatching. The edge of the fill, or the hatching's strokes, lie behind the end
+    or meet it at another slant, as a turn's would. Where g5 is known to hold a mark of its own (`marked`), they
+    are that mark's, and the line turns back at neither end."""
     sheet = _printed_sheet()
     cv2.line(sheet, _at(4.35, 2.5), _at(4.6, end), PENCIL, 3, cv2.LINE_AA)
     mark(sheet)
-    G5 = 4 * SIZE + 6
     assert _stray(sheet, ROW_5) == set()
-    assert stray_line_cells(ROW_5, set(), *_strokes(sheet), PX_PER_MM, marked={G5}) == ROW_5
+    assert _stray(sheet, ROW_5, marked={G5}) == ROW_5
 
 
 @pytest.mark.parametrize(("seed", "crossed"), [(670000, {"h7"}), (670003, {"c7", "d7", "e8"})])
@@ -152,6 +150,7 @@ def test_a_line_ending_in_a_shaded_cell_marks_no_cell_it_crosses(seed, crossed):
     result = read_photo(photo.jpeg)
     assert not wrong_items(result, photo.truth)
     assert crossed <= {doubt.name for doubt in result.uncertain if doubt.kind == "cell" and not doubt.read}
+
 
 @pytest.mark.parametrize("seed", [7, 18, 21, 6])
 def test_cells_crossed_only_by_stray_lines_read_empty_in_doubt(seed):

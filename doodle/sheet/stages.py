@@ -638,11 +638,11 @@ def decide_cells(read: SheetRead) -> None:
                   | ending_in_paper(sure, paper, read.pieces, read.clean, origin, boxes, PX_PER_MM, t)):
         decided[index] = (True, min(decided[index][1], t.shadow_doubt))
     # A cell whose only mark is a long line that turns back at neither end is more likely empty than shaded. Where
-    # the line ends in a cell with a mark of its own (shaded by its ink, a slash kept in its lines, strokes sure in
-    # an outline) the strokes around that end are the mark's, no turn (stray-line 670000 and 670003, blind: lines
-    # ending in hatching and in a solid fill; the empty cells they crossed were offered as shaded). A scribble's
-    # turns alone do not make such a mark: its passes turn back where they end (loose-scribble 0-23, 10000-10023
-    # and 670000-670023 lost 9 exact photos so, gaining 1).
+    # the line ends in a cell with a mark of its own (ink over the threshold, a slash kept in its lines, strokes
+    # sure in an outline) the strokes around that end are the mark's, no turn (stray-line 670000 and 670003,
+    # blind: lines ending in hatching and in a solid fill; the empty cells they crossed were offered as shaded). A
+    # scribble's turns alone do not make such a mark: its passes turn back where they end (loose-scribble 0-23,
+    # 10000-10023 and 670000-670023 lost 9 exact photos so, gaining 1).
     own_marks = {index for index in range(SIZE * SIZE) if values[index] > threshold} | read.confined | {
         index for index in read.outlined if decided[index][0] and decided[index][1] >= t.uncertain_below}
     for index in stray_line_cells(lone & by_strokes_alone, paper, read.pieces, read.clean, origin, boxes, PX_PER_MM,
@@ -766,6 +766,17 @@ def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tup
         doubtful.add(index)
     if index in read.passed:
         doubtful.add(index)  # a pass from next door may be all that marks it, whatever its ink adds up to
+    if shaded and not outlined and _brown(read, index, box):
+        # Brown, with no outline around it: tea or coffee (a few brown strokes: a ring's rim, no mark). A rim across
+        # a corner of the cell is told by its strokes' colour, which the paper around them dilutes (tea-ring 60003).
+        # A faint warm tint with no strokes up to a pencil's chroma may be tea too: their chromas overlap a red
+        # pencil's (tea-ring 70001: the inside of a ring, 0.723). Offered as tea, empty, unless its hue is a
+        # yellow pencil's (harsh 10, and 58010, 58025, blind: pale yellow fills under a hard shadow, read 0.14-0.26
+        # of ink at chromas of 0.65-0.74, offered as empty; a ring found around it still offers it so). So too where
+        # its edge does not keep to the grid, a stain's (tea-ring 670009 and 670005, blind: e4, d5, e5 and f5, and
+        # d2, g8, h8, f9 and g9, inside rings over empty cells, were offered as shaded, in doubt as stains).
+        doubtful.add(index)
+        return not few_strokes or yellow_as_a_pencil(read.light.normalised, box, t), False
     if index in read.stains:
         # A tint whose edge may not keep to the grid: a stain, a smudge? A faint grey one that fades before its
         # lines or spills over them is a blot of graphite, no mark (unless outlined). A grey tint read shaded in a
@@ -775,10 +786,6 @@ def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tup
         grey = graphite(read.light.normalised, box, t)
         if not (shaded and outlined and grey):
             doubtful.add(index)
-        if shaded and not outlined and _brown(read, index, box):
-            # Brown, no outline: tea or coffee, offered as below (tea-ring 670009, blind: e4, d5, e5 and f5, the
-            # inside of a ring over empty cells, were offered as shaded, in doubt as a stain).
-            return not few_strokes or yellow_as_a_pencil(read.light.normalised, box, t), False
         blot = index in read.blots and value < t.blot_faint and grey
         return bool(shaded and (outlined or not blot)), False
     if shaded and strokes >= t.stroke_mark and _outlined_strokes(read, index, box):
@@ -786,15 +793,6 @@ def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tup
         # threshold as under it (scribble-outlined 15: 11 cells of zigzag passes in their patches' outlines, 0.03 to
         # 0.05 of ink over a threshold of 0.026, in doubt for lying near it).
         return True, True
-    if shaded and not outlined and _brown(read, index, box):
-        # Brown, with no outline around it: tea or coffee (a few brown strokes: a ring's rim, no mark). A rim across
-        # a corner of the cell is told by its strokes' colour, which the paper around them dilutes (tea-ring 60003).
-        # A faint warm tint with no strokes up to a pencil's chroma may be tea too: their chromas overlap a red
-        # pencil's (tea-ring 70001: the inside of a ring, 0.723). Offered as tea, empty, unless its hue is a
-        # yellow pencil's (harsh 10, and 58010, 58025, blind: pale yellow fills under a hard shadow, read 0.14-0.26
-        # of ink at chromas of 0.65-0.74, offered as empty; a ring found around it still offers it so).
-        doubtful.add(index)
-        return not few_strokes or yellow_as_a_pencil(read.light.normalised, box, t), False
     if (shaded and not outlined and strokes >= t.stroke_mark and value < t.stray_ink
             and not pencil_coloured(read.light.normalised, box, t)):
         # A line or a few across a cell, not its own mark and with no outline around it: stray lines? (Two of them
@@ -1537,7 +1535,10 @@ def _under_stain_rings(read: SheetRead, decided: list[tuple[bool, float]],
                if read.strokes.shares[index] < t.stroke_mark
                or share_on_rims(rings, read.strokes.at(boxes[index]), boxes[index], PX_PER_MM, t)
                >= t.stain_ring_rim_share}
-    offered = {index for index in under if decided[index][0]}
+    # A stain's tint over the threshold, offered as empty for its brown (`_marks`), keeps its doubt as one read
+    # shaded would: a light brown pencil's fill blurred over its lines would be one (coffee-ring 3: f5 and i7).
+    offered = {index for index in under
+               if decided[index][0] or index in read.stains and read.values[index] > read.threshold}
     inside = _ring_s_inside(read, offered & on_rims, rings, boxes)
     return offered - inside, (on_rims - offered) | inside
 
@@ -1661,7 +1662,7 @@ def _settled_by_line_steps(read: SheetRead, decided: list[tuple[bool, float]], b
     heavy = {divmod(index, SIZE) for index in _sure_plain(read, decided, True) if read.values[index] >= t.tint_sure}
     tints = {divmod(index, SIZE) for index in doubtful
              if index in read.stains or stain_coloured(read.light.normalised, boxes[index], t=t)
-             or (read.values[index] < t.stain_tint_faint  # a faint warm tint, as `_marks` doubts it
+             or (read.values[index] < t.stain_tint_faint  # a faint warm tint, as `_brown` takes it
                  and stain_coloured(read.light.normalised, boxes[index], t=t, up_to=t.pencil_chroma))}
     # Measured with the shadows taken out (over their gain: `_steps`). A cell whose middle is not as its sides is not
     # settled (a smudge or a light mark in its middle, clear of the strips measured).

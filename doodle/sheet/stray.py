@@ -37,8 +37,9 @@ def stray_line_cells(cells: set[int], paper: set[int], pieces: np.ndarray, clean
         if off_grid and not (ends < 0).any():
             continue
         from_nowhere = any(c < 0 or c in paper for c in ends.tolist())
-        if _turns_back(line, lines, pieces, clean, from_nowhere, origin, px_per_mm, t, marked) or _corner_to_corner(
-                line, origin, px_per_mm, t):
+        in_marks = (int(ends[0]) in marked, int(ends[1]) in marked)
+        if _turns_back(line, lines, pieces, clean, from_nowhere, origin, px_per_mm, t,
+                       in_marks=in_marks) or _corner_to_corner(line, origin, px_per_mm, t):
             continue
         along = along_pieces(clean.shape, line[None], px_per_mm, t)
         found |= {index for index in cells - found if mostly_along(clean, along, boxes[index], origin, px_per_mm, t)}
@@ -58,7 +59,8 @@ def _unit(line: np.ndarray) -> np.ndarray:
 
 
 def _turns_back(line: np.ndarray, lines: np.ndarray, pieces: np.ndarray, clean: np.ndarray, from_nowhere: bool,
-                origin: tuple[int, int], px_per_mm: float, t: ReaderTuning, marked: Set[int] = frozenset()) -> bool:
+                origin: tuple[int, int], px_per_mm: float, t: ReaderTuning, *,
+                in_marks: tuple[bool, bool] = (False, False)) -> bool:
     """Whether the pen may have turned back at an end of `line` (in `clean`'s pixels), into the next pass: a piece
     at another slant (over `t.pass_chain_deg`) ends within `t.stray_meet_mm` of it, or strokes lie behind it, off
     the line (`_strokes_behind`). The print taken out of the strokes cuts a turn on a cell's side short, so either
@@ -67,7 +69,7 @@ def _turns_back(line: np.ndarray, lines: np.ndarray, pieces: np.ndarray, clean: 
     Not at an end where the line went on out of the grid (`_runs_off_grid`; `origin`: the sheet image's pixel at
     `clean`'s (0, 0)). Nor are the strokes of another of the `lines` that runs on past an end both ways a turn
     there (stray-line 0: a line ending 3.9 mm from another that crosses the grid past it was read as turning back).
-    Nor is an end in a cell of `marked` (one with a mark of its own): the strokes around it are that mark's, a
+    Nor is an end in a cell with a mark of its own (`in_marks`, per end): the strokes around it are that mark's, a
     fill's edge, hatching, a slash (stray-line 670000, blind: a line from h6's hatching on through h7, empty, was
     read as turning back among the hatching; h7 was offered as shaded)."""
     unit = _unit(line)
@@ -75,9 +77,9 @@ def _turns_back(line: np.ndarray, lines: np.ndarray, pieces: np.ndarray, clean: 
     slanted = np.abs(slants @ unit) < np.cos(np.radians(t.pass_chain_deg)) * np.maximum(
         np.hypot(slants[:, 0], slants[:, 1]), 1e-9)
     reach = (t.stray_free_near_mm if from_nowhere else t.stray_free_mm) * px_per_mm
-    for end, heading in ((line[:2], -unit), (line[2:], unit)):  # heading: out of the line at that end
-        if _runs_off_grid(clean, end, heading, origin, px_per_mm, t) or int(
-                cells_at(end[None], origin, px_per_mm)[0]) in marked:
+    for end, heading, in_mark in ((line[:2], -unit, in_marks[0]), (line[2:], unit, in_marks[1])):
+        # heading: out of the line at that end
+        if in_mark or _runs_off_grid(clean, end, heading, origin, px_per_mm, t):
             continue
         near = np.minimum(np.hypot(*(pieces[:, :2] - end).T), np.hypot(*(pieces[:, 2:] - end).T))
         passing = [other for other in lines if _crossing(line, other, t) and _runs_past(other, end, reach, px_per_mm,
