@@ -643,7 +643,7 @@ def decide_cells(read: SheetRead) -> None:
     # blind: lines ending in hatching and in a solid fill; the empty cells they crossed were offered as shaded). A
     # scribble's turns alone do not make such a mark: its passes turn back where they end (loose-scribble 0-23,
     # 10000-10023 and 670000-670023 lost 9 exact photos so, gaining 1).
-    own_marks = {index for index in range(SIZE * SIZE) if values[index] > threshold} | read.confined | {
+    own_marks = set(np.flatnonzero(values > threshold).tolist()) | read.confined | {
         index for index in read.outlined if decided[index][0] and decided[index][1] >= t.uncertain_below}
     for index in stray_line_cells(lone & by_strokes_alone, paper, read.pieces, read.clean, origin, boxes, PX_PER_MM,
                                   t, marked=own_marks):
@@ -1660,10 +1660,7 @@ def _settled_by_line_steps(read: SheetRead, decided: list[tuple[bool, float]], b
         return {}
     paper = {divmod(index, SIZE) for index in _sure_plain(read, decided, False)}
     heavy = {divmod(index, SIZE) for index in _sure_plain(read, decided, True) if read.values[index] >= t.tint_sure}
-    tints = {divmod(index, SIZE) for index in doubtful
-             if index in read.stains or stain_coloured(read.light.normalised, boxes[index], t=t)
-             or (read.values[index] < t.stain_tint_faint  # a faint warm tint, as `_brown` takes it
-                 and stain_coloured(read.light.normalised, boxes[index], t=t, up_to=t.pencil_chroma))}
+    tints = {divmod(index, SIZE) for index in doubtful if index in read.stains or _brown(read, index, boxes[index])}
     # Measured with the shadows taken out (over their gain: `_steps`). A cell whose middle is not as its sides is not
     # settled (a smudge or a light mark in its middle, clear of the strips measured).
     margin, gain = margin_squares(), _shadow_gain(read)
