@@ -343,7 +343,11 @@ class _StyledDrawer(photogen._PageDrawer):
         half = self.mm(rng.uniform(7.5, 9.5))
         length = edges[nearest] * 1.2 + self.mm(40.0)
         ends = np.array([tip - back * half, tip + back * length])
-        reach = half + self.mm(6.0)
+        offset = across * self.mm(rng.uniform(2.0, 5.0)) * rng.choice([-1.0, 1.0]) + back * self.mm(1.0)
+        blur = self.mm(rng.uniform(2.0, 4.0))
+        # The window takes in the whole shadow, to where its blur fades out: cut short, it left a sharp-edged grey
+        # band across the sheet that no real shadow casts (finger-over-bubbles 620013, blind: across a box).
+        reach = half + float(np.hypot(*offset)) + 4.0 * blur
         x0, y0 = np.maximum(np.floor(ends.min(axis=0) - reach), 0).astype(int)
         x1, y1 = np.minimum(np.ceil(ends.max(axis=0) + reach), [w, h]).astype(int)
         if x1 <= x0 or y1 <= y0:
@@ -354,9 +358,11 @@ class _StyledDrawer(photogen._PageDrawer):
         radius = np.where(u >= 0, np.abs(v), np.hypot(u, v))  # from the finger's axis (round at the tip)
         inside = (radius <= half) & (u <= length)
         body = cv2.GaussianBlur(inside.astype(np.float32), (0, 0), self.mm(0.4))  # a little out of focus
-        offset = across * self.mm(rng.uniform(2.0, 5.0)) * rng.choice([-1.0, 1.0]) + back * self.mm(1.0)
-        cast = np.roll(inside.astype(np.float32), (round(offset[1]), round(offset[0])), axis=(0, 1))
-        shade = cv2.GaussianBlur(cast, (0, 0), self.mm(rng.uniform(2.0, 4.0)))
+        # The shadow: the finger's shape moved by the offset (what leaves the window is gone, none wraps round).
+        moved = np.float32([[1, 0, offset[0]], [0, 1, offset[1]]])
+        cast = cv2.warpAffine(inside.astype(np.float32), moved, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+        shade = cv2.GaussianBlur(cast, (0, 0), blur)
         window = self.page[y0:y1, x0:x1].astype(np.float32) * (1.0 - rng.uniform(0.25, 0.5) * shade)[..., None]
         skin = np.array(SKIN[int(rng.integers(len(SKIN)))], np.float32) * 255.0
         lit = 0.7 + 0.3 * np.sqrt(np.clip(1.0 - (radius / half) ** 2, 0.0, 1.0))  # round: lit on top

@@ -200,3 +200,24 @@ def test_a_placed_shadow_falls_where_it_is_asked(greedy_game, shadow):
     assert paper(shaded) < 0.75 * paper(lit)
     with pytest.raises(ValueError, match="unknown shadow"):
         photo_of_game(greedy_game, "clean", shadow="thumb")
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_finger_s_shadow_fades_out_with_no_edge(seed):
+    """A finger laid on the sheet (photogen_styles) casts a shadow blurred 2-4 mm wide: over white paper, beside the
+    finger, the page darkens no faster from one pixel to the next than so soft a shadow can. It was cut off 6 mm
+    from the finger, leaving a sharp-edged grey band no real shadow casts (finger-over-bubbles 620013, blind: a box
+    under that band read as crossed)."""
+    from tests.photogen_styles import _StyledDrawer
+
+    page = np.full((1200, 1000, 3), 255, np.uint8)
+    drawer = _StyledDrawer(page, L.Slot(0.0, 0.0, 1.0, (0, 1, 2, 3)), 4.0, np.random.default_rng(seed))
+    drawer._finger_on_sheet(70.0, 90.0)
+    colour = page.astype(int)
+    skin = (colour.max(axis=2) - colour.min(axis=2)) > 3  # skin is warm; a shadow on white paper stays grey
+    beside = ~cv2.dilate(skin.astype(np.uint8), np.ones((9, 9), np.uint8)).astype(bool)
+    grey = colour.min(axis=2)
+    assert (grey[beside] < 240).sum() > 1000  # there is a shadow beside the finger to look at
+    steps = np.maximum(np.abs(np.diff(grey, axis=0))[:, :-1], np.abs(np.diff(grey, axis=1))[:-1, :])
+    # Half the page's white at most (0.5 deep) over a Gaussian edge of 2 mm (8 px): 128 / (8 * sqrt(2 pi)) = 6.4.
+    assert steps[(beside[:-1, :-1] & beside[1:, 1:])].max() <= 10
