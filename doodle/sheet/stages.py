@@ -1648,10 +1648,14 @@ def _settled_by_line_steps(read: SheetRead, decided: list[tuple[bool, float]], b
     runs on through a line from paper (a cell's, or the margin's) is paper, and so on. Not a cell under a mug's
     ring (its rim crosses the strips measured), and a tint that may be a stain's (one that may not keep to the
     grid, or brown) is settled as paper only. A cell's colour objects to paper beside it unless something covers
-    the cell (its colour is then the cover's)."""
+    the cell (its colour is then the cover's).
+
+    A covered cell is settled as one in doubt, however sure its ink: that ink is the cover's (finger-on-sheet 4: i6,
+    empty, two-thirds under a fingertip, read 0.15 of skin over a threshold of 0.056; its lines show paper)."""
     t = read.tuning
     doubtful = {index for index, (_, conf) in enumerate(decided)
-                if conf < t.uncertain_below and _plain(read, index) and index not in read.stained | read.bare_tints}
+                if (conf < t.uncertain_below or divmod(index, SIZE) in read.shown.covered) and _plain(read, index)
+                and index not in read.stained | read.bare_tints}
     # Nor in a blurred photo (the grid's printed lines barely show: t.blurred_print): a blur wider than the strips'
     # reach spreads a fill's step at a line into a ramp across them, and a ramp is light running on (shaken-hard
     # 580007, blind: d1, a zigzag the blur hid from the stroke finder, ran on into the margin and was settled as
