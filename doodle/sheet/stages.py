@@ -62,7 +62,7 @@ from doodle.sheet.measure import (
     region_ink,
     without_thin_print,
 )
-from doodle.sheet.outline import drawn_sides, edge_lines, inside_outlines, outlined_cells, shut_out
+from doodle.sheet.outline import drawn_sides, edge_lines, inside_outlines, joined, outlined_cells, shut_out
 from doodle.sheet.passes import (
     ending_in_paper,
     ends_running_on,
@@ -1214,7 +1214,9 @@ def _alike_to_ghosts(read: SheetRead, decided: list[tuple[bool, float]], ghostly
     reason (an outline; harsh and moderate 0-39 and 3000-3039: 26 fills so put in doubt, none empty). Nor in a
     photo too blurred to show pencil grain (`_shows_grain`): there every tint is smooth, and what leaves a cell in
     doubt as a ghost is its faintness alone, which the tints beside it, a little less faint, do not share (harsh
-    10: a light fill at 0.24-0.25 of the sheet's shading, one cell of it under 0.24, print 1.1 mm wide)."""
+    10: a light fill at 0.24-0.25 of the sheet's shading, one cell of it under 0.24, print 1.1 mm wide). Nor across
+    a line drawn between two cells: it parts two patches, and a patch rubbed out is one (moderate 64014, blind: a
+    light fill outlined in green, e4-h5, was put in doubt from a cell of another patch beside it, d4)."""
     t = read.tuning
     values = read.values
     doubted = {index for index in ghostly if decided[index][1] < t.uncertain_below}
@@ -1223,7 +1225,7 @@ def _alike_to_ghosts(read: SheetRead, decided: list[tuple[bool, float]], ghostly
 
     def alike(a: int, b: int) -> bool:
         low, high = sorted((float(values[a]), float(values[b])))
-        return high <= t.alike_tint_ratio * low
+        return high <= t.alike_tint_ratio * low and joined(read.drawn, a, b)
 
     return {index for group in touching_groups(grey_tints | doubted, alike) if group & doubted for index in group
             if decided[index][0] and decided[index][1] >= t.uncertain_below}
