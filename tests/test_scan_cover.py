@@ -264,8 +264,8 @@ def test_a_finger_s_skin_is_not_a_fill_s_colour():
     """Finger-on-sheet 4: a fingertip lies over i6, which is empty. In doubt as covered, it is offered as its lines
     show it, paper: the skin's warm hue beside the paper of h6 is what lies over the cell, not a pencil's fill
     fading at its line; nor does the skin's ink (0.15, over a threshold of 0.056) make it sure enough to be left
-    unsettled (with the finger's shadow drawn whole, i6 read sure before it was covered, and was offered as
-    shaded)."""
+    unsettled (with the finger's shadow drawn whole, i6's ink read sure, and while only cells in doubt were
+    settled by their lines, it was offered as shaded)."""
     photo = styled_photo(4, "mild", distractor="finger on sheet")
     assert not photo.truth.quilt.is_covered(5, 8)
     result = read_photo(photo.jpeg)

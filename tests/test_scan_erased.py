@@ -121,9 +121,9 @@ def test_a_ghost_as_faint_as_a_light_fill_but_smoother_is_in_doubt(seed, ghost):
 
 def test_a_ghost_s_doubt_stops_at_a_line_drawn_between_two_patches():
     """Moderate 64014 (blind, an earlier stop): d4, a cell of a smooth light fill b4-d4, c5, is in doubt as a
-    ghost, faint beside the sheet's shading. e4-h5, a light fill of the same depth beside it, outlined in green,
-    shared that doubt through d4-e4. A line drawn between two cells parts two patches, and one patch rubbed out is
-    one tint: the outlined fill is read shaded and sure."""
+    ghost, faint beside the sheet's shading. e4-h4, e5 and h5, a light fill of the same depth beside it, outlined in
+    green, shared that doubt through d4-e4. A line drawn between two cells parts two patches, and one patch rubbed
+    out is one tint: the outlined fill is read shaded and sure."""
     photo = make_photo(64014, "moderate")
     result = read_photo(photo.jpeg)
     assert not wrong_items(result, photo.truth)

@@ -1216,7 +1216,7 @@ def _alike_to_ghosts(read: SheetRead, decided: list[tuple[bool, float]], ghostly
     doubt as a ghost is its faintness alone, which the tints beside it, a little less faint, do not share (harsh
     10: a light fill at 0.24-0.25 of the sheet's shading, one cell of it under 0.24, print 1.1 mm wide). Nor across
     a line drawn between two cells: it parts two patches, and a patch rubbed out is one (moderate 64014, blind: a
-    light fill outlined in green, e4-h5, was put in doubt from a cell of another patch beside it, d4)."""
+    light fill outlined in green, e4-h4, e5 and h5, was put in doubt from a cell of another patch beside it, d4)."""
     t = read.tuning
     values = read.values
     doubted = {index for index in ghostly if decided[index][1] < t.uncertain_below}
@@ -1664,8 +1664,10 @@ def _settled_by_line_steps(read: SheetRead, decided: list[tuple[bool, float]], b
     # paper; on the 16 blurred photos of shaken-hard 0-23 and 580000-580007 the lines settled 2 cells, both wrong).
     if not doubtful or read.shown.contrast < t.blurred_print:
         return {}
-    paper = {divmod(index, SIZE) for index in _sure_plain(read, decided, False)}
-    heavy = {divmod(index, SIZE) for index in _sure_plain(read, decided, True) if read.values[index] >= t.tint_sure}
+    # Nor is a covered cell read sure what its neighbours are judged against: its ink is the cover's.
+    paper = {divmod(index, SIZE) for index in _sure_plain(read, decided, False)} - read.shown.covered
+    heavy = {divmod(index, SIZE) for index in _sure_plain(read, decided, True)
+             if read.values[index] >= t.tint_sure} - read.shown.covered
     tints = {divmod(index, SIZE) for index in doubtful if index in read.stains or _brown(read, index, boxes[index])}
     # Measured with the shadows taken out (over their gain: `_steps`). A cell whose middle is not as its sides is not
     # settled (a smudge or a light mark in its middle, clear of the strips measured).
