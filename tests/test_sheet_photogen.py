@@ -12,6 +12,7 @@ from doodle.quilt import Quilt
 from doodle.sheet import layout as L
 from tests.photogen import CONDITIONS, LEVELS, level_conditions, make_photo, random_patches
 from tests.photogen_game import SHADOWS, game_patches, game_truth, photo_of_game, played_game
+from tests.photogen_styles import _StyledDrawer
 
 SMALL = 1.5  # megapixels: enough to check, quick to make
 
@@ -208,8 +209,6 @@ def test_a_finger_s_shadow_fades_out_with_no_edge(seed):
     finger, the page darkens no faster from one pixel to the next than so soft a shadow can. It was cut off 6 mm
     from the finger, leaving a sharp-edged grey band no real shadow casts (finger-over-bubbles 620013, blind: a box
     under that band read as crossed)."""
-    from tests.photogen_styles import _StyledDrawer
-
     page = np.full((1200, 1000, 3), 255, np.uint8)
     drawer = _StyledDrawer(page, L.Slot(0.0, 0.0, 1.0, (0, 1, 2, 3)), 4.0, np.random.default_rng(seed))
     drawer._finger_on_sheet(70.0, 90.0)
