@@ -51,6 +51,18 @@ def test_straight_lines_are_no_scribble_even_drawn_from_one_point():
     assert _scribbled(sheet) == set()
 
 
+def test_a_turn_whose_stroke_bends_on_to_another_turn_is_a_scribble_s():
+    """A sharp turn in b2, its passes shorter than the cell: one ends, one bends at b2's right side on into c2,
+    where the pen turns back again (loose-scribble 0, b8: no turn lies straight ahead along either pass, as it
+    does across a wider patch; b8 was in doubt as a stray line). Without the stroke on, the turn is two lines
+    drawn from one point."""
+    sheet = _printed_sheet()
+    _polyline(sheet, [(1.25, 1.9), (1.45, 1.1), (1.7, 1.85)])
+    assert _scribbled(sheet) == set()
+    _polyline(sheet, [(1.7, 1.85), (1.4, 2.85), (1.85, 2.3)])
+    assert _scribbled(sheet) == {10, 11}
+
+
 def test_where_a_line_runs_on_past_the_tip_the_pen_did_not_turn_back():
     """A scribble over e5-g5 turning back in both, and a line from its turn in g5 on into h5 and i5: past that tip
     there is ink, as where a stray line runs on under a scribble's strokes (stray-line 5)."""

@@ -9,13 +9,16 @@ by OpenCV's probabilistic Hough transform; pieces along the grid's lines (what i
 are left out. Two pieces turn back where an end of each meets the other's at a sharp angle, with no ink just past
 the tip (a line ending where it runs into other strokes does not end there: it runs on under them), in a cell not
 as full of strokes as shading (where lines meet all over), and with another turn ahead along one of them, as far
-as a pass runs (two lines drawn from one point never turn again). A cell holds a scribble's mark when such a turn
+as a pass runs, or further along the stroke where a pass bends on into the next (two lines drawn from one point
+never turn again). A cell holds a scribble's mark when such a turn
 lies in it and most of its strokes lie along pieces that turn back: a pass running on from a turn in the next cell
 into an empty one does not make it marked, nor does a stray line ending on a scribble. The values it decides with are
 `tuning.ReaderTuning`'s `scribble_*`, with their evidence.
 """
 
 from __future__ import annotations
+
+from functools import cache
 
 import cv2
 import numpy as np
@@ -123,8 +126,8 @@ def _turns(pieces: np.ndarray, clean: np.ndarray, lines: np.ndarray, origin: tup
     first, second = _close_pairs(ends, t.scribble_meet_mm * px_per_mm).T
     angle = np.degrees(np.arccos(np.clip(np.einsum("ij,ij->i", heading[first], heading[second]), -1.0, 1.0)))
     low, high = t.scribble_turn_deg
-    sharp = (owner[first] != owner[second]) & (angle > low) & (angle < high)
-    first, second = first[sharp], second[sharp]
+    under = (owner[first] != owner[second]) & (angle < high)
+    first, second, angle = first[under], second[under], angle[under]
     # Two passes part: each one's far end lies off the other's line. Two pieces found along one wobbling line meet
     # at a slant, crossed, a far end on the other's line (slash-stray-line 10003: a stray line's end in b7, its
     # two pieces 12.1 degrees apart and 0.04 mm off each other's line 3 mm on, read as a turn: b7 read shaded, sure).
@@ -137,29 +140,48 @@ def _turns(pieces: np.ndarray, clean: np.ndarray, lines: np.ndarray, origin: tup
     crossed = _crossed_back(ends[first], heading[first], far[first], ends[second], heading[second], far[second],
                             t.scribble_meet_mm * px_per_mm)
     apart = off > np.where(crossed, t.scribble_along_mm, t.scribble_apart_mm) * px_per_mm
-    first, second = first[apart], second[apart]
-    if not len(first):
-        return np.zeros((0, 2)), set()
+    # Where a pass turns back, however narrowly, for the chain below: its two pieces part by more than a pencil
+    # line's width, at more than scribble_back_deg (two pieces found along one line meet at a slant too, 0.2 mm
+    # apart 30 mm on, and where two lines part from one point the pieces along each start up to 1.2 mm apart).
+    # Either, with no ink just past its tip; and for the chain, neither of its pieces' lines running on past it
+    # (see below: where a line runs on under a scribble's turn, the print hides the ink just past the tip).
+    back = (off > t.scribble_along_mm * px_per_mm) & (angle > t.scribble_back_deg)
+    sharp = apart & (angle > low)
+    either = back | sharp
+    first, second, back, sharp = first[either], second[either], back[either], sharp[either]
     tips = (ends[first] + ends[second]) / 2
     inward = heading[first] + heading[second]  # from the tip, between its two pieces
     clear = _clear_past(clean, tips, inward, px_per_mm, t)
-    first, second, tips = first[clear], second[clear], tips[clear]
+    inked = cv2.dilate(lines.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)  # within a pixel of it
+    back &= clear & ~(_runs_on(inked, ends[first], -heading[first], px_per_mm, t)
+                      | _runs_on(inked, ends[second], -heading[second], px_per_mm, t))
+    backs = {int(keep[end]): tip for a, b, tip in zip(first[back], second[back], tips[back], strict=True)
+             for end in (a, b)}
+    turns = sharp & clear
+    first, second, tips, inward = first[turns], second[turns], tips[turns], inward[turns]
+    if not len(first):
+        return np.zeros((0, 2)), set()
     # A scribble turns back again at the far end of a pass; two lines drawn from one point never meet another
-    # turn along their way (slash-stray-line 20).
+    # turn along their way (slash-stray-line 20). The next turn lies ahead along the pass, or further along the
+    # stroke where the pass bends on into the next one (loose-scribble 0: b8's turn, its passes 10 mm long, one
+    # ending free and one bending at the cell's side on to the turn in c8; b8 and 40 other cells of loose-scribble
+    # 0-7 were in doubt as stray lines).
     chained = _turn_ahead(tips, heading[first], px_per_mm, t) | _turn_ahead(tips, heading[second], px_per_mm, t)
+    alone = np.flatnonzero(~chained)
+    chained[alone] = _turn_along_stroke(keep[first[alone]], keep[second[alone]], tips[alone], backs, pieces,
+                                        px_per_mm, t)
     legs = {int(owner[end]) for end in np.concatenate([first[chained], second[chained]])}
     # Both passes end at a turn: where a line runs on straight past the meeting point, the other meets it there, it
     # does not turn (slash-stray-line 190005: a stray line's end on a long one that ran on 10 mm past it read as a
     # turn in e3, an empty cell, shaded and sure). Such a meeting still tells that a turn lies ahead: the pieces
     # found along a scribble's passes end where they cross one another, and a turn counted for the one ahead
     # (loose-scribble 4: h2's turn, left alone, lost its partner in i2).
-    inked = cv2.dilate(lines.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)  # within a pixel of it
     chained &= ~(_runs_on(inked, ends[first], -heading[first], px_per_mm, t)
                  | _runs_on(inked, ends[second], -heading[second], px_per_mm, t))
     # A turn on or just past a cell's line belongs to the cell its pieces run into (stray-line 110010: the turns of
     # h5's scribble, on the line at its left, 0.25 mm inside g5, made g5 scribbled where two stray lines crossed it):
     # a point scribble_meet_mm in along them stands for it.
-    inward = inward[clear][chained]
+    inward = inward[chained]
     inward /= np.maximum(np.linalg.norm(inward, axis=1, keepdims=True), 1e-9)
     return tips[chained] + inward * t.scribble_meet_mm * px_per_mm, legs
 
@@ -235,6 +257,53 @@ def _close_pairs(points: np.ndarray, reach: float) -> np.ndarray:
         near = near[np.linalg.norm(ordered[near + step] - ordered[near], axis=1) <= reach]
         found.append(np.stack([order[near], order[near + step]], axis=1))
     return np.concatenate(found)
+
+
+def _turn_along_stroke(first: np.ndarray, second: np.ndarray, tips: np.ndarray, backs: dict[int, np.ndarray],
+                       pieces: np.ndarray, px_per_mm: float, t: ReaderTuning) -> np.ndarray:
+    """Per turn (its tip, and the ends of its two pieces, `first` and `second`: end i is piece i's first end, end
+    i + len(pieces) its second), whether the stroke turns back again along its way. The stroke is followed from
+    the tip along each piece to its far end, then on along any piece that end lies on (within `t.scribble_along_mm`:
+    a stroke bends on into the next piece, or the pieces found along it overlap) to that piece's end furthest from
+    it, and so on for `t.scribble_pass_mm`. It turns back at an end in `backs` (those ends, and their tips) more
+    than two `t.scribble_meet_mm` from the tip (one turn is found as several)."""
+    count = len(pieces)
+    reach, apart, meet = (t.scribble_pass_mm * px_per_mm, 2 * t.scribble_meet_mm * px_per_mm,
+                          t.scribble_meet_mm * px_per_mm)
+    points = np.concatenate([pieces[:, :2], pieces[:, 2:]])  # end i's point
+    lengths = np.linalg.norm(pieces[:, 2:] - pieces[:, :2], axis=1)
+    start, direction = pieces[:, :2], pieces[:, 2:] - pieces[:, :2]
+    length2 = np.maximum(lengths**2, 1e-9)
+    width2 = (t.scribble_along_mm * px_per_mm) ** 2
+
+    @cache
+    def lies_on(end: int) -> frozenset[int]:
+        """The pieces that pass within a pencil line's width of an end."""
+        offset = points[end] - start
+        along = np.clip(np.einsum("ij,ij->i", offset, direction) / length2, 0.0, 1.0)
+        gap = offset - along[:, None] * direction
+        return frozenset(np.flatnonzero(np.einsum("ij,ij->i", gap, gap) <= width2).tolist())
+
+    found = np.zeros(len(tips), bool)
+    for turn, tip in enumerate(tips):
+        seen = {int(first[turn]) % count, int(second[turn]) % count}
+        walk = [((int(end) + count) % (2 * count), float(lengths[int(end) % count]))  # (end reached, stroke so far)
+                for end in (first[turn], second[turn])]
+        while walk and not found[turn]:
+            end, travelled = walk.pop()
+            if end in backs and np.linalg.norm(backs[end] - tip) > apart:
+                found[turn] = True
+            elif travelled <= reach:
+                at = points[end]
+                for piece in lies_on(end) - seen:
+                    seen.add(piece)
+                    near, onward = sorted((piece, piece + count), key=lambda other: np.linalg.norm(points[other] - at))
+                    if near in backs and np.linalg.norm(points[near] - at) <= meet and np.linalg.norm(
+                            backs[near] - tip) > apart:
+                        found[turn] = True
+                        break
+                    walk.append((onward, travelled + float(np.linalg.norm(points[onward] - at))))
+    return found
 
 
 def _turn_ahead(tips: np.ndarray, heading: np.ndarray, px_per_mm: float, t: ReaderTuning) -> np.ndarray:
