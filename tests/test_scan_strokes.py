@@ -361,3 +361,39 @@ def test_a_tea_stain_unlike_the_paper_beside_it_is_still_paper():
     photo = styled_photo(21, "mild", distractor="tea ring")
     result = read_photo(photo.jpeg)
     assert_exact(result, photo.truth)
+
+
+def test_a_blurred_line_stands_out_less_and_is_found_at_a_lower_contrast():
+    """Blur spreads a pencil line's ink over the width it shows: hatching blurred by a Gaussian of 0.8 mm stands
+    out of the light around it by less than `stroke_ink`. Asked at a lower contrast, the map finds its strokes; what it
+    would find at `stroke_ink` stays known (`sharp_drawn`: paper between strokes is only seen that sharp)."""
+    sheet = _blank_sheet()
+    x, y = _cell_origin(40)
+    for offset in range(8, int(SIDE) - 8, 12):
+        cv2.line(sheet, (x + offset, y + 6), (x + offset + 20, y + int(SIDE) - 6), (100, 100, 100), 2, cv2.LINE_AA)
+    blurred = cv2.GaussianBlur(sheet, (0, 0), 0.8 * PX_PER_MM)
+    boxes = cell_boxes()
+    sharp = StrokeMap(sheet, boxes, PX_PER_MM)
+    as_printed = StrokeMap(blurred, boxes, PX_PER_MM)
+    lowered = StrokeMap(blurred, boxes, PX_PER_MM, stroke_ink=0.6 * TUNING.stroke_ink)
+    assert sharp.drawn[40] >= TUNING.stroke_mark
+    assert as_printed.drawn[40] < TUNING.stroke_mark
+    assert lowered.drawn[40] >= TUNING.stroke_mark
+    assert np.array_equal(lowered.sharp_drawn, as_printed.drawn)
+    assert np.array_equal(sharp.sharp_drawn, sharp.drawn)
+    assert max(lowered.drawn[index] for index in range(SIZE * SIZE) if index != 40) == 0
+
+
+@pytest.mark.parametrize(("photo", "before", "most"), [
+    pytest.param(lambda: make_photo(66012, "harsh"), 16, 2, id="harsh-66012"),
+    pytest.param(lambda: styled_photo(15, "mild", shake=0.006), 7, 1, id="shaken-15"),
+])
+def test_strokes_a_blur_hid_are_marks_not_stains(photo, before, most):
+    """Harsh 66012 (blind: zigzags and hatching blurred until the printed lines looked 1.2 mm wide) and shaken 15
+    (blurred along a hand's movement): the strokes stood out of the light around them by less than stroke_ink,
+    and their cells were in doubt as stains or tints (`before` of them). The printed lines show how far the blur
+    spreads a line: the strokes are found at that lower contrast."""
+    photo = photo()
+    result = read_photo(photo.jpeg)
+    assert wrong_items(result, photo.truth) <= flagged(result)
+    assert len([doubt for doubt in result.uncertain if doubt.kind == "cell"]) <= most < before

@@ -30,19 +30,26 @@ class StrokeMap:
     """Where the strokes are over the boxes' bounds and `margin_px` around them, in sheet-image pixels."""
 
     def __init__(self, sheet: np.ndarray, boxes: tuple[tuple[int, int, int, int], ...], px_per_mm: float,
-                 t: ReaderTuning = TUNING, margin_px: int = 0) -> None:
+                 t: ReaderTuning = TUNING, margin_px: int = 0, stroke_ink: float | None = None) -> None:
+        """`stroke_ink`: the ink a stroke stands out by, if not `t.stroke_ink` (a blurred photo's strokes stand
+        out less); `sharp_drawn` is then `drawn` at `t.stroke_ink`."""
         height, width = sheet.shape[:2]
         self.x0, self.y0 = max(min(b[0] for b in boxes) - margin_px, 0), max(min(b[1] for b in boxes) - margin_px, 0)
         x1, y1 = min(max(b[2] for b in boxes) + margin_px, width), min(max(b[3] for b in boxes) + margin_px, height)
         reach = round(t.stroke_reach_mm * px_per_mm)
-        self.mask = local_ink(sheet, (self.x0, self.y0, x1, y1), reach, t) > t.stroke_ink
+        ink = local_ink(sheet, (self.x0, self.y0, x1, y1), reach, t)
+        self.mask = ink > (t.stroke_ink if stroke_ink is None else stroke_ink)
         # The share of each box on strokes: its count over its size, the very quotient a bool mean gives.
         self.shares = np.array([np.count_nonzero(at) / at.size for at in map(self.at, boxes)])
         # The share on pieces of stroke of t.stroke_least_mm2 or more: where the light is in doubt, only these show
         # a hand drew them (`_without_specks`).
-        drawn = _without_specks(self.mask, t.stroke_least_mm2 * px_per_mm**2)
-        parts = (self._inside(drawn, box) for box in boxes)
-        self.drawn = np.array([np.count_nonzero(part) / part.size for part in parts])
+        least = t.stroke_least_mm2 * px_per_mm**2
+        self.drawn = self._shares(_without_specks(self.mask, least), boxes)
+        self.sharp_drawn = self.drawn if stroke_ink is None or stroke_ink >= t.stroke_ink else self._shares(
+            _without_specks(ink > t.stroke_ink, least), boxes)
+
+    def _shares(self, mask: np.ndarray, boxes: tuple[tuple[int, int, int, int], ...]) -> np.ndarray:
+        return np.array([np.count_nonzero(part) / part.size for part in (self._inside(mask, box) for box in boxes)])
 
     def at(self, box: tuple[int, int, int, int]) -> np.ndarray:
         return self._inside(self.mask, box)

@@ -383,6 +383,16 @@ class ReaderTuning:
     # --- strokes against tints (strokes.py) ---
     stroke_reach_mm: float = 2.5  # ink narrower than this (a pencil line, 0.3-1 mm, blurred) is a stroke
     stroke_ink: float = 0.15  # a pixel this much darker than the light around it is on a stroke
+    # Blur spreads a line's ink over the width it shows, and the printed lines show that width
+    # (grain.print_line_width_mm): in a photo whose printed lines look wider than stroke_blur_width_mm, a stroke
+    # stands out by stroke_ink times stroke_blur_width_mm over that width, and by no less than stroke_blur_least
+    # times stroke_ink. The widths seen: mild 0-9 0.37-0.58 mm, moderate 0-9 0.42-0.62, harsh 0-19 0.74-1.24.
+    # Harsh 66012 (blind): zigzags and hatching at 1.2 mm, their strokes under stroke_ink, 16 cells in doubt as
+    # stains and tints; 1 after. Harsh 0-39, 3000-3039 and 66000-66039: 265 cells in doubt to 196; shaken-hard 0-23
+    # (a hand's movement) 132 to 60, 9 photos over 5 cells to 4; shaken 0-23 29 to 12; sharpened 37 to 38; the
+    # families and the other styles seen as before.
+    stroke_blur_width_mm: float = 0.6
+    stroke_blur_least: float = 0.6
     stroke_least_mm2: float = 1.0  # a piece of stroke smaller than this is the grain, sharpened (a dot drawn is larger)
     # A cell whose interior has strokes over this share holds a deliberate mark (a slash across a 9 mm interior
     # covers 7-16% of it; over 360 synthetic photos empty cells never over 0.0005, cells crossed by a coffee ring's
