@@ -18,6 +18,7 @@ into an empty one does not make it marked, nor does a stray line ending on a scr
 
 from __future__ import annotations
 
+import heapq
 from functools import cache
 
 import cv2
@@ -263,46 +264,46 @@ def _turn_along_stroke(first: np.ndarray, second: np.ndarray, tips: np.ndarray, 
                        pieces: np.ndarray, px_per_mm: float, t: ReaderTuning) -> np.ndarray:
     """Per turn (its tip, and the ends of its two pieces, `first` and `second`: end i is piece i's first end, end
     i + len(pieces) its second), whether the stroke turns back again along its way. The stroke is followed from
-    the tip along each piece to its far end, then on along any piece that end lies on (within `t.scribble_along_mm`:
-    a stroke bends on into the next piece, or the pieces found along it overlap) to that piece's end furthest from
-    it, and so on for `t.scribble_pass_mm`. It turns back at an end in `backs` (those ends, and their tips) more
-    than two `t.scribble_meet_mm` from the tip (one turn is found as several)."""
+    the tip along each piece to its far end, then along any piece that end lies on (within `t.scribble_along_mm`:
+    a stroke bends on into the next piece, or the pieces found along it overlap) to either of that piece's ends,
+    and so on, nearest first, for `t.scribble_pass_mm` of stroke, never back through the tip (the ends within two
+    `t.scribble_meet_mm` of it: one turn is found as several). It turns back at an end in `backs` (those ends, and
+    their tips) more than that far from the tip."""
     count = len(pieces)
-    reach, apart, meet = (t.scribble_pass_mm * px_per_mm, 2 * t.scribble_meet_mm * px_per_mm,
-                          t.scribble_meet_mm * px_per_mm)
+    reach, apart = t.scribble_pass_mm * px_per_mm, 2 * t.scribble_meet_mm * px_per_mm
     points = np.concatenate([pieces[:, :2], pieces[:, 2:]])  # end i's point
-    lengths = np.linalg.norm(pieces[:, 2:] - pieces[:, :2], axis=1)
     start, direction = pieces[:, :2], pieces[:, 2:] - pieces[:, :2]
-    length2 = np.maximum(lengths**2, 1e-9)
+    length2 = np.maximum(np.einsum("ij,ij->i", direction, direction), 1e-9)
     width2 = (t.scribble_along_mm * px_per_mm) ** 2
 
     @cache
-    def lies_on(end: int) -> frozenset[int]:
+    def lies_on(end: int) -> tuple[int, ...]:
         """The pieces that pass within a pencil line's width of an end."""
         offset = points[end] - start
         along = np.clip(np.einsum("ij,ij->i", offset, direction) / length2, 0.0, 1.0)
         gap = offset - along[:, None] * direction
-        return frozenset(np.flatnonzero(np.einsum("ij,ij->i", gap, gap) <= width2).tolist())
+        return tuple(np.flatnonzero(np.einsum("ij,ij->i", gap, gap) <= width2).tolist())
 
     found = np.zeros(len(tips), bool)
     for turn, tip in enumerate(tips):
-        seen = {int(first[turn]) % count, int(second[turn]) % count}
-        walk = [((int(end) + count) % (2 * count), float(lengths[int(end) % count]))  # (end reached, stroke so far)
-                for end in (first[turn], second[turn])]
-        while walk and not found[turn]:
-            end, travelled = walk.pop()
+        reached = set(np.flatnonzero(np.linalg.norm(points - tip, axis=1) <= apart).tolist())  # the tip's own
+        legs = (int(first[turn]), int(second[turn]))
+        queue = [(float(np.linalg.norm(points[(end + count) % (2 * count)] - points[end])), (end + count) % (2 * count))
+                 for end in legs]  # (stroke followed, end reached): from the tip to each piece's far end
+        heapq.heapify(queue)
+        while queue:
+            travelled, end = heapq.heappop(queue)
+            if end in reached:
+                continue
+            reached.add(end)
             if end in backs and np.linalg.norm(backs[end] - tip) > apart:
                 found[turn] = True
-            elif travelled <= reach:
-                at = points[end]
-                for piece in lies_on(end) - seen:
-                    seen.add(piece)
-                    near, onward = sorted((piece, piece + count), key=lambda other: np.linalg.norm(points[other] - at))
-                    if near in backs and np.linalg.norm(points[near] - at) <= meet and np.linalg.norm(
-                            backs[near] - tip) > apart:
-                        found[turn] = True
-                        break
-                    walk.append((onward, travelled + float(np.linalg.norm(points[onward] - at))))
+                break
+            for piece in lies_on(end):
+                for onward in (piece, piece + count):
+                    further = travelled + float(np.linalg.norm(points[onward] - points[end]))
+                    if onward not in reached and further <= reach:
+                        heapq.heappush(queue, (further, onward))
     return found
 
 

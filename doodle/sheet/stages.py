@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 
 import cv2
@@ -633,8 +633,10 @@ def decide_cells(read: SheetRead) -> None:
                                      PX_PER_MM, t)
     # A line that enters a cell and leaves it, running on well past it both ways, and holds most of its strokes and
     # ink is not the cell's mark (stray-line 200010: a line at 45 degrees through d9, e8, f7 and g6, just off their
-    # corners; f7, empty between hatched cells, read 0.106 of ink, shaded and sure).
-    through = lines_through(sure, read.pieces, read.clean, origin, boxes, field_.ink, PX_PER_MM, t)
+    # corners; f7, empty between hatched cells, read 0.106 of ink, shaded and sure). It runs on where it stands out
+    # as the photo's strokes do (less in a blurred photo: `_stroke_ink`).
+    through = lines_through(sure, read.pieces, read.clean, origin, boxes, field_.ink, PX_PER_MM,
+                            replace(t, stroke_ink=read.strokes.stroke_ink))
     for index in (doubted_lines | through
                   | ending_in_paper(sure, paper, read.pieces, read.clean, origin, boxes, PX_PER_MM, t)):
         decided[index] = (True, min(decided[index][1], t.shadow_doubt))
@@ -1259,7 +1261,10 @@ def _stroke_ink(read: SheetRead) -> float:
     """How much darker than the light around it a pixel on a pencil stroke is, at least, in this photo: blur
     spreads a thin line's ink over the width it shows, and the printed lines show that width."""
     t = read.tuning
-    return t.stroke_ink * min(1.0, max(t.stroke_blur_width_mm / _print_width(read), t.stroke_blur_least))
+    width = _print_width(read)
+    if not np.isfinite(width):
+        return t.stroke_ink  # no printed line seen to tell the blur by
+    return t.stroke_ink * min(1.0, max(t.stroke_blur_width_mm / width, t.stroke_blur_least))
 
 
 def _print_width(read: SheetRead) -> float:

@@ -38,14 +38,15 @@ class StrokeMap:
         x1, y1 = min(max(b[2] for b in boxes) + margin_px, width), min(max(b[3] for b in boxes) + margin_px, height)
         reach = round(t.stroke_reach_mm * px_per_mm)
         ink = local_ink(sheet, (self.x0, self.y0, x1, y1), reach, t)
-        self.mask = ink > (t.stroke_ink if stroke_ink is None else stroke_ink)
+        self.stroke_ink = t.stroke_ink if stroke_ink is None else stroke_ink
+        self.mask = ink > self.stroke_ink
         # The share of each box on strokes: its count over its size, the very quotient a bool mean gives.
         self.shares = np.array([np.count_nonzero(at) / at.size for at in map(self.at, boxes)])
         # The share on pieces of stroke of t.stroke_least_mm2 or more: where the light is in doubt, only these show
         # a hand drew them (`_without_specks`).
         least = t.stroke_least_mm2 * px_per_mm**2
         self.drawn = self._shares(_without_specks(self.mask, least), boxes)
-        self.sharp_drawn = self.drawn if stroke_ink is None or stroke_ink >= t.stroke_ink else self._shares(
+        self.sharp_drawn = self.drawn if self.stroke_ink == t.stroke_ink else self._shares(
             _without_specks(ink > t.stroke_ink, least), boxes)
 
     def _shares(self, mask: np.ndarray, boxes: tuple[tuple[int, int, int, int], ...]) -> np.ndarray:
