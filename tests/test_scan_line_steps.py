@@ -259,11 +259,13 @@ def test_strokes_a_blur_hid_are_texture_paper_has_not_and_are_never_settled_as_p
 def test_in_a_blurred_photo_the_lines_settle_nothing():
     """Shaken-hard 580007 (blind): a phone moved as the photo was taken, the grid's printed lines barely show. The
     blur hid d1's zigzag from the stroke finder and spread its step at the grid's border into a ramp, which ran on
-    into the margin: d1 was settled as paper, unflagged. In a photo so blurred the lines settle no cell."""
+    into the margin: d1 was settled as paper, unflagged. In a photo so blurred the lines settle no cell. (Since a
+    blurred photo's strokes are found at the contrast its print shows, d1's zigzag is found and d1 read shaded.)"""
     photo = styled_photo(580007, "mild", shake=0.015)
     result = read_photo(photo.jpeg)
     assert not result.rounds_read  # read from the grid alone: its markers blurred away, its rounds not read
-    assert "d1" in flagged(result)
+    assert photo.truth.quilt.is_covered(0, 3)
+    assert result.quilt.is_covered(0, 3) or "d1" in flagged(result)
     assert not {name for name in wrong_items(result, photo.truth) if not name.startswith("round")} - flagged(result)
 
 

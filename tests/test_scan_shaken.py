@@ -32,9 +32,9 @@ def test_a_shaken_photo_read_with_cells_in_doubt_says_it_is_blurred():
 @pytest.mark.parametrize("seed", [10, 67, 72])
 def test_the_blurriest_harsh_photos_in_doubt_are_not_called_blurred(seed):
     """Harsh 10, 67 and 72, the blurriest of harsh 0-79 with cells in doubt (a Gaussian blur of 1.86-1.99 pixels at
-    1-4 MP): the print still shows, and the doubts are the light's."""
+    1-4 MP): the print still shows, and the doubts are the light's. (67 and 72 have none since a blurred photo's
+    strokes are found at the contrast its print shows.)"""
     result = read_photo(make_photo(seed, "harsh").jpeg)
-    assert any(doubt.kind == "cell" for doubt in result.uncertain)
     assert BLURRED_NOTE not in result.notes
 
 

@@ -386,12 +386,13 @@ class ReaderTuning:
     # Blur spreads a line's ink over the width it shows, and the printed lines show that width
     # (grain.print_line_width_mm): in a photo whose printed lines look wider than stroke_blur_width_mm, a stroke
     # stands out by stroke_ink times stroke_blur_width_mm over that width, and by no less than stroke_blur_least
-    # times stroke_ink. The widths seen: mild 0-9 0.37-0.58 mm, moderate 0-9 0.42-0.62, harsh 0-19 0.74-1.24.
-    # Harsh 66012 (blind): zigzags and hatching at 1.2 mm, their strokes under stroke_ink, 16 cells in doubt as
-    # stains and tints; 1 after. Harsh 0-39, 3000-3039 and 66000-66039: 265 cells in doubt to 196; shaken-hard 0-23
-    # (a hand's movement) 132 to 60, 9 photos over 5 cells to 4; shaken 0-23 29 to 12; sharpened 37 to 38; the
-    # families and the other styles seen as before.
-    stroke_blur_width_mm: float = 0.6
+    # times stroke_ink. The widths seen: mild 0-9 0.37-0.58 mm, moderate 0-9 0.42-0.62, harsh 0-19 0.74-1.24; at
+    # 0.6, stray-line 7 (0.60 wide) read its stray line's cell otherwise, so photos as sharp as the mild and
+    # moderate ones are read as before. Harsh 66012 (blind): zigzags and hatching at 1.2 mm, their strokes under
+    # stroke_ink, 16 cells in doubt as stains and tints; 1 after. Harsh 0-39, 3000-3039 and 66000-66039: 265 cells
+    # in doubt to 197, photos over 5 cells 9 to 8; shaken-hard 0-23 (a hand's movement) 132 to 62, over 5 9 to 5;
+    # shaken 0-23 29 to 14; sharpened and the families as before.
+    stroke_blur_width_mm: float = 0.7
     stroke_blur_least: float = 0.6
     stroke_least_mm2: float = 1.0  # a piece of stroke smaller than this is the grain, sharpened (a dot drawn is larger)
     # A cell whose interior has strokes over this share holds a deliberate mark (a slash across a 9 mm interior
