@@ -529,7 +529,7 @@ class ReaderTuning:
     # at more than scribble_back_deg, its pieces parting by more than scribble_along_mm (loose-scribble 0: a turn in
     # c8 at 10 degrees, parting by 3.8 mm; the pieces found along one line drawn from a point where another starts
     # lie within 1 degree of one another there, their ends up to 1.2 mm apart). Loose-scribble 0-23: 137 cells in
-    # doubt to 124, 12 photos over 5 to 9; scribble-outlined 0-23: 54 to 46; stray-line and slash-stray-line 0-23 as
+    # doubt to 125, 12 photos over 5 to 9; scribble-outlined 0-23: 54 to 46; stray-line and slash-stray-line 0-23 as
     # before.
     scribble_back_deg: float = 5.0
     # A cell holds a scribble's mark when a turn lies in it and scribble_along_share of its strokes (at least
