@@ -41,7 +41,7 @@ class StrokeMap:
         self.stroke_ink = t.stroke_ink if stroke_ink is None else stroke_ink
         self.mask = ink > self.stroke_ink
         # The share of each box on strokes: its count over its size, the very quotient a bool mean gives.
-        self.shares = np.array([np.count_nonzero(at) / at.size for at in map(self.at, boxes)])
+        self.shares = self._shares(self.mask, boxes)
         # The share on pieces of stroke of t.stroke_least_mm2 or more: where the light is in doubt, only these show
         # a hand drew them (`_without_specks`).
         least = t.stroke_least_mm2 * px_per_mm**2
@@ -50,6 +50,7 @@ class StrokeMap:
             _without_specks(ink > t.stroke_ink, least), boxes)
 
     def _shares(self, mask: np.ndarray, boxes: tuple[tuple[int, int, int, int], ...]) -> np.ndarray:
+        """The share of each box that `mask` (the map's size) covers."""
         return np.array([np.count_nonzero(part) / part.size for part in (self._inside(mask, box) for box in boxes)])
 
     def at(self, box: tuple[int, int, int, int]) -> np.ndarray:
