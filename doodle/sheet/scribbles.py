@@ -154,12 +154,14 @@ def _turns(pieces: np.ndarray, clean: np.ndarray, lines: np.ndarray, origin: tup
     inward = heading[first] + heading[second]  # from the tip, between its two pieces
     clear = _clear_past(clean, tips, inward, px_per_mm, t)
     inked = cv2.dilate(lines.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)  # within a pixel of it
-    back &= clear & ~(_runs_on(inked, ends[first], -heading[first], px_per_mm, t)
-                      | _runs_on(inked, ends[second], -heading[second], px_per_mm, t))
+    running_on = (_runs_on(inked, ends[first], -heading[first], px_per_mm, t)
+                  | _runs_on(inked, ends[second], -heading[second], px_per_mm, t))
+    back &= clear & ~running_on
     backs = {int(keep[end]): tip for a, b, tip in zip(first[back], second[back], tips[back], strict=True)
              for end in (a, b)}
     turns = sharp & clear
-    first, second, tips, inward = first[turns], second[turns], tips[turns], inward[turns]
+    first, second, tips, inward, running_on = (first[turns], second[turns], tips[turns], inward[turns],
+                                               running_on[turns])
     if not len(first):
         return np.zeros((0, 2)), set()
     # A scribble turns back again at the far end of a pass; two lines drawn from one point never meet another
@@ -177,8 +179,7 @@ def _turns(pieces: np.ndarray, clean: np.ndarray, lines: np.ndarray, origin: tup
     # turn in e3, an empty cell, shaded and sure). Such a meeting still tells that a turn lies ahead: the pieces
     # found along a scribble's passes end where they cross one another, and a turn counted for the one ahead
     # (loose-scribble 4: h2's turn, left alone, lost its partner in i2).
-    chained &= ~(_runs_on(inked, ends[first], -heading[first], px_per_mm, t)
-                 | _runs_on(inked, ends[second], -heading[second], px_per_mm, t))
+    chained &= ~running_on
     # A turn on or just past a cell's line belongs to the cell its pieces run into (stray-line 110010: the turns of
     # h5's scribble, on the line at its left, 0.25 mm inside g5, made g5 scribbled where two stray lines crossed it):
     # a point scribble_meet_mm in along them stands for it.
@@ -273,7 +274,8 @@ def _turn_along_stroke(first: np.ndarray, second: np.ndarray, tips: np.ndarray, 
     reach, apart = t.scribble_pass_mm * px_per_mm, 2 * t.scribble_meet_mm * px_per_mm
     points = np.concatenate([pieces[:, :2], pieces[:, 2:]])  # end i's point
     start, direction = pieces[:, :2], pieces[:, 2:] - pieces[:, :2]
-    length2 = np.maximum(np.einsum("ij,ij->i", direction, direction), 1e-9)
+    lengths = np.linalg.norm(direction, axis=1)
+    length2 = np.maximum(lengths**2, 1e-9)
     width2 = (t.scribble_along_mm * px_per_mm) ** 2
 
     @cache
@@ -287,9 +289,8 @@ def _turn_along_stroke(first: np.ndarray, second: np.ndarray, tips: np.ndarray, 
     found = np.zeros(len(tips), bool)
     for turn, tip in enumerate(tips):
         reached = set(np.flatnonzero(np.linalg.norm(points - tip, axis=1) <= apart).tolist())  # the tip's own
-        legs = (int(first[turn]), int(second[turn]))
-        queue = [(float(np.linalg.norm(points[(end + count) % (2 * count)] - points[end])), (end + count) % (2 * count))
-                 for end in legs]  # (stroke followed, end reached): from the tip to each piece's far end
+        far_ends = ((int(end) + count) % (2 * count) for end in (first[turn], second[turn]))
+        queue = [(float(lengths[end % count]), end) for end in far_ends]  # (stroke followed, end reached)
         heapq.heapify(queue)
         while queue:
             travelled, end = heapq.heappop(queue)
