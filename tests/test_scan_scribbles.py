@@ -151,6 +151,7 @@ def test_loose_scribbles_without_outlines_are_read_with_half_the_doubts(seed, be
     ("slash", "stray line", "some", 190005),  # a stray line's end on another that runs on past it, in empty e3
     ("loose scribble", None, "some", 170010),  # passes over b6's outline toward b7, a hole in b6's patch
     ("loose scribble", None, "some", 430015),  # a pass across empty h5, found twice where it nears its turn
+    (None, "stray line", "some", 630013),  # two stray lines cut at f4's corner, where they cross the print
 ])
 def test_lines_that_look_like_marks_are_never_read_without_a_doubt(style, distractor, outlines, seed):
     photo = styled_photo(seed, "mild", style=style, distractor=distractor, outlines=outlines)

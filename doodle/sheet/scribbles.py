@@ -55,8 +55,8 @@ def scribbled_cells(clean: np.ndarray, origin: tuple[int, int], boxes: tuple[Box
     # Past a turn, the print is left out: a scribble turns back at a patch's side, on or just before its line.
     rows = near_lines(clean.shape[0], grid.y * px_per_mm - origin[1], cell, band)
     cols = near_lines(clean.shape[1], grid.x * px_per_mm - origin[0], cell, band)
-    unprinted = clean & ~(rows[:, None] | cols[None, :]).astype(bool)
-    turns, legs = _turns(pieces, unprinted, clean, origin, shares, px_per_mm, t)
+    printed = (rows[:, None] | cols[None, :]).astype(bool)
+    turns, legs = _turns(pieces, clean & ~printed, clean, printed, origin, shares, px_per_mm, t)
     if not len(turns):
         return set()
     along = along_pieces(clean.shape, pieces[sorted(legs)], px_per_mm, t)  # within reach of a piece that turns back
@@ -109,11 +109,12 @@ def _pieces(clean: np.ndarray, origin: tuple[int, int], px_per_mm: float, t: Rea
     return pieces[~(along_rows | along_cols)]
 
 
-def _turns(pieces: np.ndarray, clean: np.ndarray, lines: np.ndarray, origin: tuple[int, int], shares: np.ndarray,
-           px_per_mm: float, t: ReaderTuning) -> tuple[np.ndarray, set[int]]:
+def _turns(pieces: np.ndarray, clean: np.ndarray, lines: np.ndarray, printed: np.ndarray, origin: tuple[int, int],
+           shares: np.ndarray, px_per_mm: float, t: ReaderTuning) -> tuple[np.ndarray, set[int]]:
     """Where two pieces turn back (a point just inside each turn's tip, (k, 2) in `clean`'s pixels), and the pieces
     that do. `clean`: the strokes past a tip can be seen in (the print left out); `lines`: the strokes a line is
-    followed in past its end (only what runs along the print taken out, so a line is seen across a side)."""
+    followed in past its end (only what runs along the print taken out, so a line is seen across a side);
+    `printed`: where the print lies, which shows nothing either way of a line followed across it."""
     count = len(pieces)
     ends = np.concatenate([pieces[:, :2], pieces[:, 2:]])  # each piece's two ends: i and i + count
     far = np.concatenate([pieces[:, 2:], pieces[:, :2]])  # each end's piece's other end
@@ -154,8 +155,8 @@ def _turns(pieces: np.ndarray, clean: np.ndarray, lines: np.ndarray, origin: tup
     inward = heading[first] + heading[second]  # from the tip, between its two pieces
     clear = _clear_past(clean, tips, inward, px_per_mm, t)
     inked = cv2.dilate(lines.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)  # within a pixel of it
-    running_on = (_runs_on(inked, ends[first], -heading[first], px_per_mm, t)
-                  | _runs_on(inked, ends[second], -heading[second], px_per_mm, t))
+    running_on = (_runs_on(inked, printed, ends[first], -heading[first], px_per_mm, t)
+                  | _runs_on(inked, printed, ends[second], -heading[second], px_per_mm, t))
     back &= clear & ~running_on
     backs = {int(keep[end]): tip for a, b, tip in zip(first[back], second[back], tips[back], strict=True)
              for end in (a, b)}
@@ -230,20 +231,28 @@ def _clear_past(clean: np.ndarray, tips: np.ndarray, inward: np.ndarray, px_per_
     return clear
 
 
-def _runs_on(inked: np.ndarray, ends: np.ndarray, onward: np.ndarray, px_per_mm: float, t: ReaderTuning
-             ) -> np.ndarray:
+def _runs_on(inked: np.ndarray, printed: np.ndarray, ends: np.ndarray, onward: np.ndarray, px_per_mm: float,
+             t: ReaderTuning) -> np.ndarray:
     """Per end, whether its line runs on `onward` past it: `inked` at `t.scribble_runs_on_share` of the points from
     `t.scribble_runs_on_mm`'s near to its far distance past it (the near one past where a turn's stroke ends: the
-    pieces found along it stop short of its tip)."""
+    pieces found along it stop short of its tip). Points on the `printed` lines are passed over, and the line is
+    followed on, up to twice the far distance, until as many points as that are seen (half of them at least): the
+    print taken out of the strokes cuts a line where it crosses a printed line, over 2 mm where it crosses at a
+    corner of the grid or at a shallow slant (stray-line 630013, blind: two stray lines cut so at f4's corner, 23
+    degrees apart, read as a scribble's turn; f4, empty, read shaded and sure)."""
     near, far = t.scribble_runs_on_mm
-    distances = np.arange(near, far + 1e-9, 0.25) * px_per_mm
+    window = len(np.arange(near, far + 1e-9, 0.25))
+    distances = np.arange(near, 2 * far + 1e-9, 0.25) * px_per_mm
     points = np.round(ends[:, None, :] + onward[:, None, :] * distances[None, :, None]).astype(int)
     x, y = points[..., 0], points[..., 1]
     height, width = inked.shape
     inside = (x >= 0) & (x < width) & (y >= 0) & (y < height)
-    hits = np.zeros(x.shape, bool)
+    hits, seen = np.zeros(x.shape, bool), np.zeros(x.shape, bool)
     hits[inside] = inked[y[inside], x[inside]]
-    return hits.mean(axis=1) >= t.scribble_runs_on_share
+    seen[inside] = ~printed[y[inside], x[inside]]
+    counted = seen & (np.cumsum(seen, axis=1) <= window)
+    count = counted.sum(axis=1)
+    return (2 * count >= window) & ((hits & counted).sum(axis=1) >= t.scribble_runs_on_share * np.maximum(count, 1))
 
 
 def _close_pairs(points: np.ndarray, reach: float) -> np.ndarray:
