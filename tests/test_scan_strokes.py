@@ -189,6 +189,17 @@ def test_a_tea_ring_as_saturated_as_a_red_pencil_is_never_read_without_a_doubt(s
     assert wrong_items(result, photo.truth) <= flagged(result)
 
 
+def test_an_orange_pencil_away_from_any_shadow_is_not_taken_for_a_ring_s_rim():
+    """Harsh 65028 (blind): orange zigzags in c2-c5, d2 and d5, in a drawn outline, far from the hard shadow over
+    the sheet's lower corner: a pencil's chroma in the light read in (0.90-0.92), a stain's in the photo's own
+    (0.59-0.69), where no shadow was taken out. All six were in doubt as a tea ring's rim; the photo is read
+    exactly, with none."""
+    photo = make_photo(65028, "harsh")
+    result = read_photo(photo.jpeg)
+    assert_exact(result, photo.truth)
+    assert not [doubt for doubt in result.uncertain if doubt.kind == "cell"]
+
+
 @pytest.mark.parametrize("seed", [7, 15, 170015])
 def test_an_eraser_smudge_is_not_read_as_shading_without_a_doubt(seed):
     """A faint round smudge inside one empty cell, fading before its lines, was read as shaded (seeds 7, 15). In

@@ -742,13 +742,16 @@ def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tup
     few_strokes = value < t.tint_sure and strokes < t.stroke_dense
     if (index in read.confined or index in read.scribbled) and not stain_coloured(
             read.light.normalised, box, on_strokes := read.strokes.at(box), t):
-        if stain_coloured(read.plain.normalised, box, on_strokes, t):
+        if index in read.in_shadow and stain_coloured(read.plain.normalised, box, on_strokes, t):
             # Brown in the photo's own light only: a shadow multiplies every channel alike, so that light keeps a
             # stroke's colour where a soft shadow taken out too deep or too shallow leaves it off (tea-ring 360009,
             # blind: a tea ring's rim curving within d9, empty, under a hand's soft shadow: 0.79 of chroma over its
             # ink in the light read in, 0.52 in the photo's own; read as d9's own mark, shaded, unflagged). Only a
             # doubt: that light is blurred across a hard shadow's edge, and browned pale yellow fills there (asked
-            # of every faint cell's strokes, harsh 0-39 and 3000-3039 lost 3 exact photos).
+            # of every faint cell's strokes, harsh 0-39 and 3000-3039 lost 3 exact photos). Only where a shadow was
+            # taken out: elsewhere the photo's own light is the one read in, less well (harsh 65028, blind: orange
+            # zigzags in c2-c5, d2 and d5, 0.90-0.92 of chroma in the light read in and 0.59-0.69 in the photo's
+            # own, far from the shadow, were in doubt as a ring's rim).
             doubtful.add(index)
         else:
             # DECISION: strokes drawn within one cell's lines, none running on through its sides, are a mark of that
