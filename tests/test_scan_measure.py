@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from doodle.sheet.measure import _paper_blur, flat_field, largest_gap_threshold, local_ink
+from doodle.sheet.measure import _paper_blur, flat_field, largest_gap_threshold, local_ink, paper_between_strokes
 from doodle.sheet.scan_errors import ScanError
 
 LOWEST, HIGHEST = 0.02, 0.22
@@ -138,3 +138,29 @@ def test_a_photo_is_read_with_one_blas_thread(monkeypatch):
         with pytest.raises(ScanError):  # given back after a failed read too
             scan.read_photo(np.zeros((600, 800, 3), np.uint8))
         assert blas_threads() == {2}
+
+
+def _hatched_cell(period_px: int, sigma_px: float, shadow: float) -> np.ndarray:
+    """A 64 px cell (16 mm at 4 px/mm) of horizontal hatching, 2 px strokes of ink 0.5 every `period_px`, blurred
+    by `sigma_px`, under light `shadow` darker (its ink added), with 8 px around it."""
+    ink = np.zeros((80, 80), np.float32)
+    for y in range(0, 80, period_px):
+        ink[y : y + 2] = 0.5
+    return cv2.GaussianBlur(ink, (0, 0), sigma_px) + shadow
+
+
+@pytest.mark.parametrize("shadow", [0.0, 0.3])
+def test_the_paper_between_strokes_shows_the_light_where_the_gaps_are_wide(shadow):
+    """Hatching 3 mm apart in a sharp photo (print 0.5 mm wide): its gaps show the paper, and so the light, shadow
+    and all."""
+    ink = _hatched_cell(12, 0.6, shadow)
+    paper = paper_between_strokes(ink, (8, 8, 72, 72), clear_px=0.7 * 2.0, share=0.1, around_px=8)
+    assert paper == pytest.approx(shadow, abs=0.01)
+
+
+def test_the_gaps_of_dense_hatching_blurred_show_no_paper():
+    """Hatching 1.5 mm apart blurred as a print 1 mm wide shows: the brightest tenth of the cell still holds 0.15 of
+    ink from the strokes beside it, as much as a shadow; no gap lies far enough from the strokes to show paper."""
+    ink = _hatched_cell(6, 1.7, 0.0)
+    assert float(np.quantile(ink[8:72, 8:72], 0.1)) > 0.1
+    assert paper_between_strokes(ink, (8, 8, 72, 72), clear_px=0.7 * 4.0, share=0.1, around_px=8) is None

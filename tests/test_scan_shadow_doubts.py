@@ -241,6 +241,17 @@ def test_the_paper_between_strokes_checks_the_light_as_paper_does():
     _reads_with_few_doubts(family_photo(100002, "light"), "16 cells in doubt")
 
 
+def test_the_gaps_of_dense_hatching_in_a_blurred_photo_show_no_paper():
+    """Harsh 65037 (blind set): no shadow over the grid, the printed lines 1.0 mm wide. The gaps of f6-f8's dense
+    hatching, narrower than the blur reaches, read 0.12-0.18 darker than the light; g6, g7 and g8, light grey fills
+    beside them with no paper near, were in doubt as paper under light that dark (6 cells in doubt in all). Paper
+    between strokes counts only as far from them as the blur reaches (0.7 of the print's width)."""
+    photo = make_photo(65037, "harsh")
+    result = read_photo(photo.jpeg)
+    assert_exact(result, photo.truth)
+    assert not {"g6", "g7", "g8"} & {doubt.name for doubt in result.uncertain}
+
+
 def test_paper_two_cells_away_does_not_outweigh_the_gaps_beside_a_cell():
     """Mixed 600046 (a set never run before): a hand's soft shadow over a vignetted sheet's left half, not taken
     out. c5, empty amid hatched cells whose gaps read 0.33 darker (log) than the light read there, read 0.23 of ink,

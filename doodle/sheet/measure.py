@@ -353,6 +353,30 @@ def region_ink(ink: np.ndarray, box: tuple[int, int, int, int]) -> float:
     return float(patch.mean()) if patch.size else 0.0
 
 
+def paper_between_strokes(ink: np.ndarray, box: tuple[int, int, int, int], clear_px: float, share: float,
+                          around_px: int) -> float | None:
+    """The ink of the paper between the strokes in `box` of `ink`: the brightest `share` of the box, taken only from
+    pixels at least `clear_px` from the strokes (the pixels past the midway between the box's brightest and
+    darkest `share`, within `around_px` around it too: a stroke beside the box reaches in). None when fewer pixels
+    than that lie so far from every stroke.
+
+    Blur spreads a stroke's ink a distance around it, and the gaps of dense hatching are narrower than that in a
+    blurred photo: their brightest pixels hold the strokes' ink and tell nothing of the paper."""
+    x0, y0, x1, y1 = box
+    inside = ink[y0:y1, x0:x1]
+    low, high = np.quantile(inside, [share, 1.0 - share])
+    height, width = ink.shape
+    wx0, wy0, wx1, wy1 = max(x0 - around_px, 0), max(y0 - around_px, 0), min(x1 + around_px, width), \
+        min(y1 + around_px, height)
+    between = (ink[wy0:wy1, wx0:wx1] <= (low + high) / 2).astype(np.uint8)
+    clear = cv2.distanceTransform(between, cv2.DIST_L2, 3)[y0 - wy0 : y1 - wy0, x0 - wx0 : x1 - wx0] >= clear_px
+    brightest = int(np.ceil(share * inside.size))
+    paper = inside[clear]
+    if len(paper) < brightest:
+        return None
+    return float(np.partition(paper, brightest - 1)[brightest - 1])
+
+
 def medians_of(regions: list[np.ndarray]) -> list[float]:
     """float(np.median(region)) of each region: the regions of one shape are stacked and done in one call (the same
     values: np.median along an axis picks the same middle values and averages them alike)."""

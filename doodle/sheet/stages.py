@@ -59,6 +59,7 @@ from doodle.sheet.measure import (
     local_ink,
     log_distance,
     medians_of,
+    paper_between_strokes,
     region_ink,
     without_thin_print,
 )
@@ -1454,21 +1455,25 @@ def _threshold_away_from(cells: set[int], values: np.ndarray, threshold: float, 
 
 def _gaps_between_strokes(read: SheetRead, boxes: tuple[Box, ...]) -> np.ndarray:
     """Per cell with strokes, how much darker (log) than the light read in it the paper between its strokes is: the
-    ink of its brightest t.between_strokes_share of its interior (inf for a cell with none).
+    ink of its brightest t.between_strokes_share of its interior (inf for a cell with none, or none wide enough).
 
     Hatching and scribbles leave paper between their strokes, and it shows the light there as the margins do (their
     brightest pixels: the gaps of dense hatching are narrow and the strokes' blur runs into them, so they read as
     dark as the light there, or darker). Only between strokes that stand out by `stroke_ink`: in a blurred photo,
     strokes are found at a lower contrast (`_stroke_ink`), and between those the blur leaves no paper (harsh 15:
     h3 and i3, fills at 0.29 of ink whose strokes only the lower contrast found, put 3 pale fills beside them in
-    doubt)."""
+    doubt). Nor in gaps narrower than the blur's reach, which the printed lines' width shows
+    (`measure.paper_between_strokes`): a cell of dense hatching in a blurred photo tells nothing of the light."""
     t = read.tuning
     gaps = np.full(SIZE * SIZE, np.inf)
+    width = _print_width(read)
+    clear = t.between_strokes_clear_width * width * PX_PER_MM if np.isfinite(width) else 0.0
     for index in range(SIZE * SIZE):
         if read.strokes.sharp_drawn[index] >= t.stroke_mark:
-            x0, y0, x1, y1 = boxes[index]
-            ink = float(np.quantile(read.light.ink[y0:y1, x0:x1], t.between_strokes_share))
-            gaps[index] = darkness(ink)
+            ink = paper_between_strokes(read.light.ink, boxes[index], clear, t.between_strokes_share,
+                                        round(t.between_strokes_around_mm * PX_PER_MM))
+            if ink is not None:
+                gaps[index] = darkness(ink)
     return gaps
 
 

@@ -336,6 +336,14 @@ class ReaderTuning:
     # light misjudged (`stages._misjudged_light`): residues 0.07-0.26 of ink, solid fills 0.35-0.65 (light 8, 18).
     misjudged_gap: float = 0.1
     between_strokes_share: float = 0.1  # a stroked cell's brightest tenth is the paper between its strokes
+    # ... taken only this many times the printed lines' width (how wide blur shows a thin line) from the strokes: at
+    # 0.7 of the width a Gaussian blur shows (1.6 sigma) a stroke beside it adds under 5% of its ink. The gaps of
+    # dense hatching are narrower in a blurred photo, their brightest pixels the strokes' ink (harsh 65037, blind:
+    # f6-f8's gaps read 0.12-0.18 darker than the light, and g6-g8, light fills beside them, were in doubt as paper
+    # under light as dark). On harsh 0-39, 3000-3039, 65000-65039 and 66000-66039, 48 shaded cells were in doubt for
+    # such gaps alone, and one empty cell (66019 c4, still in doubt, as are mixed 100011's a5, d6, h5 and i5).
+    between_strokes_clear_width: float = 0.7
+    between_strokes_around_mm: float = 2.0  # ... and from the strokes this far around the cell as well
     between_strokes_lit: float = 0.25  # ... and the stroked cells' lower quarter of it is their gaps in plain light
 
     # --- the cells under hard shadows ---
