@@ -247,7 +247,7 @@ def _runs_on(inked: np.ndarray, printed: np.ndarray, ends: np.ndarray, onward: n
     x, y = points[..., 0], points[..., 1]
     height, width = inked.shape
     inside = (x >= 0) & (x < width) & (y >= 0) & (y < height)
-    hits, seen = np.zeros(x.shape, bool), np.zeros(x.shape, bool)
+    hits, seen = np.zeros(x.shape, bool), np.ones(x.shape, bool)  # off the image: seen, and no ink
     hits[inside] = inked[y[inside], x[inside]]
     seen[inside] = ~printed[y[inside], x[inside]]
     counted = seen & (np.cumsum(seen, axis=1) <= window)
