@@ -141,8 +141,8 @@ def test_a_photo_is_read_with_one_blas_thread(monkeypatch):
 
 
 def _hatched_cell(period_px: int, sigma_px: float, shadow: float) -> np.ndarray:
-    """A 64 px cell (16 mm at 4 px/mm) of horizontal hatching, 2 px strokes of ink 0.5 every `period_px`, blurred
-    by `sigma_px`, under light `shadow` darker (its ink added), with 8 px around it."""
+    """A 64 px square (16 mm at 4 px/mm, a cell with its lines) of horizontal hatching, 2 px strokes of ink 0.5
+    every `period_px`, blurred by `sigma_px`, under light `shadow` darker (its ink added), with 8 px around it."""
     ink = np.zeros((80, 80), np.float32)
     for y in range(0, 80, period_px):
         ink[y : y + 2] = 0.5

@@ -336,8 +336,11 @@ class ReaderTuning:
     # light misjudged (`stages._misjudged_light`): residues 0.07-0.26 of ink, solid fills 0.35-0.65 (light 8, 18).
     misjudged_gap: float = 0.1
     between_strokes_share: float = 0.1  # a stroked cell's brightest tenth is the paper between its strokes
-    # ... taken only this many times the printed lines' width (how wide blur shows a thin line) from the strokes: at
-    # 0.7 of the width a Gaussian blur shows (1.6 sigma) a stroke beside it adds under 5% of its ink. The gaps of
+    # ... taken only this many times the printed lines' width (how wide blur shows a thin line: its area over its
+    # peak, about 2.5 sigma of a Gaussian blur) from the strokes' edges (half-way up their ink), about 1.75 sigma: a
+    # stroke's blurred ink is a few percent of its peak there. Stricter than the blur needs (in the blurriest
+    # photos most stroked cells then show no paper at all: harsh 15, none of 37), but at 0.5 the harsh photos kept
+    # 23 cells more in doubt, and at 0.9 no fewer. The gaps of
     # dense hatching are narrower in a blurred photo, their brightest pixels the strokes' ink (harsh 65037, blind:
     # f6-f8's gaps read 0.12-0.18 darker than the light, and g6-g8, light fills beside them, were in doubt as paper
     # under light as dark). On harsh 0-39, 3000-3039, 65000-65039 and 66000-66039, 48 shaded cells were in doubt for
