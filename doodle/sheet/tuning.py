@@ -340,11 +340,11 @@ class ReaderTuning:
     # peak, about 2.5 sigma of a Gaussian blur) from the strokes' edges (half-way up their ink), about 1.75 sigma: a
     # stroke's blurred ink is a few percent of its peak there. Stricter than the blur needs (in the blurriest
     # photos most stroked cells then show no paper at all: harsh 15, none of 37), but at 0.5 the harsh photos kept
-    # 23 cells more in doubt, and at 0.9 no fewer. The gaps of
-    # dense hatching are narrower in a blurred photo, their brightest pixels the strokes' ink (harsh 65037, blind:
-    # f6-f8's gaps read 0.12-0.18 darker than the light, and g6-g8, light fills beside them, were in doubt as paper
-    # under light as dark). On harsh 0-39, 3000-3039, 65000-65039 and 66000-66039, 48 shaded cells were in doubt for
-    # such gaps alone, and one empty cell (66019 c4, still in doubt, as are mixed 100011's a5, d6, h5 and i5).
+    # 23 cells more in doubt, and at 0.9 no fewer. The gaps of dense hatching are narrower in a blurred photo,
+    # their brightest pixels the strokes' ink (harsh 65037, blind: f6-f8's gaps read 0.12-0.18 darker than the
+    # light, and g6-g8, light fills beside them, were in doubt as paper under light as dark). On harsh 0-39,
+    # 3000-3039, 65000-65039 and 66000-66039, 48 shaded cells were in doubt for such gaps alone, and one empty cell
+    # (66019 c4, still in doubt, as are mixed 100011's a5, d6, h5 and i5).
     between_strokes_clear_width: float = 0.7
     between_strokes_around_mm: float = 2.0  # ... and from the strokes this far around the cell as well
     between_strokes_lit: float = 0.25  # ... and the stroked cells' lower quarter of it is their gaps in plain light
