@@ -312,15 +312,18 @@ def on_doubted_lines(cells: set[int], doubted: set[int], pieces: np.ndarray, cle
 
 
 def lines_through(cells: set[int], pieces: np.ndarray, clean: np.ndarray, origin: tuple[int, int],
-                  boxes: tuple[Box, ...], ink: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) -> set[int]:
+                  boxes: tuple[Box, ...], ink: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING,
+                  stroke_ink: float | None = None) -> set[int]:
     """Of `cells`, those whose strokes and ink mostly (`t.scribble_along_share`) lie along one straight piece that
     enters the cell and leaves it, and runs on along its own slant at least `t.pass_reach_mm` past it both ways: a line
     across the page, not a mark of the cell (a scribble's passes are two or more, and turn in its cells).
     The pieces are sparse ones (`scribbles.sparse_pieces`), and shading hides a line from the stroke map: the line
     is followed on in the sheet's `ink` (`FlatField.ink`), darker along its slant than beside it. `pieces`, `clean`,
-    `origin` and `boxes` as for `passed_cells`."""
+    `origin` and `boxes` as for `passed_cells`; `stroke_ink`: how far a line stands out of the ink beside it, at
+    least, in this photo (`t.stroke_ink` unless given: less in a blurred one)."""
     if not len(pieces) or not cells:
         return set()
+    contrast = t.stroke_ink if stroke_ink is None else stroke_ink
     near = near_cells(pieces, cells, origin, (t.pass_reach_mm + t.pass_chain_gap_mm) * px_per_mm, px_per_mm)
     across = near_cells(pieces[near], cells, origin, 0.0, px_per_mm)
     lines = chained(pieces[near], px_per_mm, t, seeds=np.flatnonzero(across))[across] + np.array([*origin, *origin])
@@ -342,7 +345,8 @@ def lines_through(cells: set[int], pieces: np.ndarray, clean: np.ndarray, origin
                     and float(inked[along].sum()) >= t.scribble_along_share * float(inked.sum())):
                 continue
             ends = _ends(_fitted(strokes & along, line - corner) + corner, sides)
-            if ends is not None and all(_runs_on(ink, end, heading, px_per_mm, t) for end, heading in ends):
+            if ends is not None and all(_runs_on(ink, end, heading, px_per_mm, t, contrast)
+                                        for end, heading in ends):
                 found.add(index)
                 break
     return found
@@ -365,7 +369,8 @@ def ends_running_on(strokes: np.ndarray, corner: tuple[int, int], frame: Box, in
         return 0
     x0, y0, x1, y1 = frame
     ends = _ends(line + np.array([*corner, *corner], np.float64), (x0, y0, x1 - x0 + 1, y1 - y0 + 1))
-    return 0 if ends is None else sum(_runs_on(ink, end, heading, px_per_mm, t) for end, heading in ends)
+    return 0 if ends is None else sum(_runs_on(ink, end, heading, px_per_mm, t, t.stroke_ink)
+                                      for end, heading in ends)
 
 
 def _fitted(strokes: np.ndarray, line: np.ndarray) -> np.ndarray:
@@ -394,10 +399,11 @@ def _ends(line: np.ndarray, rect: tuple[int, int, int, int]) -> tuple[tuple[np.n
     return ((np.array(enter, np.float64), -unit), (np.array(leave, np.float64), unit)) if crosses else None
 
 
-def _runs_on(ink: np.ndarray, end: np.ndarray, heading: np.ndarray, px_per_mm: float, t: ReaderTuning) -> bool:
+def _runs_on(ink: np.ndarray, end: np.ndarray, heading: np.ndarray, px_per_mm: float, t: ReaderTuning,
+             stroke_ink: float) -> bool:
     """Whether a line runs on along `heading` from `end` (sheet-image pixels) for `t.pass_reach_mm`, in
     `t.crossing_landed_share` of the far half of that: where the `ink` along `t.crossing_slant_mm` of the line
-    (widened by `t.crossing_meet_mm`: its wobble) is `t.stroke_ink` more than beside it, `t.crossing_reach_mm` away
+    (widened by `t.crossing_meet_mm`: its wobble) is `stroke_ink` more than beside it, `t.crossing_reach_mm` away
     on either side. Strokes at other slants (hatching the line runs through) darken both alike."""
     reach, aside = t.pass_reach_mm * px_per_mm, t.crossing_reach_mm * px_per_mm
     half = max(round(t.crossing_slant_mm * px_per_mm / 2), 1)
@@ -423,5 +429,5 @@ def _runs_on(ink: np.ndarray, end: np.ndarray, heading: np.ndarray, px_per_mm: f
     steps = np.arange(reach / 2, reach + 1.0)  # its far half: the kernel and the widening blur a line's end
     points = np.round(end + heading * steps[:, None]).astype(int) - np.array([x0, y0])
     inside = (points[:, 0] >= 0) & (points[:, 0] < x1 - x0) & (points[:, 1] >= 0) & (points[:, 1] < y1 - y0)
-    hits = int((contrast[points[inside, 1], points[inside, 0]] >= t.stroke_ink).sum())
+    hits = int((contrast[points[inside, 1], points[inside, 0]] >= stroke_ink).sum())
     return hits >= t.crossing_landed_share * len(steps)

@@ -252,7 +252,7 @@ def _runs_on(inked: np.ndarray, printed: np.ndarray, ends: np.ndarray, onward: n
     seen[inside] = ~printed[y[inside], x[inside]]
     counted = seen & (np.cumsum(seen, axis=1) <= window)
     count = counted.sum(axis=1)
-    return (2 * count >= window) & ((hits & counted).sum(axis=1) >= t.scribble_runs_on_share * np.maximum(count, 1))
+    return (2 * count >= window) & ((hits & counted).sum(axis=1) >= t.scribble_runs_on_share * count)
 
 
 def _close_pairs(points: np.ndarray, reach: float) -> np.ndarray:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cache
 
 import cv2
@@ -636,8 +636,8 @@ def decide_cells(read: SheetRead) -> None:
     # ink is not the cell's mark (stray-line 200010: a line at 45 degrees through d9, e8, f7 and g6, just off their
     # corners; f7, empty between hatched cells, read 0.106 of ink, shaded and sure). It runs on where it stands out
     # as the photo's strokes do (less in a blurred photo: `_stroke_ink`).
-    through = lines_through(sure, read.pieces, read.clean, origin, boxes, field_.ink, PX_PER_MM,
-                            replace(t, stroke_ink=read.strokes.stroke_ink))
+    through = lines_through(sure, read.pieces, read.clean, origin, boxes, field_.ink, PX_PER_MM, t,
+                            stroke_ink=read.strokes.stroke_ink)
     for index in (doubted_lines | through
                   | ending_in_paper(sure, paper, read.pieces, read.clean, origin, boxes, PX_PER_MM, t)):
         decided[index] = (True, min(decided[index][1], t.shadow_doubt))
