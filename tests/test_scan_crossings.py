@@ -174,15 +174,28 @@ def test_slashes_without_outlines_are_read_as_marks_without_doubt(seed):
 
 @pytest.mark.parametrize(("style", "seed"), [(None, 2), ("slash", 0), ("slash", 6), ("slash", 9), ("slash", 10),
                                            ("slash", 90019), ("slash", 230016), (None, 200010),
-                                           ("slash", 90005), ("slash", 270003), (None, 570014), (None, 570019)])
+                                           ("slash", 90005), ("slash", 270003), (None, 570014), (None, 570019),
+                                           (None, 680023)])
 def test_a_stray_line_is_never_read_as_shading_without_a_doubt(style, seed):
     """Stray pencil lines over empty cells: two through e9-g9 read as three shaded cells, unflagged (as dense as
     hatching, with the ink of a line); lines coming in through a corner, or along the cells' diagonals beside a
     patch of slashes, read as slashes (230016: beside patches outlined apart); a line at 45 degrees through
     hatched cells and an empty one between them, off their corners (200010: f7, 0.106 of ink); lines along an empty
     cell's diagonal and on beside the slashes across its corners (90005: c3; 270003: h9, from inside it); a line
-    from the margin through the grid's border a millimetre from b9's corner, ending in b9 (570014, blind), and one
-    from 4.5 mm out in the margin across a3 (570019, blind)."""
+    from the margin through the grid's border a millimetre from b9's corner, ending in b9 (570014, blind), one
+    from 4.5 mm out in the margin across a3 (570019, blind), and one from the grid's corner to a9's far corner, a
+    slash to the eye with nothing marked beside it (680023, blind)."""
     photo = styled_photo(seed, "mild", style=style, distractor="stray line")
     result = read_photo(photo.jpeg)
     assert wrong_items(result, photo.truth) <= flagged(result)
+
+
+@pytest.mark.parametrize(("outlines", "seed", "cell"), [("partial", 2, "h1"), ("partial", 10003, "b7"),
+                                                       ("some", 10005, "f5")])
+def test_a_slash_alone_with_no_outline_is_read_shaded_in_doubt(outlines, seed, cell):
+    """A patch of one cell (the Single square) marked by a slash, with no outline and nothing marked beside it:
+    a stray line along the cell's diagonal looks the same. Offered as shaded, in doubt."""
+    photo = styled_photo(seed, "mild", style="slash", outlines=outlines)
+    result = read_photo(photo.jpeg)
+    assert result.quilt == photo.truth.quilt
+    assert cell in {doubt.name for doubt in result.uncertain if doubt.kind == "cell"}

@@ -761,6 +761,13 @@ def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tup
             # whose curve crossings.py does not follow, brown on its strokes and not over the cell).
             # DECISION: so is a cell in which a scribble's passes turn back, its strokes those passes: a stray line
             # never turns back (scribbles.py).
+            if (index in read.confined and few_strokes and not outlined
+                    and not _marked_beside(read, index)):
+                # A few strokes alone, no outline around them and nothing marked beside them: a patch of one cell
+                # (the Single square), or a stray line lying along the cell's diagonal, corner to corner; nothing
+                # tells them apart (stray-line 680023, blind: a line from the grid's corner to a9's far corner,
+                # read as a9's slash, shaded and sure). Shaded, in doubt.
+                doubtful.add(index)
             return True, True
     if not shaded and strokes >= t.stroke_mark:
         # Little ink on average, but strokes: a deliberate mark (a slash, a loose scribble) when the player
@@ -1188,6 +1195,15 @@ def _shading_darkness(read: SheetRead, boxes: tuple[Box, ...]) -> float | None:
     if len(pencil) < t.shading_reference_cells:
         return None
     return float(np.median([_darkest_ink(read, boxes[index]) for index in pencil]))
+
+
+def _marked_beside(read: SheetRead, index: int) -> bool:
+    """Whether a cell that shares a printed line with the cell `index` is marked: ink over the threshold, or
+    strokes."""
+    t = read.tuning
+    row, col = divmod(index, SIZE)
+    return any(read.values[r * SIZE + c] > read.threshold or read.strokes.shares[r * SIZE + c] >= t.stroke_mark
+               for r, c in neighbours((row, col)) if 0 <= r < SIZE and 0 <= c < SIZE)
 
 
 def _brown(read: SheetRead, index: int, box: Box) -> bool:
