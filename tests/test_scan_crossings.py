@@ -9,7 +9,7 @@ import pytest
 
 from doodle.quilt import SIZE
 from doodle.sheet import layout
-from doodle.sheet.crossings import confined_cells, crossing_margin_px
+from doodle.sheet.crossings import confined_cells, crossing_margin_px, crossings, passed_through, without_grid_lines
 from doodle.sheet.outline import drawn_sides
 from doodle.sheet.scan import read_photo
 from doodle.sheet.stages import PX_PER_MM, cell_boxes
@@ -196,6 +196,31 @@ def test_a_slash_alone_with_no_outline_is_read_shaded_in_doubt(outlines, seed, c
     """A patch of one cell (the Single square) marked by a slash, with no outline and nothing marked beside it:
     a stray line along the cell's diagonal looks the same. Offered as shaded, in doubt."""
     photo = styled_photo(seed, "mild", style="slash", outlines=outlines)
+    result = read_photo(photo.jpeg)
+    assert result.quilt == photo.truth.quilt
+    assert cell in {doubt.name for doubt in result.uncertain if doubt.kind == "cell"}
+
+
+def test_a_line_through_cells_crosses_two_sides_of_each_it_passes_and_a_slash_none():
+    """A line enters and leaves the cells it passes through (`passed_through`); a slash stays within its cell."""
+    sheet = _printed_sheet()
+    cv2.line(sheet, _at(4.4, 2.3), _at(4.6, 5.7), PENCIL, 3, cv2.LINE_AA)  # ends in c5 and f5, through d5 and e5
+    _slash(sheet, 1, 1)
+    strokes = StrokeMap(sheet, cell_boxes(), PX_PER_MM, margin_px=crossing_margin_px(PX_PER_MM))
+    found = crossings(strokes, without_grid_lines(strokes, PX_PER_MM), PX_PER_MM)
+    every = set(range(SIZE * SIZE))
+    assert passed_through(found, every) == {4 * SIZE + 3, 4 * SIZE + 4}
+    assert passed_through(found, every, least=1) == {4 * SIZE + col for col in range(2, 6)}
+
+
+@pytest.mark.parametrize(("style", "outlines", "seed", "cell"), [("loose scribble", "some", 720005, "g7"),
+                                                                 ("loose scribble", "some", 720003, "e4"),
+                                                                 ("loose scribble", "always", 21, "b2")])
+def test_a_pass_through_a_cell_the_outlines_leave_out_offers_it_empty_in_doubt(style, outlines, seed, cell):
+    """A cell outlined around on all four sides by its neighbours' outlines (the notch of a U, a gap between
+    patches), that a scribble's pass crosses on its way between two turns: the pass is no mark of its. Offered as
+    empty, in doubt (a patch of one cell, not outlined, would look the same)."""
+    photo = styled_photo(seed, "mild", style=style, outlines=outlines)
     result = read_photo(photo.jpeg)
     assert result.quilt == photo.truth.quilt
     assert cell in {doubt.name for doubt in result.uncertain if doubt.kind == "cell"}

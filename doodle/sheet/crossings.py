@@ -35,13 +35,29 @@ def crossing_margin_px(px_per_mm: float, t: ReaderTuning = TUNING) -> int:
     return round((t.cell_inset_mm + t.crossing_run_on_mm + 1.0) * px_per_mm)
 
 
+Crossings = tuple[set[tuple[str, int, int]], set[tuple[frozenset[int], bool]]]
+
+
+def crossings(strokes: StrokeMap, clean: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) -> Crossings:
+    """The cells' sides that strokes cross, and the corners they run through at a slant (`_crossed_sides`).
+    `clean`: the stroke map without the grid's lines (`without_grid_lines`)."""
+    return _crossed_sides(strokes, clean, px_per_mm, t)
+
+
+def passed_through(found: Crossings, cells: set[int], least: int = 2) -> set[int]:
+    """The `cells` (index row * 9 + col) with `least` of their sides crossed by strokes (`crossings`): a line
+    enters and leaves them."""
+    crossed, _ = found
+    return {index for index in cells if len(crossed & _sides(index)) >= least}
+
+
 def confined_cells(strokes: StrokeMap, boxes: tuple[tuple[int, int, int, int], ...], cells: set[int],
                    px_per_mm: float, t: ReaderTuning = TUNING, clean: np.ndarray | None = None,
-                   drawn: dict[str, np.ndarray] | None = None) -> set[int]:
+                   drawn: dict[str, np.ndarray] | None = None, found: Crossings | None = None) -> set[int]:
     """The `cells` (index row * 9 + col) whose strokes run across them from side to side and top to bottom and
     cross none of their sides: a mark of the cell's own. `strokes` must reach `crossing_margin_px` past the cells'
     interiors (`boxes`); `clean` is its `without_grid_lines`, when already made; `drawn` is where outlines are
-    drawn (`outline.drawn_sides`), when known.
+    drawn (`outline.drawn_sides`), when known; `found`, its `crossings`, when already made.
 
     Running across the cell, as a slash or an X does: the end of a line coming in through a corner need not
     (slash-stray-line 0, 6 and 10 read such a cell as shaded, unflagged), nor a line crossing the cell at a
@@ -61,7 +77,8 @@ def confined_cells(strokes: StrokeMap, boxes: tuple[tuple[int, int, int, int], .
         return set()
     if clean is None:
         clean = without_grid_lines(strokes, px_per_mm, t)
-    crossed, corners = _crossed_sides(strokes, clean, px_per_mm, t)
+    crossed, corners = found if found is not None else _crossed_sides(strokes, clean, px_per_mm, t)
+    corners = set(corners)  # added to below: the caller's stays as found
     candidates = {index for index in cells
                   if not crossed & _sides(index) and _runs_across(strokes.at(boxes[index]), t)}
     # Which of its diagonals ("\\" True, "/" False) each candidate's strokes lie along, end to end.

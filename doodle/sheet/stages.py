@@ -26,7 +26,7 @@ from doodle.quilt import MAX_ROUND_SCORE, SIZE, Quilt, mask_of
 from doodle.sheet import layout, pictures
 from doodle.sheet.bubble_rings import ringed_digit, ringed_shares
 from doodle.sheet.cover import GridPrint, cover_over, grid_print
-from doodle.sheet.crossings import confined_cells, crossing_margin_px, without_grid_lines
+from doodle.sheet.crossings import confined_cells, crossing_margin_px, crossings, passed_through, without_grid_lines
 from doodle.sheet.doubts import Uncertain
 from doodle.sheet.grain import Grain, cleanest_quarter, grain_of, paper_blocks, print_line_width_mm
 from doodle.sheet.light import (
@@ -151,6 +151,7 @@ class SheetRead:
     confined: set[int] = field(init=False)  # cells with strokes, none crossing their sides (see `crossings`)
     scribbled: set[int] = field(init=False)  # cells where a scribble's passes turn back (see `scribbles`)
     passed: set[int] = field(init=False)  # outlined cells whose strokes are a pass from beyond a drawn side (`passes`)
+    left_out: set[int] = field(init=False)  # cells a line passes through, outlined around on all four sides
     clean: np.ndarray = field(init=False)  # the stroke map without the grid's lines (`crossings.without_grid_lines`)
     pieces: np.ndarray = field(init=False)  # the strokes' straight pieces in it (`scribbles.sparse_pieces`)
     # measure_print
@@ -380,17 +381,19 @@ def find_strokes(read: SheetRead) -> None:
     drawn = read.drawn = drawn_sides(lines, t)
     stroked = {i for i in marked if read.strokes.shares[i] >= t.stroke_mark}
     clean = without_grid_lines(read.strokes, PX_PER_MM, t)
-    read.confined = confined_cells(read.strokes, boxes, stroked, PX_PER_MM, t, clean, drawn)
+    found = crossings(read.strokes, clean, PX_PER_MM, t)
+    read.confined = confined_cells(read.strokes, boxes, stroked, PX_PER_MM, t, clean, drawn, found)
     origin = (read.strokes.x0, read.strokes.y0)
     read.scribbled, read.passed = set(), set()
     read.clean, read.pieces = clean, np.zeros((0, 4))
+    turning: set[int] = set()
     if stroked:
         pieces = read.pieces = sparse_pieces(clean, origin, read.strokes.shares, PX_PER_MM, t)
         # A scribble that turns in a cell the outlines around it leave out is a patch's next door, run on past its
         # outline (scribble-outlined 130003: c3, a hole in a U of cells outlined on their own sides; d3's scribble
         # turned back 2 mm inside c3's far side, and c3 read shaded and sure).
-        read.scribbled = (scribbled_cells(clean, origin, boxes, read.strokes.shares, pieces, PX_PER_MM, t) & stroked
-                          ) - shut_out(drawn)
+        turning = scribbled_cells(clean, origin, boxes, read.strokes.shares, pieces, PX_PER_MM, t) & stroked
+        read.scribbled = turning - shut_out(drawn)
         # An outlined cell marked by its strokes alone, not its own nor a scribble's, may hold a pass from next
         # door (see `passes`).
         # Its strokes may add up past the threshold (where it is low: a sheet of scribbles, no fills), as a pass
@@ -405,6 +408,12 @@ def find_strokes(read: SheetRead) -> None:
                                       scribbled=read.scribbled)
         read.confined -= turned
         read.passed |= turned
+    # A cell the neighbours' outlines leave out on all four sides, that a line enters and leaves without turning in
+    # it, is the hole of a U or a gap between patches that a scribble passed over on its way (loose-scribble 720005,
+    # blind: g7, in the notch of a U outlined around it, crossed by the pass between two turns, offered shaded in
+    # doubt). A turn there may be its own scribble's (loose-scribble 610002: d4, a patch of one cell, its outline
+    # not seen).
+    read.left_out = passed_through(found, stroked & shut_out(drawn, least=4)) - read.confined - turning
     read.show("strokes", _strokes_picture)
 
 
@@ -769,6 +778,11 @@ def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tup
                 # read as a9's slash, shaded and sure). Shaded, in doubt.
                 doubtful.add(index)
             return True, True
+    if index in read.left_out and few_strokes:
+        # A few strokes passing through a cell the outlines around it leave out: a pass on its way, no mark.
+        # Offered as empty, in doubt: a patch of one cell, not outlined, may lie there too.
+        doubtful.add(index)
+        return False, False
     if not shaded and strokes >= t.stroke_mark:
         # Little ink on average, but strokes: a deliberate mark (a slash, a loose scribble) when the player
         # outlined the cell, else maybe a stray line (or a ring's rim: see below). Brown strokes in an outline may
