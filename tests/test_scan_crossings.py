@@ -215,9 +215,11 @@ def test_a_line_through_cells_crosses_two_sides_of_each_it_passes_and_a_slash_no
 
 @pytest.mark.parametrize(("style", "outlines", "seed", "cell"), [("loose scribble", "some", 720005, "g7"),
                                                                  ("loose scribble", "some", 720003, "e4"),
-                                                                 ("loose scribble", "always", 21, "b2")])
+                                                                 ("loose scribble", "always", 21, "b2"),
+                                                                 ("loose scribble", "some", 17, "f5"),
+                                                                 ("loose scribble", "always", 19, "b2")])
 def test_a_pass_through_a_cell_the_outlines_leave_out_offers_it_empty_in_doubt(style, outlines, seed, cell):
-    """A cell outlined around on all four sides by its neighbours' outlines (the notch of a U, a gap between
+    """A cell outlined around on three or four sides by its neighbours' outlines (the notch of a U, a gap between
     patches), that a scribble's pass crosses on its way between two turns: the pass is no mark of its. Offered as
     empty, in doubt (a patch of one cell, not outlined, would look the same)."""
     photo = styled_photo(seed, "mild", style=style, outlines=outlines)
