@@ -37,13 +37,25 @@ def stray_line_cells(cells: set[int], paper: set[int], pieces: np.ndarray, clean
         if off_grid and not (ends < 0).any():
             continue
         from_nowhere = any(c < 0 or c in paper for c in ends.tolist())
-        in_marks = (int(ends[0]) in marked, int(ends[1]) in marked)
+        in_marks = _ends_in_marks(line, ends, marked, origin, px_per_mm, t)
         if _turns_back(line, lines, pieces, clean, from_nowhere, origin, px_per_mm, t,
                        in_marks=in_marks) or _corner_to_corner(line, origin, px_per_mm, t):
             continue
         along = along_pieces(clean.shape, line[None], px_per_mm, t)
         found |= {index for index in cells - found if mostly_along(clean, along, boxes[index], origin, px_per_mm, t)}
     return found
+
+
+def _ends_in_marks(line: np.ndarray, ends: np.ndarray, marked: Set[int], origin: tuple[int, int], px_per_mm: float,
+                   t: ReaderTuning) -> tuple[bool, bool]:
+    """Whether each end of `line` lies in a cell of `marked` (`ends`: the cells they lie in), or runs into one within
+    t.stray_meet_mm on: a mark's strokes hide the line where it runs on into them, and the line's pieces end at its
+    edge (stray-line 19: a line from a5 down through a9's hatching and off the grid, found only as far as a8's
+    side; a9's hatching was taken for its turn, and a6-a8, empty, were offered as shaded)."""
+    unit = _unit(line)
+    ahead = cells_at(np.array([line[:2] - unit * t.stray_meet_mm * px_per_mm,
+                               line[2:] + unit * t.stray_meet_mm * px_per_mm]), origin, px_per_mm)
+    return (int(ends[0]) in marked or int(ahead[0]) in marked, int(ends[1]) in marked or int(ahead[1]) in marked)
 
 
 def _lines(pieces: np.ndarray, seeds: np.ndarray, px_per_mm: float, t: ReaderTuning) -> np.ndarray:
