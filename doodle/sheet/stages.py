@@ -381,7 +381,7 @@ def find_strokes(read: SheetRead) -> None:
     drawn = read.drawn = drawn_sides(lines, t)
     stroked = {i for i in marked if read.strokes.shares[i] >= t.stroke_mark}
     clean = without_grid_lines(read.strokes, PX_PER_MM, t)
-    found = crossings(read.strokes, clean, PX_PER_MM, t)
+    found = crossings(read.strokes, clean, PX_PER_MM, t) if stroked else (set(), set())
     read.confined = confined_cells(read.strokes, boxes, stroked, PX_PER_MM, t, clean, drawn, found)
     origin = (read.strokes.x0, read.strokes.y0)
     read.scribbled, read.passed = set(), set()
