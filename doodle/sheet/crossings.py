@@ -45,8 +45,8 @@ def crossings(strokes: StrokeMap, clean: np.ndarray, px_per_mm: float, t: Reader
 
 
 def passed_through(found: Crossings, cells: set[int], least: int = 2) -> set[int]:
-    """The `cells` (index row * 9 + col) with `least` of their sides crossed by strokes (`crossings`): a line
-    enters and leaves them."""
+    """The `cells` (index row * 9 + col) with at least `least` of their sides crossed by strokes (`crossings`):
+    with two, a line enters and leaves them."""
     crossed, _ = found
     return {index for index in cells if len(crossed & _sides(index)) >= least}
 

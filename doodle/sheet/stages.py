@@ -778,7 +778,8 @@ def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tup
                 # A few strokes alone, no outline around them and nothing marked beside them: a patch of one cell
                 # (the Single square), or a stray line lying along the cell's diagonal, corner to corner; nothing
                 # tells them apart (stray-line 680023, blind: a line from the grid's corner to a9's far corner,
-                # read as a9's slash, shaded and sure). Shaded, in doubt.
+                # read as a9's slash, shaded and sure). Shaded, in doubt (a cell in `doubtful` is capped at
+                # t.shadow_doubt however sure its marks).
                 doubtful.add(index)
             return True, True
     if index in read.left_out and value < t.stray_ink:

@@ -26,8 +26,9 @@ def stray_line_cells(cells: set[int], paper: set[int], pieces: np.ndarray, clean
     """Of `cells` (index row * 9 + col), those whose strokes mostly lie along one straight line at least
     `t.stray_line_least_mm` long that turns back at neither end (`_turns_back`) and does not run from one cell's
     corner to another's along their diagonals; with `off_grid`, only a line with an end off the grid. `paper`: the
-    cells known to be empty; `marked`: those with a mark of their own, where an end tells nothing (see
-    `_turns_back`); `pieces`, `clean`, `origin` and `boxes` as for `passes.passed_cells`."""
+    cells known to be empty; `marked`: those with a mark of their own, where an end, or the line carried on past it
+    into them, tells nothing (see `_turns_back` and `_ends_in_marks`); `pieces`, `clean`, `origin` and `boxes` as
+    for `passes.passed_cells`."""
     if not len(pieces) or not cells:
         return set()
     found: set[int] = set()
@@ -48,10 +49,10 @@ def stray_line_cells(cells: set[int], paper: set[int], pieces: np.ndarray, clean
 
 def _ends_in_marks(line: np.ndarray, ends: np.ndarray, marked: Set[int], origin: tuple[int, int], px_per_mm: float,
                    t: ReaderTuning) -> tuple[bool, bool]:
-    """Whether each end of `line` lies in a cell of `marked` (`ends`: the cells they lie in), or runs into one within
-    t.stray_meet_mm on: a mark's strokes hide the line where it runs on into them, and the line's pieces end at its
-    edge (stray-line 19: a line from a5 down through a9's hatching and off the grid, found only as far as a8's
-    side; a9's hatching was taken for its turn, and a6-a8, empty, were offered as shaded)."""
+    """Whether each end of `line` lies in a cell of `marked` (`ends`: the cells they lie in), or the line carried
+    on t.stray_meet_mm past it reaches one: a mark's strokes hide the line where it runs on into them, and the
+    line's pieces end at its edge (stray-line 19: a line from a5 down through a9's hatching and off the grid, found
+    only as far as a8's side; a9's hatching was taken for its turn, and a6-a8, empty, were offered as shaded)."""
     unit = _unit(line)
     ahead = cells_at(np.array([line[:2] - unit * t.stray_meet_mm * px_per_mm,
                                line[2:] + unit * t.stray_meet_mm * px_per_mm]), origin, px_per_mm)
@@ -81,9 +82,10 @@ def _turns_back(line: np.ndarray, lines: np.ndarray, pieces: np.ndarray, clean: 
     Not at an end where the line went on out of the grid (`_runs_off_grid`; `origin`: the sheet image's pixel at
     `clean`'s (0, 0)). Nor are the strokes of another of the `lines` that runs on past an end both ways a turn
     there (stray-line 0: a line ending 3.9 mm from another that crosses the grid past it was read as turning back).
-    Nor is an end in a cell with a mark of its own (`in_marks`, per end): the strokes around it are that mark's, a
-    fill's edge, hatching, a slash (stray-line 670000, blind: a line from h6's hatching on through h7, empty, was
-    read as turning back among the hatching; h7 was offered as shaded)."""
+    Nor is an end in a cell with a mark of its own, or that runs on into one (`in_marks`, per end:
+    `_ends_in_marks`): the strokes around it are that mark's, a fill's edge, hatching, a slash (stray-line 670000,
+    blind: a line from h6's hatching on through h7, empty, was read as turning back among the hatching; h7 was
+    offered as shaded)."""
     unit = _unit(line)
     slants = pieces[:, 2:] - pieces[:, :2]
     slanted = np.abs(slants @ unit) < np.cos(np.radians(t.pass_chain_deg)) * np.maximum(
