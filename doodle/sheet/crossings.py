@@ -38,12 +38,6 @@ def crossing_margin_px(px_per_mm: float, t: ReaderTuning = TUNING) -> int:
 Crossings = tuple[set[tuple[str, int, int]], set[tuple[frozenset[int], bool]]]
 
 
-def crossings(strokes: StrokeMap, clean: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) -> Crossings:
-    """The cells' sides that strokes cross, and the corners they run through at a slant (`_crossed_sides`).
-    `clean`: the stroke map without the grid's lines (`without_grid_lines`)."""
-    return _crossed_sides(strokes, clean, px_per_mm, t)
-
-
 def passed_through(found: Crossings, cells: set[int], least: int = 2) -> set[int]:
     """The `cells` (index row * 9 + col) with at least `least` of their sides crossed by strokes (`crossings`):
     with two, a line enters and leaves them."""
@@ -77,7 +71,7 @@ def confined_cells(strokes: StrokeMap, boxes: tuple[tuple[int, int, int, int], .
         return set()
     if clean is None:
         clean = without_grid_lines(strokes, px_per_mm, t)
-    crossed, corners = found if found is not None else _crossed_sides(strokes, clean, px_per_mm, t)
+    crossed, corners = found if found is not None else crossings(strokes, clean, px_per_mm, t)
     corners = set(corners)  # added to below: the caller's stays as found
     candidates = {index for index in cells
                   if not crossed & _sides(index) and _runs_across(strokes.at(boxes[index]), t)}
@@ -168,7 +162,7 @@ class _Slants:
 def _run_on_past_corners(slants: _Slants, strokes: StrokeMap, index: int, diagonals: set[bool], px_per_mm: float,
                          t: ReaderTuning) -> set[tuple[frozenset[int], bool]]:
     """The corners through which a cell's strokes run on along one of its diagonals into a cell as full of strokes
-    as shading (never a slash's partner), as `_crossed_sides` gives them: the two cells the line runs through there
+    as shading (never a slash's partner), as `crossings` gives them: the two cells the line runs through there
     and whether it falls to the right. Into such a cell, the strips by the corner hold no single stroke to carry
     across (its strokes, an outline crowding the corner); so the line's own slant is followed past the corner
     instead, in the strokes that run along that slant (a scribble's, at other slants, drop out: stray-line 150022,
@@ -265,8 +259,7 @@ def _sides(index: int) -> set[tuple[str, int, int]]:
     return {("h", row, col), ("h", row + 1, col), ("v", col, row), ("v", col + 1, row)}
 
 
-def _crossed_sides(strokes: StrokeMap, lines: np.ndarray, px_per_mm: float,
-                   t: ReaderTuning) -> tuple[set[tuple[str, int, int]], set[tuple[frozenset[int], bool]]]:
+def crossings(strokes: StrokeMap, lines: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) -> Crossings:
     """The sides crossed; and, for each stroke through a corner at a slant (within `t.outline_band_mm` of it), the
     two cells it runs through there (an index of -1 for off the grid) and whether it falls to the right ("\\").
     `lines`: the stroke map without the grid's lines (`without_grid_lines`)."""

@@ -387,13 +387,14 @@ def find_strokes(read: SheetRead) -> None:
     read.scribbled, read.passed = set(), set()
     read.clean, read.pieces = clean, np.zeros((0, 4))
     turning: set[int] = set()
+    left_out_by_outlines = shut_out(drawn)
     if stroked:
         pieces = read.pieces = sparse_pieces(clean, origin, read.strokes.shares, PX_PER_MM, t)
         # A scribble that turns in a cell the outlines around it leave out is a patch's next door, run on past its
         # outline (scribble-outlined 130003: c3, a hole in a U of cells outlined on their own sides; d3's scribble
         # turned back 2 mm inside c3's far side, and c3 read shaded and sure).
         turning = scribbled_cells(clean, origin, boxes, read.strokes.shares, pieces, PX_PER_MM, t) & stroked
-        read.scribbled = turning - shut_out(drawn)
+        read.scribbled = turning - left_out_by_outlines
         # An outlined cell marked by its strokes alone, not its own nor a scribble's, may hold a pass from next
         # door (see `passes`).
         # Its strokes may add up past the threshold (where it is low: a sheet of scribbles, no fills), as a pass
@@ -416,7 +417,7 @@ def find_strokes(read: SheetRead) -> None:
     # scribble-outlined 0-23 and 10000-10023 and seeds 0-23 of the other styles, 27 empty cells were offered
     # shaded for such a pass, and 4 shaded ones are now offered empty (3 with a scribble turning on their sides, 1
     # under glare); with all four sides drawn, 7 and none.
-    read.left_out = passed_through(found, stroked & shut_out(drawn)) - read.confined - turning
+    read.left_out = passed_through(found, stroked & left_out_by_outlines) - read.confined - turning
     read.show("strokes", _strokes_picture)
 
 
@@ -1220,9 +1221,8 @@ def _marked_beside(read: SheetRead, index: int) -> bool:
     """Whether a cell that shares a printed line with the cell `index` is marked: ink over the threshold, or
     strokes."""
     t = read.tuning
-    row, col = divmod(index, SIZE)
     return any(read.values[r * SIZE + c] > read.threshold or read.strokes.shares[r * SIZE + c] >= t.stroke_mark
-               for r, c in neighbours((row, col)) if 0 <= r < SIZE and 0 <= c < SIZE)
+               for r, c in side_neighbours(index))
 
 
 def _brown(read: SheetRead, index: int, box: Box) -> bool:
