@@ -15,6 +15,8 @@ from tests.photogen import make_photo
 from tests.photogen_styles import styled_photo
 from tests.test_scan import flagged, wrong_items
 
+NO_EDGE = float("inf")  # a tint's smeared edge (`fill_edges`) not asked about: to see another rule alone
+
 
 @pytest.mark.parametrize("seed", [10015, 7])
 def test_a_rubbed_out_patch_is_never_read_shaded_without_a_doubt(seed):
@@ -26,9 +28,10 @@ def test_a_rubbed_out_patch_is_never_read_shaded_without_a_doubt(seed):
     wrong = wrong_items(result, photo.truth)
     assert wrong, "the ghost is read shaded (in doubt): a light fill looks the same"
     assert not wrong - flagged(result)
-    # The wider margin alone catches it (so does the ghost's faintness beside the sheet's shading, in either band:
-    # see below).
-    margin_alone = replace(TUNING, faint_tint_share=0.0, faint_smooth_tint_share=0.0, alike_tint_ratio=1.0)
+    # The wider margin alone catches it (so do the ghost's faintness beside the sheet's shading, in either band,
+    # and its smeared edge: see below).
+    margin_alone = replace(TUNING, faint_tint_share=0.0, faint_smooth_tint_share=0.0, alike_tint_ratio=1.0,
+                           smeared_edge_ratio=NO_EDGE)
     alone = read_photo(photo.jpeg, tuning=margin_alone)
     assert not wrong_items(alone, photo.truth) - flagged(alone)
     before = read_photo(photo.jpeg, tuning=replace(margin_alone, bare_tint_margin_factor=1.0))
@@ -64,7 +67,7 @@ def test_a_ghost_far_fainter_than_the_sheets_shading_is_in_doubt_for_that():
     result = read_photo(photo.jpeg)
     wrong = wrong_items(result, photo.truth)
     assert ghost <= wrong and not wrong - flagged(result)
-    before = read_photo(photo.jpeg, tuning=replace(TUNING, faint_tint_share=0.0))
+    before = read_photo(photo.jpeg, tuning=replace(TUNING, faint_tint_share=0.0, smeared_edge_ratio=NO_EDGE))
     assert ghost <= wrong_items(before, photo.truth) - flagged(before)
 
 
@@ -101,7 +104,7 @@ def test_a_ghosts_cells_share_the_doubt_one_of_them_is_in():
     result = read_photo(photo.jpeg)
     wrong = wrong_items(result, photo.truth)
     assert ghost <= wrong and not wrong - flagged(result)
-    alone = read_photo(photo.jpeg, tuning=replace(TUNING, alike_tint_ratio=1.0))
+    alone = read_photo(photo.jpeg, tuning=replace(TUNING, alike_tint_ratio=1.0, smeared_edge_ratio=NO_EDGE))
     assert {"g4", "h5", "i6"} <= wrong_items(alone, photo.truth) - flagged(alone)
 
 
@@ -115,7 +118,7 @@ def test_a_ghost_as_faint_as_a_light_fill_but_smoother_is_in_doubt(seed, ghost):
     result = read_photo(photo.jpeg)
     wrong = wrong_items(result, photo.truth)
     assert ghost <= wrong and not wrong - flagged(result)
-    before = read_photo(photo.jpeg, tuning=replace(TUNING, faint_smooth_tint_share=0.0))
+    before = read_photo(photo.jpeg, tuning=replace(TUNING, faint_smooth_tint_share=0.0, smeared_edge_ratio=NO_EDGE))
     assert ghost <= wrong_items(before, photo.truth) - flagged(before)
 
 
@@ -129,3 +132,19 @@ def test_a_ghost_s_doubt_stops_at_a_line_drawn_between_two_patches():
     assert not wrong_items(result, photo.truth)
     assert "d4" in flagged(result)
     assert not {"e4", "f4", "g4", "h4", "e5", "h5"} & flagged(result)
+
+
+@pytest.mark.parametrize(("seed", "ghost"), [(690003, {"g3", "g4", "g5", "h5", "i5", "i6", "i7"}),
+                                             (630004, {"h8", "i8", "h9", "c9"})])
+def test_a_ghost_whose_edge_the_eraser_smeared_is_in_doubt(seed, ghost):
+    """Erased 690003 and 630004 (blind sets of earlier stops): patches rubbed out to 0.25-0.40 of the sheet's
+    shading, in photos a little too soft to show pencil grain (printed lines 0.65-0.67 mm wide), read shaded and
+    sure. Their edges rise from the paper beside the lines over 0.67-1.34 mm, where the sheet's fills rise over
+    0.3; fills rise over 0.87 of the print's width at most (`fill_edges`). The cells within the ghost, with no edge
+    of their own in view, share the doubt (g5 and i5; h9)."""
+    photo = styled_photo(seed, "mild", distractor="erased")
+    result = read_photo(photo.jpeg)
+    wrong = wrong_items(result, photo.truth)
+    assert ghost <= wrong and not wrong - flagged(result)
+    before = read_photo(photo.jpeg, tuning=replace(TUNING, smeared_edge_ratio=NO_EDGE))
+    assert ghost <= wrong_items(before, photo.truth) - flagged(before)

@@ -79,8 +79,10 @@ def test_a_smooth_rubbed_out_patch_is_in_doubt_however_dark(seed, ghost):
     result = read_photo(photo.jpeg)
     wrong = wrong_items(result, photo.truth)
     assert ghost in wrong and not wrong - flagged(result)
-    # Without either smoothness rule (the fainter band asks for grain too: erased 10012's f1 lies in it).
-    before = read_photo(photo.jpeg, tuning=replace(TUNING, pencil_grain_least=0.0, faint_smooth_tint_share=0.0))
+    # Without either smoothness rule (the fainter band asks for grain too: erased 10012's f1 lies in it), nor the
+    # smeared edge (`fill_edges`).
+    before = read_photo(photo.jpeg, tuning=replace(TUNING, pencil_grain_least=0.0, faint_smooth_tint_share=0.0,
+                                                   smeared_edge_ratio=float("inf")))
     assert ghost in wrong_items(before, photo.truth) - flagged(before), "without the grain the ghost was sure"
 
 

@@ -72,14 +72,18 @@ def cleanest_quarter(spreads: list[float]) -> float | None:
     return float(np.percentile(spreads, 25)) if spreads else None
 
 
-def print_line_width_mm(ink: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING) -> float:
+def print_line_width_mm(ink: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING,
+                        running: str | None = None) -> float:
     """How wide the grid's inner printed lines look in the sheet image, in mm: the ink across each line (its
     profile, the median along the line so that pencil over parts of it counts for little) divided by its peak, the
-    median over the 16 lines. A sharp photo shows them about as wide as printed; blur widens them."""
+    median over the 16 lines, or over the 8 `running` "down" or "across" alone (a hand's shake blurs across the
+    lines it crosses, not along those it follows). A sharp photo shows them about as wide as printed; blur widens
+    them."""
     grid = layout.GRID_RECT
     reach = round(t.print_width_reach_mm * px_per_mm)
     widths = []
-    for image, across, along in ((ink, grid.x, (grid.y, grid.y2)), (ink.T, grid.y, (grid.x, grid.x2))):
+    lines = {"down": (ink, grid.x, (grid.y, grid.y2)), "across": (ink.T, grid.y, (grid.x, grid.x2))}
+    for image, across, along in (lines.values() if running is None else [lines[running]]):
         start, stop = round(along[0] * px_per_mm) + reach, round(along[1] * px_per_mm) - reach  # clear of the ends
         for k in range(1, layout.GRID_SIZE):
             centre = round((across + k * layout.CELL_MM) * px_per_mm)

@@ -28,6 +28,7 @@ from doodle.sheet.bubble_rings import ringed_digit, ringed_shares
 from doodle.sheet.cover import GridPrint, cover_over, grid_print
 from doodle.sheet.crossings import confined_cells, crossing_margin_px, crossings, passed_through, without_grid_lines
 from doodle.sheet.doubts import Uncertain
+from doodle.sheet.fill_edges import edge_rise_mm
 from doodle.sheet.grain import Grain, cleanest_quarter, grain_of, paper_blocks, print_line_width_mm
 from doodle.sheet.light import (
     could_be_paper,
@@ -168,6 +169,7 @@ class SheetRead:
     bare_tints: set[int] = field(init=False, default_factory=set)
     grain: Grain | None = field(init=False, default=None)  # the fine texture, made when first needed
     print_width_mm: float | None = field(init=False, default=None)  # the printed lines' width seen, when needed
+    widest_print_mm: float | None = field(init=False, default=None)  # the wider of the lines down's and across's
     specials: tuple[str, ...] | None = field(init=False, default=None)  # None: not read (no layout)
     rounds: tuple[int | None, ...] = field(init=False, default=(None,) * layout.ROUND_COUNT)
     # The bubbles read as filled, per round: (tens digit, units digit), None where that row has none.
@@ -572,6 +574,7 @@ def decide_cells(read: SheetRead) -> None:
     outlined_strokes_alone: set[int] = set()  # cells whose ink says empty, read shaded for strokes in an outline
     grey_tints: set[int] = set()  # cells read shaded for a grey tint with no strokes in it
     ghostly: set[int] = set()  # grey tints in doubt as an eraser leaves them: smooth, or faint beside the shading
+    smeared: set[int] = set()  # of them, those whose edge the eraser smeared (`fill_edges`)
     for index, value in enumerate(values):
         shaded = bool(value > threshold)
         if shaded and index in shadowed and _paper_block(field_, boxes[index], t):
@@ -624,10 +627,18 @@ def decide_cells(read: SheetRead) -> None:
                 read.bare_tints.add(index)
             conf = min(conf, t.shadow_doubt)
             ghostly.add(index)
+        elif grey_tint and _smeared_edge(read, index, boxes[index], shading()):
+            # Its edge smeared wider than the photo blurs the print: an eraser's, not a pencil's (erased 690003,
+            # blind: a patch rubbed out to 0.37 of the sheet's shading, its grain hidden by a photo a little soft).
+            if conf >= t.uncertain_below:
+                read.bare_tints.add(index)
+            conf = min(conf, t.shadow_doubt)
+            ghostly.add(index)
+            smeared.add(index)
         if index in doubtful:
             conf = min(conf, t.shadow_doubt)
         decided.append((shaded, conf))
-    for index in _alike_to_ghosts(read, decided, ghostly, grey_tints):
+    for index in _alike_to_ghosts(read, decided, ghostly, smeared, grey_tints):
         decided[index] = (True, min(decided[index][1], t.shadow_doubt))
         read.bare_tints.add(index)
     # A line's strokes are judged together: a cell marked only by lines that run on through a cell in doubt as
@@ -1245,8 +1256,8 @@ def _outlined_strokes(read: SheetRead, index: int, box: Box) -> bool:
             and not stain_coloured(read.light.normalised, box, read.strokes.at(box), read.tuning))
 
 
-def _alike_to_ghosts(read: SheetRead, decided: list[tuple[bool, float]], ghostly: set[int], grey_tints: set[int]
-                     ) -> set[int]:
+def _alike_to_ghosts(read: SheetRead, decided: list[tuple[bool, float]], ghostly: set[int], smeared: set[int],
+                     grey_tints: set[int]) -> set[int]:
     """The grey tints read sure that lie side by side with a tint in doubt as a patch rubbed out (`ghostly`: as
     smooth as paper, or far fainter than the sheet's shading), through tints as deep as each other (within
     t.alike_tint_ratio): one patch rubbed out is one tint, and what leaves one of its cells in doubt leaves all of
@@ -1261,8 +1272,11 @@ def _alike_to_ghosts(read: SheetRead, decided: list[tuple[bool, float]], ghostly
     light fill outlined in green, e4-h4, e5 and h5, was put in doubt from a cell of another patch beside it, d4)."""
     t = read.tuning
     values = read.values
-    doubted = {index for index in ghostly if decided[index][1] < t.uncertain_below}
-    if not doubted or not _shows_grain(read):
+    # A smeared edge (`smeared`) is seen in a photo too soft to show grain: the cells of its patch beside it, with
+    # no edge of their own to see, are doubted from it (erased 690003, blind: g5 and i5 between cells smeared so).
+    doubted = {index for index in (ghostly if _shows_grain(read) else smeared)
+               if decided[index][1] < t.uncertain_below}
+    if not doubted:
         return set()
 
     def alike(a: int, b: int) -> bool:
@@ -1289,6 +1303,25 @@ def _faint_beside_shading(read: SheetRead, box: Box, shading: float | None) -> b
             or (share < t.faint_smooth_tint_share and grain < t.faint_smooth_tint_grain_most and _shows_grain(read)))
 
 
+def _smeared_edge(read: SheetRead, index: int, box: Box, shading: float | None) -> bool:
+    """Whether a tint under t.smeared_share_most of the sheet's shading rises from the paper beside its lines
+    over more than t.smeared_edge_ratio of the width the printed lines show, running the way they look widest
+    (`fill_edges.edge_rise_mm`): the photo blurs a pencil's edge as it blurs the print, and an eraser smears it
+    further. Only where the printed lines show crisp (their contrast at least t.smeared_print_contrast): a hand's
+    shake blurs one way more than the lines' width says, and a sheet found from its grid alone is placed less
+    exactly than its lines."""
+    t = read.tuning
+    if read.shown.contrast < t.smeared_print_contrast:
+        return False
+    if shading is None or _darkest_ink(read, box) >= t.smeared_share_most * shading:
+        return False
+    width = _widest_print(read)
+    if not np.isfinite(width):
+        return False
+    rise = edge_rise_mm(read.light.ink, PX_PER_MM, divmod(index, SIZE), t)
+    return rise is not None and rise > t.smeared_edge_ratio * width
+
+
 def _smooth_in_sharp_photo(read: SheetRead, box: Box) -> bool:
     """Whether a region shows no pencil grain (under t.pencil_grain_least) in a photo sharp enough to show it (its
     printed lines no wider than t.grain_shows_width_mm): see `grain.py`."""
@@ -1311,6 +1344,15 @@ def _print_width(read: SheetRead) -> float:
     if read.print_width_mm is None:
         read.print_width_mm = print_line_width_mm(read.light.ink, PX_PER_MM, read.tuning)
     return read.print_width_mm
+
+
+def _widest_print(read: SheetRead) -> float:
+    """How wide the printed lines running one way look, the wider way (`grain.print_line_width_mm`), measured when
+    first needed: the photo's blur across an edge is at most that."""
+    if read.widest_print_mm is None:
+        read.widest_print_mm = max(print_line_width_mm(read.light.ink, PX_PER_MM, read.tuning, running)
+                                   for running in ("down", "across"))
+    return read.widest_print_mm
 
 
 def _shows_grain(read: SheetRead) -> bool:

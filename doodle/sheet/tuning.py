@@ -176,6 +176,31 @@ class ReaderTuning:
     faint_smooth_tint_share: float = 0.31
     faint_smooth_tint_grain_most: float = 0.012
     shading_reference_cells: int = 4
+    # How sharp a tint's edge is (`fill_edges.edge_rise_mm`): each side's rows, edge_clear_mm short of the cell's
+    # corners, read from the printed line inward; the tint's own darkness is the median edge_plateau_mm in, and a row
+    # shows paper between line and tint where, within edge_gap_mm of the line, it dips under edge_gap_share of that
+    # (a tint at edge_ink_least at least). Read where edge_rows_least of the rows show paper.
+    edge_clear_mm: float = 2.0
+    edge_plateau_mm: tuple[float, float] = (3.0, 5.0)
+    edge_gap_mm: float = 2.5
+    edge_gap_share: float = 0.5
+    edge_ink_least: float = 0.05
+    edge_rows_least: float = 0.2
+    # A grey tint under smeared_share_most of the sheet's shading whose edge rises over more than smeared_edge_ratio
+    # of the printed lines' width, running the way they look widest (`grain.print_line_width_mm`), is in doubt as
+    # a patch rubbed out. Fills under 0.6 of the shading read shaded with an edge in view (levels moderate and harsh
+    # 0-39 and 3000-3039, mild 0-39, light, mixed, sensor, lens, messaging, sharpened, shaken, felt-tip and smudge
+    # 0-23: 512 cells in 123 photos): 0.87 of the lines' median width at most (shaken 13, a hand's motion the
+    # width shows less of), 0.78 without shaking. Ghosts read shaded and sure (erased 630004 and 690003, blind):
+    # 0.99-1.97 of the widest. Of 95 ghost cells with an edge in view (erased 0-23, 10000-10023, 20000-20023), 79
+    # rise over 0.95, 71 of them in doubt already. Ghosts reach 0.41 of the shading.
+    # Only where the printed lines' contrast (cover.GridPrint) is at least smeared_print_contrast: mild photos
+    # 0.86-1.48 (erased 0-23), harsh 0.15-0.66 (0-39), shaken 0.20-0.72; shaken-hard 0.02-0.32 (0-23), where a
+    # hand's shake blurs edges one way more than the lines' width shows (shaken-hard 13, 15 and 18: 20 fills put in
+    # doubt without this).
+    smeared_share_most: float = 0.5
+    smeared_edge_ratio: float = 0.95
+    smeared_print_contrast: float = 0.5
     # Gaps and confidences are compared on a log scale offset by this much ink: empty paper measures about 0 with
     # noise of a few hundredths, so 0.01 -> 0.08 is a wider gap than 0.15 -> 0.45 (light pencil against heavy).
     ink_log_offset: float = 0.02
