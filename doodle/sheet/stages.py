@@ -573,7 +573,8 @@ def decide_cells(read: SheetRead) -> None:
     by_strokes_alone: set[int] = set()  # cells whose ink says empty, read shaded in doubt for their strokes
     outlined_strokes_alone: set[int] = set()  # cells whose ink says empty, read shaded for strokes in an outline
     grey_tints: set[int] = set()  # cells read shaded for a grey tint with no strokes in it
-    ghostly: set[int] = set()  # grey tints in doubt as an eraser leaves them: smooth, or faint beside the shading
+    # grey tints in doubt as an eraser leaves them: smooth, faint beside the shading, or with a smeared edge
+    ghostly: set[int] = set()
     smeared: set[int] = set()  # of them, those whose edge the eraser smeared (`fill_edges`)
     for index, value in enumerate(values):
         shaded = bool(value > threshold)
@@ -619,22 +620,19 @@ def decide_cells(read: SheetRead) -> None:
         # threshold at 0.109; 7 zigzag cells, 0.33-0.48 of them strokes, read 0.14-0.16 of ink, in doubt).
         if sure or (shaded and read.strokes.drawn[index] >= t.stroke_dense):
             conf = max(conf, t.outlined_confidence)
-        if grey_tint and _faint_beside_shading(read, boxes[index], shading()):
-            # Far fainter than the sheet's own shading and with little grain, outlined or not: a patch rubbed out
-            # keeps a tenth to a third of its pencil, outline and all, smeared (erased 10014: a scribbled patch's
-            # ghost, its texture kept, read shaded and sure in its faint outline).
-            if conf >= t.uncertain_below:
-                read.bare_tints.add(index)
-            conf = min(conf, t.shadow_doubt)
-            ghostly.add(index)
-        elif grey_tint and _smeared_edge(read, index, boxes[index], shading()):
-            # Its edge smeared wider than the photo blurs the print: an eraser's, not a pencil's (erased 690003,
-            # blind: a patch rubbed out to 0.37 of the sheet's shading, its grain hidden by a photo a little soft).
-            if conf >= t.uncertain_below:
-                read.bare_tints.add(index)
-            conf = min(conf, t.shadow_doubt)
-            ghostly.add(index)
+        # Far fainter than the sheet's own shading and with little grain, outlined or not: a patch rubbed out
+        # keeps a tenth to a third of its pencil, outline and all, smeared (erased 10014: a scribbled patch's
+        # ghost, its texture kept, read shaded and sure in its faint outline). Or its edge smeared wider than the
+        # photo blurs the print: an eraser's, not a pencil's (erased 690003, blind: a patch rubbed out to 0.37 of
+        # the sheet's shading, its grain hidden by a photo a little soft).
+        faint = grey_tint and _faint_beside_shading(read, boxes[index], shading())
+        if grey_tint and _smeared_edge(read, index, boxes[index], shading()):
             smeared.add(index)
+        if faint or index in smeared:
+            if conf >= t.uncertain_below or index in smeared:
+                read.bare_tints.add(index)  # the printed lines do not settle it: they tell a fill from light only
+            conf = min(conf, t.shadow_doubt)
+            ghostly.add(index)
         if index in doubtful:
             conf = min(conf, t.shadow_doubt)
         decided.append((shaded, conf))
@@ -1259,15 +1257,17 @@ def _outlined_strokes(read: SheetRead, index: int, box: Box) -> bool:
 def _alike_to_ghosts(read: SheetRead, decided: list[tuple[bool, float]], ghostly: set[int], smeared: set[int],
                      grey_tints: set[int]) -> set[int]:
     """The grey tints read sure that lie side by side with a tint in doubt as a patch rubbed out (`ghostly`: as
-    smooth as paper, or far fainter than the sheet's shading), through tints as deep as each other (within
+    smooth as paper, far fainter than the sheet's shading, or `smeared` at its edge), through tints as deep as
+    each other (within
     t.alike_tint_ratio): one patch rubbed out is one tint, and what leaves one of its cells in doubt leaves all of
     them so (erased 600006, blind: f6, g7, e8 and f8 of a ghost in doubt, smeared smooth; e7 and f7 between them, at
     the same 0.12 of ink, kept a little grain and were read shaded and sure). Not from a tint in doubt only for
     lying near the threshold: its neighbours as deep are as near it, and a neighbour read sure is so for another
-    reason (an outline; harsh and moderate 0-39 and 3000-3039: 26 fills so put in doubt, none empty). Nor in a
-    photo too blurred to show pencil grain (`_shows_grain`): there every tint is smooth, and what leaves a cell in
-    doubt as a ghost is its faintness alone, which the tints beside it, a little less faint, do not share (harsh
-    10: a light fill at 0.24-0.25 of the sheet's shading, one cell of it under 0.24, print 1.1 mm wide). Nor across
+    reason (an outline; harsh and moderate 0-39 and 3000-3039: 26 fills so put in doubt, none empty). In a photo
+    too blurred to show pencil grain (`_shows_grain`), only from a smeared edge: there every tint is smooth, and
+    what leaves a cell in doubt as a ghost otherwise is its faintness alone, which the tints beside it, a little
+    less faint, do not share (harsh 10: a light fill at 0.24-0.25 of the sheet's shading, one cell of it under
+    0.24, print 1.1 mm wide); a smeared edge is the patch's, and the cells within it show none. Nor across
     a line drawn between two cells: it parts two patches, and a patch rubbed out is one (moderate 64014, blind: a
     light fill outlined in green, e4-h4, e5 and h5, was put in doubt from a cell of another patch beside it, d4)."""
     t = read.tuning
@@ -1307,11 +1307,12 @@ def _smeared_edge(read: SheetRead, index: int, box: Box, shading: float | None) 
     """Whether a tint under t.smeared_share_most of the sheet's shading rises from the paper beside its lines
     over more than t.smeared_edge_ratio of the width the printed lines show, running the way they look widest
     (`fill_edges.edge_rise_mm`): the photo blurs a pencil's edge as it blurs the print, and an eraser smears it
-    further. Only where the printed lines show crisp (their contrast at least t.smeared_print_contrast): a hand's
-    shake blurs one way more than the lines' width says, and a sheet found from its grid alone is placed less
-    exactly than its lines."""
+    further. Only where the printed lines show crisp (their contrast at least t.smeared_print_contrast, measured):
+    a hand's shake blurs one way more than the lines' width says (shaken-hard 13, 15 and 18, the last two read
+    from their grid alone)."""
     t = read.tuning
-    if read.shown.contrast < t.smeared_print_contrast:
+    contrast = read.shown.contrast
+    if not (np.isfinite(contrast) and contrast >= t.smeared_print_contrast):
         return False
     if shading is None or _darkest_ink(read, box) >= t.smeared_share_most * shading:
         return False

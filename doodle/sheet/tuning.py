@@ -191,9 +191,10 @@ class ReaderTuning:
     # a patch rubbed out. Fills under 0.6 of the shading read shaded with an edge in view (levels moderate and harsh
     # 0-39 and 3000-3039, mild 0-39, light, mixed, sensor, lens, messaging, sharpened, shaken, felt-tip and smudge
     # 0-23: 512 cells in 123 photos): 0.87 of the lines' median width at most (shaken 13, a hand's motion the
-    # width shows less of), 0.78 without shaking. Ghosts read shaded and sure (erased 630004 and 690003, blind):
-    # 0.99-1.97 of the widest. Of 95 ghost cells with an edge in view (erased 0-23, 10000-10023, 20000-20023), 79
-    # rise over 0.95, 71 of them in doubt already. Ghosts reach 0.41 of the shading.
+    # width shows less of), 0.78 without shaking; the widest is wider than the median, so less of it. Ghosts read
+    # shaded and sure (erased 630004 and 690003, blind): 0.99-1.97 of the widest. Of 95 ghost cells with an edge
+    # in view (erased 0-23, 10000-10023, 20000-20023), 79 rise over 0.95, 71 of them in doubt already. Ghosts reach
+    # 0.41 of the shading.
     # Only where the printed lines' contrast (cover.GridPrint) is at least smeared_print_contrast: mild photos
     # 0.86-1.48 (erased 0-23), harsh 0.15-0.66 (0-39), shaken 0.20-0.72; shaken-hard 0.02-0.32 (0-23), where a
     # hand's shake blurs edges one way more than the lines' width shows (shaken-hard 13, 15 and 18: 20 fills put in
