@@ -1058,20 +1058,32 @@ def read_rounds(read: SheetRead) -> None:
         # - a partial ring round it;
         # - a ring wider than the rings looked for, out to t.bubble_drawn_ring_far_mm (a hand's ring of 3.7 mm round
         #   units 5 beside a ringed tens 2 read 20, unflagged).
-        # With neither row read, the round is asked for as a whole.
+        # With neither row read, the round is asked for as a whole. But a bubble that stands out so both read
+        # locally and against the ring around it, alone in its row (`_faint_mark`), is a mark fainter than a fill (a
+        # thin slash, a light tick: bubble-marks 740001, blind, units 2 at 0.09 of ink, the rest of its row
+        # 0.02-0.04, was offered as empty): it is read as the row's digit, in doubt, whatever the other row holds.
+        faint = {place: _faint_mark(read, against_rings, block.number, place, threshold)
+                 if digits[place] is None else None for place in layout.PLACES}
         for place, other in (("tens", "units"), ("units", "tens")):
-            if digits[place] is None and digits[other] is not None:
+            if digits[place] is None and (digits[other] is not None or faint[place] is not None
+                                          or faint[other] is not None):
                 row = np.array([read.bubble_values[block.number, place, digit] for digit in range(10)])
                 darkest = int(np.argmax(row))
-                if row[darkest] - float(np.median(row)) > t.bubble_faint_share * threshold:
+                if faint[place] is not None:
+                    blank_doubts[place][faint[place]] = Uncertain.of_bubble(block.number, place, faint[place], True,
+                                                                            0.0)
+                elif row[darkest] - float(np.median(row)) > t.bubble_faint_share * threshold:
                     blank_doubts[place][darkest] = Uncertain.of_bubble(block.number, place, darkest, False, 0.0)
                 far = ringed_shares(read.plain.normalised, block.number, place, PX_PER_MM, t,
                                     reach_mm=t.bubble_drawn_ring_far_mm)
                 widest = int(np.argmax(far))
-                if far[widest] >= t.bubble_drawn_ring_unsure:
+                if far[widest] >= t.bubble_drawn_ring_unsure and widest != faint[place]:
                     blank_doubts[place][widest] = Uncertain.of_bubble(block.number, place, widest, False, 0.0)
                 read.uncertain.extend(blank_doubts[place][d] for d in sorted(blank_doubts[place]))
                 read.confidences.extend(0.0 for _ in blank_doubts[place])
+        for place in layout.PLACES:
+            if faint[place] is not None:
+                digits[place] = faint[place]
         score = _round_score(digits["tens"], digits["units"])
         if score is not None and score > MAX_ROUND_SCORE:
             # No rectangle scores more than 81: the bubbles were misread or misfilled.
@@ -1962,6 +1974,35 @@ def _sparse_mark(read: SheetRead, against_rings: dict[tuple[int, str, int], tupl
     # ring), though each has a threshold of its own (0.125 and 0.2) for fills.
     bar = threshold - float(np.median(np.delete(local, digit)))
     return digit if not doubtful and against_ring - float(np.median(rest)) >= bar else None
+
+
+def _faint_mark(read: SheetRead, against_rings: dict[tuple[int, str, int], tuple[float, bool]], number: int,
+                place: str, threshold: float) -> int | None:
+    """The row's one bubble marked fainter than a fill, if there is one: with none over the threshold, its darkest
+    bubble stands out from the median of the other nine by over a bar (t.bubble_faint_share of the threshold),
+    both read locally and against the ring around it: the same bubble, the ring's reading not in doubt, the two
+    within the bar of each other (they read the same ink on nearly the same scale), and the next darkest of the
+    row within half the bar of the rest, in both (a mark lies in one bubble; a fingertip or a pencil over the row
+    darkens several, and its edge reads far darker against a ring it covers). Empty rows stand out by 0.026 at
+    most (levels 0-39, light, mixed, sensor, messaging, erased and sharpened 0-23); faint marks (bubble-marks 0-23,
+    10000-10023, 740000-740023) by 0.042-0.096 locally and 0.037-0.107 against the ring, 0.02 apart at most, the
+    next darkest within 0.010 of the rest; under a finger or a pencil (finger- and pencil-over-bubbles 0-23), 0.018
+    and more, or apart by 0.043 and more."""
+    t = read.tuning
+    bar = t.bubble_faint_share * threshold
+    local = np.array([read.bubble_values[number, place, digit] for digit in range(10)])
+    ring = np.array([against_rings[number, place, digit][0] for digit in range(10)])
+    darkest = int(np.argmax(local))
+    if local[darkest] > threshold or against_rings[number, place, darkest][1] or int(np.argmax(ring)) != darkest:
+        return None
+    stands_out, next_out = [], []
+    for values in (local, ring):
+        rest = np.delete(values, darkest)
+        stands_out.append(float(values[darkest] - np.median(rest)))
+        following = int(np.argmax(rest))
+        next_out.append(float(rest[following] - np.median(np.delete(rest, following))))
+    alone = max(next_out) < bar / 2 and abs(stands_out[0] - stands_out[1]) < bar
+    return darkest if alone and min(stands_out) > bar else None
 
 
 def _round_score(tens: int | None, units: int | None) -> int | None:
