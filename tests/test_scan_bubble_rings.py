@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import cv2
 import numpy as np
 import pytest
 
 from doodle.sheet.bubble_rings import RingReading, ringed_digit, ringed_shares
 from doodle.sheet.scan import PX_PER_MM, read_photo
-from doodle.sheet.stages import read_sheet
+from doodle.sheet.stages import _faint_mark, read_sheet
 from doodle.sheet.tuning import TUNING
 from tests.photogen_styles import styled_photo
 from tests.test_scan_cover import _bubble_px, _bubbled_sheet
@@ -125,3 +127,45 @@ def test_a_fingertip_over_a_bubble_row_is_no_faint_mark():
     photo = styled_photo(10010, "mild", distractor="finger on sheet", over="bubbles")
     result = read_photo(photo.jpeg)
     assert result.round_scores[2] == photo.truth.round_scores[2]
+
+
+def _faint_row(local: list[float], ring: list[float], doubtful: int | None = None) -> int | None:
+    """`stages._faint_mark` on round 1's units row read as `local` and, against the rings, as `ring`."""
+    values = {(1, "units", digit): value for digit, value in enumerate(local)}
+    read = SimpleNamespace(tuning=TUNING, bubble_values=values)
+    rings = {(1, "units", digit): (value, digit == doubtful) for digit, value in enumerate(ring)}
+    return _faint_mark(read, rings, 1, "units", TUNING.bubble_local_threshold)
+
+
+EVEN = [0.025, 0.018, 0.028, 0.027, 0.022, 0.030, 0.026, 0.021, 0.033, 0.029]
+
+
+def _with(row: list[float], **values: float) -> list[float]:
+    changed = list(row)
+    for digit, value in values.items():
+        changed[int(digit[1:])] = value
+    return changed
+
+
+def test_a_light_mark_alone_in_an_even_row_is_its_digit():
+    assert _faint_row(_with(EVEN, d2=0.089), _with(EVEN, d2=0.084)) == 2
+    assert _faint_row(EVEN, EVEN) is None  # an empty row
+    assert _faint_row(_with(EVEN, d2=0.045), _with(EVEN, d2=0.045)) is None  # not clear of the rest by the bar
+
+
+@pytest.mark.parametrize(("local", "ring", "doubtful", "why"), [
+    (_with(EVEN, d2=0.089, d7=0.060), _with(EVEN, d2=0.084), None, "a second bubble darker than the rest"),
+    (_with(EVEN, d2=0.089), _with(EVEN, d2=0.084, d7=0.060), None, "so against the rings"),
+    (_with(EVEN, d2=0.089), _with(EVEN, d2=0.250), None, "far darker against its ring: a cover over it"),
+    (_with(EVEN, d2=0.089), _with(EVEN, d2=0.084, d5=0.120), None, "another bubble darkest against the rings"),
+    (_with(EVEN, d2=0.089), _with(EVEN, d2=0.084), 2, "its ring's reading in doubt (a shadow's edge)"),
+    (_with(EVEN, d2=0.200), _with(EVEN, d2=0.190), None, "a fill, read as one elsewhere"),
+])
+def test_what_is_not_a_light_mark_alone_is_not_read_as_one(local, ring, doubtful, why):
+    assert _faint_row(local, ring, doubtful) is None, why
+
+
+def test_the_next_darkest_is_found_among_the_rest_of_the_row_whatever_its_place():
+    # The darkest first, the next darkest after it: the rest are counted without the darkest.
+    assert _faint_row(_with(EVEN, d1=0.089, d9=0.060), _with(EVEN, d1=0.084)) is None
+    assert _faint_row(_with(EVEN, d9=0.089, d1=0.060), _with(EVEN, d9=0.084)) is None

@@ -1064,6 +1064,10 @@ def read_rounds(read: SheetRead) -> None:
         # 0.02-0.04, was offered as empty): it is read as the row's digit, in doubt, whatever the other row holds.
         faint = {place: _faint_mark(read, against_rings, block.number, place, threshold)
                  if digits[place] is None else None for place in layout.PLACES}
+        # Its doubt as a bubble under the threshold (read as empty) gives way to the one below (read as marked).
+        read.uncertain = [doubt for doubt in read.uncertain
+                          if not (doubt.kind == "bubble" and doubt.round == block.number
+                                  and faint.get(doubt.place) == doubt.digit)]
         for place, other in (("tens", "units"), ("units", "tens")):
             if digits[place] is None and (digits[other] is not None or faint[place] is not None
                                           or faint[other] is not None):
@@ -1980,20 +1984,20 @@ def _faint_mark(read: SheetRead, against_rings: dict[tuple[int, str, int], tuple
                 place: str, threshold: float) -> int | None:
     """The row's one bubble marked fainter than a fill, if there is one: with none over the threshold, its darkest
     bubble stands out from the median of the other nine by over a bar (t.bubble_faint_share of the threshold),
-    both read locally and against the ring around it: the same bubble, the ring's reading not in doubt, the two
-    within the bar of each other (they read the same ink on nearly the same scale), and the next darkest of the
-    row within half the bar of the rest, in both (a mark lies in one bubble; a fingertip or a pencil over the row
-    darkens several, and its edge reads far darker against a ring it covers). Empty rows stand out by 0.026 at
-    most (levels 0-39, light, mixed, sensor, messaging, erased and sharpened 0-23); faint marks (bubble-marks 0-23,
-    10000-10023, 740000-740023) by 0.042-0.096 locally and 0.037-0.107 against the ring, 0.02 apart at most, the
-    next darkest within 0.010 of the rest; under a finger or a pencil (finger- and pencil-over-bubbles 0-23), 0.018
-    and more, or apart by 0.043 and more."""
+    both read locally and against the ring around it: the ring's reading not in doubt, the two within the bar of
+    each other (they read the same ink on nearly the same scale), and the next darkest of the row within half the
+    bar of the rest, in both, so that the same bubble is darkest both ways (a mark lies in one bubble; a fingertip
+    or a pencil over the row darkens several, and its edge reads far darker against a ring it covers). Empty rows
+    stand out by 0.026 at most (levels 0-39, light, mixed, sensor, messaging, erased and sharpened 0-23); faint
+    marks (bubble-marks 0-23, 10000-10023, 740000-740023) by 0.042-0.096 locally and 0.037-0.107 against the ring,
+    0.02 apart at most, the next darkest within 0.010 of the rest; under a finger or a pencil (finger- and
+    pencil-over-bubbles 0-23), 0.018 and more, or apart by 0.043 and more."""
     t = read.tuning
     bar = t.bubble_faint_share * threshold
     local = np.array([read.bubble_values[number, place, digit] for digit in range(10)])
     ring = np.array([against_rings[number, place, digit][0] for digit in range(10)])
     darkest = int(np.argmax(local))
-    if local[darkest] > threshold or against_rings[number, place, darkest][1] or int(np.argmax(ring)) != darkest:
+    if local[darkest] > threshold or against_rings[number, place, darkest][1]:
         return None
     stands_out, next_out = [], []
     for values in (local, ring):
