@@ -1274,10 +1274,10 @@ def _alike_to_ghosts(read: SheetRead, decided: list[tuple[bool, float]], ghostly
                      grey_tints: set[int]) -> set[int]:
     """The grey tints read sure that lie side by side with a tint in doubt as a patch rubbed out (`ghostly`: as
     smooth as paper, far fainter than the sheet's shading, or `smeared` at its edge), through tints as deep as
-    each other (within
-    t.alike_tint_ratio): one patch rubbed out is one tint, and what leaves one of its cells in doubt leaves all of
-    them so (erased 600006, blind: f6, g7, e8 and f8 of a ghost in doubt, smeared smooth; e7 and f7 between them, at
-    the same 0.12 of ink, kept a little grain and were read shaded and sure). Not from a tint in doubt only for
+    each other (within t.alike_tint_ratio): one patch rubbed out is one tint, and what leaves one of its cells in
+    doubt leaves all of them so (erased 600006, blind: f6, g7, e8 and f8 of a ghost in doubt, smeared smooth; e7
+    and f7 between them, at the same 0.12 of ink, kept a little grain and were read shaded and sure). Not from a
+    tint in doubt only for
     lying near the threshold: its neighbours as deep are as near it, and a neighbour read sure is so for another
     reason (an outline; harsh and moderate 0-39 and 3000-3039: 26 fills so put in doubt, none empty). In a photo
     too blurred to show pencil grain (`_shows_grain`), only from a smeared edge: there every tint is smooth, and
