@@ -1015,6 +1015,7 @@ def read_rounds(read: SheetRead) -> None:
     against_rings = _bubble_values(read.plain, centers, t)
     for block in layout.ROUNDS:
         digits: dict[str, int | None] = {}
+        faint: dict[str, int | None] = {}  # a row's one bubble marked fainter than a fill (`_faint_mark`), see below
         blank_doubts: dict[str, dict[int, Uncertain]] = {place: {} for place in layout.PLACES}
         for place in layout.PLACES:
             filled = []
@@ -1049,6 +1050,10 @@ def read_rounds(read: SheetRead) -> None:
                         doubts[digit] = doubt
                 if ring.digit is not None or ring.unsure:
                     read.confidences.append(ring.confidence)
+            faint[place] = (_faint_mark(read, against_rings, block.number, place, threshold)
+                            if digits[place] is None else None)
+            if faint[place] is not None:
+                doubts.pop(faint[place], None)  # its doubt as empty gives way to the one as marked, below
             read.uncertain.extend(doubts[d] for d in sorted(doubts))
         # One row read and the other not: the score stands on the blank row being blank (a score under 10 leaves
         # its tens row so). A bubble of it may be marked all the same:
@@ -1062,12 +1067,6 @@ def read_rounds(read: SheetRead) -> None:
         # locally and against the ring around it, alone in its row (`_faint_mark`), is a mark fainter than a fill (a
         # thin slash, a light tick: bubble-marks 740001, blind, units 2 at 0.09 of ink, the rest of its row
         # 0.02-0.04, was offered as empty): it is read as the row's digit, in doubt, whatever the other row holds.
-        faint = {place: _faint_mark(read, against_rings, block.number, place, threshold)
-                 if digits[place] is None else None for place in layout.PLACES}
-        # Its doubt as a bubble under the threshold (read as empty) gives way to the one below (read as marked).
-        read.uncertain = [doubt for doubt in read.uncertain
-                          if not (doubt.kind == "bubble" and doubt.round == block.number
-                                  and faint.get(doubt.place) == doubt.digit)]
         for place, other in (("tens", "units"), ("units", "tens")):
             if digits[place] is None and (digits[other] is not None or faint[place] is not None
                                           or faint[other] is not None):
