@@ -212,6 +212,20 @@ def test_a_residue_as_smooth_as_paper_is_the_light_however_deep():
     assert residues <= wrong_items(before, photo.truth)
 
 
+def test_a_smooth_tint_in_doubt_for_the_light_is_the_light_where_it_is_not_steep_too():
+    """Light 7000008 (blind set): a hand's soft shadow over a nearly full grid, the light beside it not steep. f5
+    and b6, empty, read 0.33 and 0.18 of ink with no paper near them to check the light, in doubt, and were offered
+    as shaded. They show no pencil grain in a photo sharp enough to show it: the light's, offered as empty, still in
+    doubt. The fills in doubt beside them (c6 and d6, under a stain's doubt) stay shaded."""
+    photo = family_photo(7000008, "light")
+    result = read_photo(photo.jpeg)
+    residues = {"f5", "b6"}
+    assert residues <= flagged(result)
+    assert_exact(result, photo.truth)
+    before = read_photo(photo.jpeg, tuning=replace(TUNING, pencil_grain_least=0.0))
+    assert residues <= wrong_items(before, photo.truth)
+
+
 def test_a_faint_pencil_colour_is_no_residue_of_a_light_misjudged():
     """Harsh 59004 (a blind finding): a steep light, so every grey cell is in doubt; d3, a pale yellow fill at 0.11
     of ink, its channels within 0.12 of each other, fell with the residues below the widest gap and was offered as

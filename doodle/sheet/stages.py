@@ -569,6 +569,7 @@ def decide_cells(read: SheetRead) -> None:
     # edge read 0.05-0.07 of ink, the threshold fell at 0.117, and 7 fills at 0.2 were in doubt). Only to be surer
     # of a cell above both: the cells at the edge never decide which side a cell is on.
     away_from_edges = _threshold_away_from(shadowed, values, threshold, t)
+    light_doubted = set(doubtful)  # in doubt for the light alone, before the strokes and stains have their say
     decided: list[tuple[bool, float]] = []  # each cell's reading and confidence
     by_strokes_alone: set[int] = set()  # cells whose ink says empty, read shaded in doubt for their strokes
     outlined_strokes_alone: set[int] = set()  # cells whose ink says empty, read shaded for strokes in an outline
@@ -681,9 +682,8 @@ def decide_cells(read: SheetRead) -> None:
     for index in stray_line_cells(outlined_strokes_alone - read.confined - read.scribbled, paper, read.pieces,
                                   read.clean, origin, boxes, PX_PER_MM, t, off_grid=True):
         decided[index] = (False, min(decided[index][1], t.shadow_doubt))
-    if read.steep:
-        for index in _misjudged_light(read, decided, boxes):
-            decided[index] = (False, decided[index][1])
+    for index in _misjudged_light(read, decided, boxes, light_doubted):
+        decided[index] = (False, decided[index][1])
     read.stained, rims = _under_stain_rings(read, decided, boxes)
     for index in read.stained:
         decided[index] = (False, decided[index][1])
@@ -1605,27 +1605,34 @@ def _gaps_beside(read: SheetRead, index: int, gaps: np.ndarray) -> float:
     return max((gap for gap in beside if np.isfinite(gap)), default=np.inf)
 
 
-def _misjudged_light(read: SheetRead, decided: list[tuple[bool, float]], boxes: tuple[Box, ...]) -> set[int]:
-    """The cells in doubt that read shaded for a shadow misjudged where the light is steep (see `shadow_doubts`):
-    they stay in doubt, and read empty.
+def _misjudged_light(read: SheetRead, decided: list[tuple[bool, float]], boxes: tuple[Box, ...],
+                     light_doubted: set[int]) -> set[int]:
+    """The cells in doubt that read shaded for a shadow misjudged: they stay in doubt, and read empty.
 
-    Every grey cell is in doubt there, and each is read on its ink. A shadow misjudged leaves in the cells under it
-    what it leaves in paper: a grey tint as deep as the misjudgment, with no strokes and no outline; the fills
-    beside it are pencil, pressed on. So the grey cells with nothing drawn fall in two groups, set apart by the
-    widest gap in their ink when it is t.misjudged_gap or more: what is below it is the light (light 8, a hand's
-    shadow 44 mm soft: 3 empty cells at 0.17-0.25 of ink, the solid fills at 0.40-0.64). A grey cell with no pencil
-    grain in a photo sharp enough to show it (`_smooth_in_sharp_photo`) is the light's too, however deep: light adds
-    no speckle (light 100009: i8 and i9, empty, left at 0.40-0.41 of ink by a phone's shadow ending past the grid,
-    as deep as a fill, grain 0.004). Cells with strokes, in an outline or in colour are marks whatever the light: a
-    faint one too, coloured for its ink though its channels lie close (harsh 59004: d3, a pale yellow fill at 0.11
-    of ink, was offered as empty)."""
+    A grey cell with no pencil grain in a photo sharp enough to show it (`_smooth_in_sharp_photo`), in doubt for the
+    light (`light_doubted`: it may be paper under light darker than the estimate), is the light's however deep:
+    light adds no speckle, a pencil does (light 100009: i8 and i9, empty, left at 0.40-0.41 of ink by a phone's
+    shadow ending past the grid, as deep as a fill, grain 0.004; light 7000008, blind: f5 and b6, empty under a
+    hand's soft shadow, 0.18 and 0.33 of ink, grain 0, offered as shaded). Not a tint in doubt only as a ghost
+    might be, smooth and faint beside the sheet's shading, with the light not in question (moderate 21: a light
+    fill, 0.29 of the shading, grain 0.005).
+
+    Where the light is steep (see `shadow_doubts`), every grey cell is in doubt, and each is read on its ink. A
+    shadow misjudged leaves in the cells under it what it leaves in paper: a grey tint as deep as the misjudgment,
+    with no strokes and no outline; the fills beside it are pencil, pressed on. So the grey cells with nothing
+    drawn fall in two groups, set apart by the widest gap in their ink when it is t.misjudged_gap or more: what is
+    below it is the light (light 8, a hand's shadow 44 mm soft: 3 empty cells at 0.17-0.25 of ink, the solid fills
+    at 0.40-0.64); and a smooth one is the light's, whatever it was in doubt for. Cells with strokes, in an outline
+    or in colour are marks whatever the light: a faint one too, coloured for its ink though its channels lie close
+    (harsh 59004: d3, a pale yellow fill at 0.11 of ink, was offered as empty)."""
     t = read.tuning
     grey = sorted((float(read.values[index]), index) for index, (_, conf) in enumerate(decided)
                   if conf < t.uncertain_below and read.strokes.drawn[index] < t.stroke_mark
+                  and (read.steep or index in light_doubted)
                   and index not in read.outlined and _neutral(read.light, boxes[index], t)
                   and graphite(read.light.normalised, boxes[index], t))
     smooth = {index for _, index in grey if _smooth_in_sharp_photo(read, boxes[index])}
-    if len(grey) < 2:
+    if not read.steep or len(grey) < 2:
         return smooth
     gap, below = max((grey[k + 1][0] - grey[k][0], k) for k in range(len(grey) - 1))
     return smooth | ({index for _, index in grey[: below + 1]} if gap >= t.misjudged_gap else set())
