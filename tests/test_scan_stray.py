@@ -23,7 +23,9 @@ ROW_5 = {D5, E5, F5}
 
 def _stray(sheet: np.ndarray, cells: set[int], paper: set[int] = frozenset(), off_grid: bool = False,
            marked: set[int] = frozenset()) -> set[int]:
-    return stray_line_cells(cells, set(paper), *_strokes(sheet), PX_PER_MM, off_grid=off_grid, marked=marked)
+    ink = np.clip(1.0 - sheet.min(axis=2).astype(np.float32) / 235.0, 0.0, 1.0)  # the paper is 235 grey
+    return stray_line_cells(cells, set(paper), *_strokes(sheet), PX_PER_MM, off_grid=off_grid, marked=marked,
+                            ink=ink)
 
 
 def test_a_long_line_with_free_ends_is_a_stray_line_in_every_cell_it_crosses():
@@ -56,6 +58,34 @@ def test_a_line_from_the_margin_through_a_cell_joined_to_an_outlined_patch_is_in
     result = read_photo(photo.jpeg)
     assert wrong_items(result, photo.truth) <= {doubt.name for doubt in result.uncertain}
     assert any(doubt.name == "i6" and not doubt.read for doubt in result.uncertain)
+
+
+def test_a_line_from_the_margin_is_stray_however_little_of_it_the_grid_shows():
+    """The grid's border is taken out of the strokes, so a line from the top margin is seen only from the border
+    on: here 18 mm of it, down through a1 and 2 mm into a2, short of a long line's 20 mm. It is seen going on past
+    the border into the margin, so it came from off the grid. The same 18 mm drawn within the grid is no such line,
+    nor is it with a stub 3 mm long past the border (a scribble's turn overshooting it)."""
+    from_margin = _printed_sheet()
+    cv2.line(from_margin, _at(-0.5, 0.45), _at(1.12, 0.6), PENCIL, 3, cv2.LINE_AA)
+    a1 = {0}
+    assert _stray(from_margin, a1, off_grid=True) == a1
+    within = _printed_sheet()
+    cv2.line(within, _at(0.05, 0.45), _at(1.17, 0.6), PENCIL, 3, cv2.LINE_AA)
+    assert _stray(within, a1, off_grid=True) == set()
+    stub = _printed_sheet()
+    cv2.line(stub, _at(-0.19, 0.43), _at(1.12, 0.6), PENCIL, 3, cv2.LINE_AA)
+    assert _stray(stub, a1, off_grid=True) == set()
+
+
+def test_a_line_from_the_margin_cut_short_by_hatching_is_in_doubt():
+    """Blind stray-line 790008: a line from the top margin through i1, empty, on into i2's hatching and down the
+    grid's right side. With the border and the hatching taken out, 15.7 mm of it lay in i1, which the drawn outlines
+    around it closed; i1 read shaded and sure for its strokes. It now reads empty, in doubt."""
+    photo = styled_photo(790008, "mild", distractor="stray line")
+    assert not photo.truth.quilt.is_covered(0, 8)
+    result = read_photo(photo.jpeg)
+    assert wrong_items(result, photo.truth) <= {doubt.name for doubt in result.uncertain}
+    assert any(doubt.name == "i1" and not doubt.read for doubt in result.uncertain)
 
 
 def test_a_scribbles_pass_turns_back_at_both_ends():

@@ -345,7 +345,7 @@ def lines_through(cells: set[int], pieces: np.ndarray, clean: np.ndarray, origin
                     and float(inked[along].sum()) >= t.scribble_along_share * float(inked.sum())):
                 continue
             ends = _ends(_fitted(strokes & along, line - corner) + corner, sides)
-            if ends is not None and all(_runs_on(ink, end, heading, px_per_mm, t, contrast)
+            if ends is not None and all(line_runs_on(ink, end, heading, px_per_mm, t, contrast)
                                         for end, heading in ends):
                 found.add(index)
                 break
@@ -369,7 +369,7 @@ def ends_running_on(strokes: np.ndarray, corner: tuple[int, int], frame: Box, in
         return 0
     x0, y0, x1, y1 = frame
     ends = _ends(line + np.array([*corner, *corner], np.float64), (x0, y0, x1 - x0 + 1, y1 - y0 + 1))
-    return 0 if ends is None else sum(_runs_on(ink, end, heading, px_per_mm, t, t.stroke_ink)
+    return 0 if ends is None else sum(line_runs_on(ink, end, heading, px_per_mm, t, t.stroke_ink)
                                       for end, heading in ends)
 
 
@@ -399,8 +399,8 @@ def _ends(line: np.ndarray, rect: tuple[int, int, int, int]) -> tuple[tuple[np.n
     return ((np.array(enter, np.float64), -unit), (np.array(leave, np.float64), unit)) if crosses else None
 
 
-def _runs_on(ink: np.ndarray, end: np.ndarray, heading: np.ndarray, px_per_mm: float, t: ReaderTuning,
-             stroke_ink: float) -> bool:
+def line_runs_on(ink: np.ndarray, end: np.ndarray, heading: np.ndarray, px_per_mm: float, t: ReaderTuning,
+                 stroke_ink: float) -> bool:
     """Whether a line runs on along `heading` from `end` (sheet-image pixels) for `t.pass_reach_mm`, in
     `t.crossing_landed_share` of the far half of that: where the `ink` along `t.crossing_slant_mm` of the line
     (widened by `t.crossing_meet_mm`: its wobble) is `stroke_ink` more than beside it, `t.crossing_reach_mm` away

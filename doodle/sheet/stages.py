@@ -680,7 +680,8 @@ def decide_cells(read: SheetRead) -> None:
     # with no line drawn between them, read shaded and sure for its strokes). Only from off the grid: slashes
     # lined up corner to corner across an outlined patch chain into one line as long (slash-outlined 12: g5).
     for index in stray_line_cells(outlined_strokes_alone - read.confined - read.scribbled, paper, read.pieces,
-                                  read.clean, origin, boxes, PX_PER_MM, t, off_grid=True):
+                                  read.clean, origin, boxes, PX_PER_MM, t, off_grid=True, ink=field_.ink,
+                                  stroke_ink=read.strokes.stroke_ink):
         decided[index] = (False, min(decided[index][1], t.shadow_doubt))
     for index in _misjudged_light(read, decided, boxes, light_doubted):
         decided[index] = (False, decided[index][1])

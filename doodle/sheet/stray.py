@@ -14,7 +14,7 @@ from collections.abc import Set
 import numpy as np
 
 from doodle.sheet import layout
-from doodle.sheet.passes import chained, near_cells
+from doodle.sheet.passes import chained, line_runs_on, near_cells
 from doodle.sheet.pictures import Box
 from doodle.sheet.scribbles import along_pieces, cells_at, mostly_along
 from doodle.sheet.tuning import TUNING, ReaderTuning
@@ -22,21 +22,28 @@ from doodle.sheet.tuning import TUNING, ReaderTuning
 
 def stray_line_cells(cells: set[int], paper: set[int], pieces: np.ndarray, clean: np.ndarray,
                      origin: tuple[int, int], boxes: tuple[Box, ...], px_per_mm: float, t: ReaderTuning = TUNING,
-                     *, off_grid: bool = False, marked: Set[int] = frozenset()) -> set[int]:
+                     *, off_grid: bool = False, marked: Set[int] = frozenset(), ink: np.ndarray | None = None,
+                     stroke_ink: float | None = None) -> set[int]:
     """Of `cells` (index row * 9 + col), those whose strokes mostly lie along one straight line at least
     `t.stray_line_least_mm` long that turns back at neither end (`_turns_back`) and does not run from one cell's
-    corner to another's along their diagonals; with `off_grid`, only a line with an end off the grid. `paper`: the
-    cells known to be empty; `marked`: those with a mark of their own, where an end, or the line carried on past it
-    into them, tells nothing (see `_turns_back` and `_ends_in_marks`); `pieces`, `clean`, `origin` and `boxes` as
-    for `passes.passed_cells`."""
+    corner to another's along their diagonals; with `off_grid`, only a line with an end off the grid, or, given the
+    sheet image's `ink` (`FlatField.ink`), seen going on out of it into the margin (`_from_the_margin`), at least
+    `t.stray_off_grid_least_mm` long then. `paper`: the cells known to be empty; `marked`: those with a mark of their
+    own, where an end, or the line carried on past it into them, tells nothing (see `_turns_back` and
+    `_ends_in_marks`); `pieces`, `clean`, `origin` and `boxes` as for `passes.passed_cells`; `stroke_ink`: how far a
+    line stands out of the ink beside it in this photo (`t.stroke_ink` unless given)."""
     if not len(pieces) or not cells:
         return set()
     found: set[int] = set()
-    lines = _lines(pieces, np.flatnonzero(near_cells(pieces, cells, origin, 0.0, px_per_mm)), px_per_mm, t)
+    least = t.stray_off_grid_least_mm if off_grid and ink is not None else t.stray_line_least_mm
+    lines = _lines(pieces, np.flatnonzero(near_cells(pieces, cells, origin, 0.0, px_per_mm)), least, px_per_mm, t)
     for line in lines:
         ends = cells_at(np.array([line[:2], line[2:]]), origin, px_per_mm)
-        if off_grid and not (ends < 0).any():
-            continue
+        if off_grid:
+            long = float(np.hypot(*(line[2:] - line[:2]))) >= t.stray_line_least_mm * px_per_mm
+            if not (long and (ends < 0).any()) and not (
+                    ink is not None and _from_the_margin(line, ink, origin, px_per_mm, t, stroke_ink)):
+                continue
         from_nowhere = any(c < 0 or c in paper for c in ends.tolist())
         in_marks = _ends_in_marks(line, ends, marked, origin, px_per_mm, t)
         if _turns_back(line, lines, pieces, clean, from_nowhere, origin, px_per_mm, t,
@@ -59,11 +66,41 @@ def _ends_in_marks(line: np.ndarray, ends: np.ndarray, marked: Set[int], origin:
     return (int(ends[0]) in marked or int(ahead[0]) in marked, int(ends[1]) in marked or int(ahead[1]) in marked)
 
 
-def _lines(pieces: np.ndarray, seeds: np.ndarray, px_per_mm: float, t: ReaderTuning) -> np.ndarray:
-    """The long straight lines the pieces of `seeds` lie on (each one's whole line: `passes.chained`), once each."""
+def _lines(pieces: np.ndarray, seeds: np.ndarray, least_mm: float, px_per_mm: float, t: ReaderTuning) -> np.ndarray:
+    """The straight lines, `least_mm` long or more, that the pieces of `seeds` lie on (each one's whole line:
+    `passes.chained`), once each."""
     lines = chained(pieces, px_per_mm, t, seeds=seeds)[seeds]
-    lines = lines[np.hypot(lines[:, 2] - lines[:, 0], lines[:, 3] - lines[:, 1]) >= t.stray_line_least_mm * px_per_mm]
+    lines = lines[np.hypot(lines[:, 2] - lines[:, 0], lines[:, 3] - lines[:, 1]) >= least_mm * px_per_mm]
     return np.unique(np.round(lines), axis=0) if len(lines) else lines
+
+
+def _from_the_margin(line: np.ndarray, ink: np.ndarray, origin: tuple[int, int], px_per_mm: float,
+                     t: ReaderTuning, stroke_ink: float | None) -> bool:
+    """Whether `line` (in the strokes' pixels, their (0, 0) at `origin` in the sheet image) goes on from an end
+    near the grid's border out past it into the margin: from t.stray_border_clear_mm outside the border, it runs on
+    in the sheet image's `ink` (`passes.line_runs_on`). The border taken out of the strokes, and the strokes of the
+    next cell's shading, can leave a line from the margin one cell long in them; a scribble's turn past the border,
+    an outline along it or the row's number printed beside it do not run on."""
+    unit, grid = _unit(line), layout.GRID_RECT.inset(-t.stray_border_clear_mm)
+    contrast = t.stroke_ink if stroke_ink is None else stroke_ink
+    for end, heading in ((line[:2], -unit), (line[2:], unit)):
+        point = end + np.array(origin, np.float64)
+        out = _distance_out(point / px_per_mm, heading, grid)
+        if out <= t.stray_way_on_mm + t.stray_border_clear_mm and line_runs_on(
+                ink, point + heading * out * px_per_mm, heading, px_per_mm, t, contrast):
+            return True
+    return False
+
+
+def _distance_out(point: np.ndarray, heading: np.ndarray, rect: layout.Rect) -> float:
+    """How far (mm) from `point` (mm, inside `rect`) along `heading` the edge of `rect` lies."""
+    reach = []
+    for at, way, low, high in ((point[0], heading[0], rect.x, rect.x2), (point[1], heading[1], rect.y, rect.y2)):
+        if way > 1e-9:
+            reach.append((high - at) / way)
+        elif way < -1e-9:
+            reach.append((low - at) / way)
+    return max(min(reach, default=0.0), 0.0)
 
 
 def _unit(line: np.ndarray) -> np.ndarray:
