@@ -226,6 +226,16 @@ def test_a_smooth_tint_in_doubt_for_the_light_is_the_light_where_it_is_not_steep
     assert residues <= wrong_items(before, photo.truth)
 
 
+def test_a_smooth_fill_in_doubt_only_as_a_ghost_keeps_its_reading():
+    """Moderate 21: a light fill, 0.29 of the sheet's shading and nearly as smooth as a patch rubbed out (grain
+    0.005), in doubt as a ghost might be, with the light not in question. It is read shaded, in doubt: only a tint
+    in doubt for the light is offered as the light's for its smoothness."""
+    photo = make_photo(21, "moderate")
+    result = read_photo(photo.jpeg)
+    assert "b8" in flagged(result) and result.quilt.is_covered(7, 1)
+    assert_exact(result, photo.truth)
+
+
 def test_a_faint_pencil_colour_is_no_residue_of_a_light_misjudged():
     """Harsh 59004 (a blind finding): a steep light, so every grey cell is in doubt; d3, a pale yellow fill at 0.11
     of ink, its channels within 0.12 of each other, fell with the residues below the widest gap and was offered as

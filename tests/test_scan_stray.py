@@ -15,7 +15,7 @@ from tests.photogen_styles import styled_photo
 from tests.test_scan import wrong_items
 from tests.test_scan_crossings import PENCIL, _at
 from tests.test_scan_outline import _printed_sheet
-from tests.test_scan_passes import _polyline, _strokes
+from tests.test_scan_passes import _hatched, _polyline, _strokes
 
 D5, E5, F5, G5 = 4 * SIZE + 3, 4 * SIZE + 4, 4 * SIZE + 5, 4 * SIZE + 6
 ROW_5 = {D5, E5, F5}
@@ -60,27 +60,33 @@ def test_a_line_from_the_margin_through_a_cell_joined_to_an_outlined_patch_is_in
     assert any(doubt.name == "i6" and not doubt.read for doubt in result.uncertain)
 
 
-def test_a_line_from_the_margin_is_stray_however_little_of_it_the_grid_shows():
-    """The grid's border is taken out of the strokes, so a line from the top margin is seen only from the border
-    on: here 18 mm of it, down through a1 and 2 mm into a2, short of a long line's 20 mm. It is seen going on past
-    the border into the margin, so it came from off the grid. The same 18 mm drawn within the grid is no such line,
-    nor is it with a stub 3 mm long past the border (a scribble's turn overshooting it)."""
-    from_margin = _printed_sheet()
-    cv2.line(from_margin, _at(-0.5, 0.45), _at(1.12, 0.6), PENCIL, 3, cv2.LINE_AA)
-    a1 = {0}
-    assert _stray(from_margin, a1, off_grid=True) == a1
-    within = _printed_sheet()
-    cv2.line(within, _at(0.05, 0.45), _at(1.17, 0.6), PENCIL, 3, cv2.LINE_AA)
-    assert _stray(within, a1, off_grid=True) == set()
-    stub = _printed_sheet()
-    cv2.line(stub, _at(-0.19, 0.43), _at(1.12, 0.6), PENCIL, 3, cv2.LINE_AA)
-    assert _stray(stub, a1, off_grid=True) == set()
+def test_a_line_from_the_border_on_through_a_mark_is_from_off_the_grid():
+    """A line from the grid's top border down through a1, on through a2's hatching and into a3, nothing of it seen
+    past the border (in a photo the column letters and the code are printed there, and the line can be lost among
+    them: stray-line 790008). The border and a2's hatching are taken out of the strokes, so they show 15.5 mm of it,
+    a1's alone: short of a long line's 20 mm. Seen from the border to a mark of a2's own and running on straight
+    through it, it came from off the grid. Not so when it stops at a2's hatching, when it starts 4 mm inside the
+    border, nor when a2 holds no mark of its own."""
+    a1, a2 = {0}, {SIZE}
+
+    def drawn(start: float, end: float) -> np.ndarray:
+        sheet = _printed_sheet()
+        _hatched(sheet, 1, 0)
+        cv2.line(sheet, _at(start, 0.45), _at(end, 0.45 + 0.08 * (end - start)), PENCIL, 3, cv2.LINE_AA)
+        return sheet
+
+    assert _stray(drawn(0.03, 2.6), a1, off_grid=True, marked=a2) == a1
+    assert _stray(drawn(0.03, 1.0), a1, off_grid=True, marked=a2) == set()
+    assert _stray(drawn(0.25, 2.6), a1, off_grid=True, marked=a2) == set()
+    assert _stray(drawn(0.03, 2.6), a1, off_grid=True) == set()
 
 
 def test_a_line_from_the_margin_cut_short_by_hatching_is_in_doubt():
-    """Blind stray-line 790008: a line from the top margin through i1, empty, on into i2's hatching and down the
+    """Blind stray-line 790008: a line from the top margin through i1, empty, on through i2's hatching and down the
     grid's right side. With the border and the hatching taken out, 15.7 mm of it lay in i1, which the drawn outlines
-    around it closed; i1 read shaded and sure for its strokes. It now reads empty, in doubt."""
+    around it closed; i1 read shaded and sure for its strokes. It now reads empty, in doubt. (The code is printed
+    above i1: a first version, reading the line on into the margin, found it there whether or not the line ran
+    on.)"""
     photo = styled_photo(790008, "mild", distractor="stray line")
     assert not photo.truth.quilt.is_covered(0, 8)
     result = read_photo(photo.jpeg)
@@ -133,6 +139,20 @@ def test_a_line_from_the_margin_cut_at_the_border_does_not_turn_back_there():
     cv2.line(sheet, _at(4.6, 0.12), _at(4.62, 0.3), PENCIL, 3, cv2.LINE_AA)
     B5, C5 = 4 * SIZE + 1, 4 * SIZE + 2
     assert {B5, C5} <= _stray(sheet, {4 * SIZE, B5, C5, D5})
+
+
+def test_two_lines_meeting_past_the_border_turn_only_in_an_outline():
+    """Two stray lines from one point 4 mm above the grid: one down through d1 to d3 and into d4, one out to the
+    right. Where they meet looks like a scribble's turn, but it lies off the grid, and a scribble that shades cells
+    with no outline turns within them (stray-line 790001, blind: f1-f3 so offered as shaded). In an outline (asked
+    of as `off_grid`) a scribble may overshoot the border and turn past it, so there it is still a turn."""
+    sheet = _printed_sheet()
+    apex = _at(-0.25, 3.5)
+    cv2.line(sheet, apex, _at(3.5, 3.2), PENCIL, 3, cv2.LINE_AA)
+    cv2.line(sheet, apex, _at(2.0, 6.5), PENCIL, 3, cv2.LINE_AA)
+    column = {3, SIZE + 3, 2 * SIZE + 3}
+    assert _stray(sheet, column) == column
+    assert _stray(sheet, column, off_grid=True) == set()
 
 
 def test_another_line_passing_beside_a_line_s_end_is_no_turn():

@@ -678,9 +678,11 @@ def decide_cells(read: SheetRead) -> None:
     # Nor is a line from off the grid a mark in an outline: players draw within the grid (stray-line 640016,
     # blind: a line from the margin through i6, empty, ended in h6's scribble; i6, joined to h6's outlined patch
     # with no line drawn between them, read shaded and sure for its strokes). Only from off the grid: slashes
-    # lined up corner to corner across an outlined patch chain into one line as long (slash-outlined 12: g5).
+    # lined up corner to corner across an outlined patch chain into one line as long (slash-outlined 12: g5). The
+    # cells asked of are not the marks the line may end in: their strokes are in question.
     for index in stray_line_cells(outlined_strokes_alone - read.confined - read.scribbled, paper, read.pieces,
-                                  read.clean, origin, boxes, PX_PER_MM, t, off_grid=True, ink=field_.ink,
+                                  read.clean, origin, boxes, PX_PER_MM, t, off_grid=True,
+                                  marked=own_marks - outlined_strokes_alone, ink=field_.ink,
                                   stroke_ink=read.strokes.stroke_ink):
         decided[index] = (False, min(decided[index][1], t.shadow_doubt))
     for index in _misjudged_light(read, decided, boxes, light_doubted):
@@ -712,12 +714,13 @@ def decide_cells(read: SheetRead) -> None:
     # shadow, whatever the other cells say of its depth (light 4900003, blind: a9, a grey fill in the grid's
     # corner, outlined with the row beside it, under a hand's soft shadow taken out as a hard one 0.35 deep, read
     # 0.03 of ink: paper, sure).
-    # Elsewhere, paper in an outline is the player's to fill.
+    # Elsewhere, paper in an outline is the player's to fill. A cell in doubt may be shaded, whichever way it is
+    # offered: one offered as the light's (`_misjudged_light`) or as a stray line's still takes such paper in.
     sure_paper = {index for index, (shaded, conf) in enumerate(decided)
                   if not shaded and conf >= t.uncertain_below and index in read.lifted}
     if sure_paper:
-        read_shaded = {index for index, (shaded, _) in enumerate(decided) if shaded}
-        for index in inside_outlines(read.drawn, read_shaded, sure_paper):
+        maybe_shaded = {index for index, (shaded, conf) in enumerate(decided) if shaded or conf < t.uncertain_below}
+        for index in inside_outlines(read.drawn, maybe_shaded, sure_paper):
             decided[index] = (False, min(decided[index][1], t.shadow_doubt))
     if sum(conf < t.uncertain_below for _, conf in decided) > t.most_in_doubt_share * SIZE * SIZE:
         # Most of the grid in doubt: the light is known nowhere in it, and a tint read sure is read in the same

@@ -27,11 +27,12 @@ def stray_line_cells(cells: set[int], paper: set[int], pieces: np.ndarray, clean
     """Of `cells` (index row * 9 + col), those whose strokes mostly lie along one straight line at least
     `t.stray_line_least_mm` long that turns back at neither end (`_turns_back`) and does not run from one cell's
     corner to another's along their diagonals; with `off_grid`, only a line with an end off the grid, or, given the
-    sheet image's `ink` (`FlatField.ink`), seen going on out of it into the margin (`_from_the_margin`), at least
-    `t.stray_off_grid_least_mm` long then. `paper`: the cells known to be empty; `marked`: those with a mark of their
-    own, where an end, or the line carried on past it into them, tells nothing (see `_turns_back` and
-    `_ends_in_marks`); `pieces`, `clean`, `origin` and `boxes` as for `passes.passed_cells`; `stroke_ink`: how far a
-    line stands out of the ink beside it in this photo (`t.stroke_ink` unless given)."""
+    sheet image's `ink` (`FlatField.ink`), one cut short at both ends, by the grid's border and by a mark it runs on
+    through (`_cut_by_border_and_mark`), at least `t.stray_off_grid_least_mm` long then. `paper`: the cells known to
+    be empty; `marked`: those with a mark of their own, where an end, or the line carried on past it into them,
+    tells nothing (see `_turns_back` and `_ends_in_marks`); `pieces`, `clean`, `origin` and `boxes` as for
+    `passes.passed_cells`; `stroke_ink`: how far a line stands out of the ink beside it in this photo
+    (`t.stroke_ink` unless given)."""
     if not len(pieces) or not cells:
         return set()
     found: set[int] = set()
@@ -39,15 +40,15 @@ def stray_line_cells(cells: set[int], paper: set[int], pieces: np.ndarray, clean
     lines = _lines(pieces, np.flatnonzero(near_cells(pieces, cells, origin, 0.0, px_per_mm)), least, px_per_mm, t)
     for line in lines:
         ends = cells_at(np.array([line[:2], line[2:]]), origin, px_per_mm)
+        in_marks = _ends_in_marks(line, ends, marked, origin, px_per_mm, t)
         if off_grid:
             long = float(np.hypot(*(line[2:] - line[:2]))) >= t.stray_line_least_mm * px_per_mm
-            if not (long and (ends < 0).any()) and not (
-                    ink is not None and _from_the_margin(line, ink, origin, px_per_mm, t, stroke_ink)):
+            if not (long and (ends < 0).any()) and not (ink is not None and _cut_by_border_and_mark(
+                    line, in_marks, ink, origin, px_per_mm, t, stroke_ink)):
                 continue
         from_nowhere = any(c < 0 or c in paper for c in ends.tolist())
-        in_marks = _ends_in_marks(line, ends, marked, origin, px_per_mm, t)
-        if _turns_back(line, lines, pieces, clean, from_nowhere, origin, px_per_mm, t,
-                       in_marks=in_marks) or _corner_to_corner(line, origin, px_per_mm, t):
+        if _turns_back(line, lines, pieces, clean, from_nowhere, origin, px_per_mm, t, in_marks=in_marks,
+                       turns_off_grid=off_grid) or _corner_to_corner(line, origin, px_per_mm, t):
             continue
         along = along_pieces(clean.shape, line[None], px_per_mm, t)
         found |= {index for index in cells - found if mostly_along(clean, along, boxes[index], origin, px_per_mm, t)}
@@ -74,26 +75,28 @@ def _lines(pieces: np.ndarray, seeds: np.ndarray, least_mm: float, px_per_mm: fl
     return np.unique(np.round(lines), axis=0) if len(lines) else lines
 
 
-def _from_the_margin(line: np.ndarray, ink: np.ndarray, origin: tuple[int, int], px_per_mm: float,
-                     t: ReaderTuning, stroke_ink: float | None) -> bool:
-    """Whether `line` (in the strokes' pixels, their (0, 0) at `origin` in the sheet image) goes on from an end
-    near the grid's border out past it into the margin: from t.stray_border_clear_mm outside the border, it runs on
-    in the sheet image's `ink` (`passes.line_runs_on`). The border taken out of the strokes, and the strokes of the
-    next cell's shading, can leave a line from the margin one cell long in them; a scribble's turn past the border,
-    an outline along it or the row's number printed beside it do not run on."""
-    unit, grid = _unit(line), layout.GRID_RECT.inset(-t.stray_border_clear_mm)
+def _cut_by_border_and_mark(line: np.ndarray, in_marks: tuple[bool, bool], ink: np.ndarray, origin: tuple[int, int],
+                            px_per_mm: float, t: ReaderTuning, stroke_ink: float | None) -> bool:
+    """Whether `line` (in the strokes' pixels, their (0, 0) at `origin` in the sheet image) is seen from the grid's
+    border, one end within t.stray_border_reach_mm of it, to a cell with a mark of its own (`in_marks`, per end),
+    and runs on straight through that mark in the sheet image's `ink` (`passes.line_runs_on`): a line from off the
+    grid, hidden at one end by the border taken out of the strokes and at the other by the mark's strokes (stray-line
+    790008, blind: a line from the top margin through i1, empty, on through i2's hatching and down the grid's
+    side, seen 15.7 mm in i1 alone and read as its mark). What lies past the border is no help: the column letters,
+    the code and the special actions' boxes are printed there. A player's own stroke ends where the mark begins."""
+    unit = _unit(line)
     contrast = t.stroke_ink if stroke_ink is None else stroke_ink
-    for end, heading in ((line[:2], -unit), (line[2:], unit)):
-        point = end + np.array(origin, np.float64)
-        out = _distance_out(point / px_per_mm, heading, grid)
-        if out <= t.stray_way_on_mm + t.stray_border_clear_mm and line_runs_on(
-                ink, point + heading * out * px_per_mm, heading, px_per_mm, t, contrast):
+    offset = np.array(origin, np.float64)
+    for (end, out), (other, on), marked in (((line[:2], -unit), (line[2:], unit), in_marks[1]),
+                                            ((line[2:], unit), (line[:2], -unit), in_marks[0])):
+        if (marked and _distance_out((end + offset) / px_per_mm, out, layout.GRID_RECT) <= t.stray_border_reach_mm
+                and line_runs_on(ink, other + offset, on, px_per_mm, t, contrast)):
             return True
     return False
 
 
 def _distance_out(point: np.ndarray, heading: np.ndarray, rect: layout.Rect) -> float:
-    """How far (mm) from `point` (mm, inside `rect`) along `heading` the edge of `rect` lies."""
+    """How far (mm) from `point` (mm) along `heading` the edge of `rect` lies (0 for a point outside it)."""
     reach = []
     for at, way, low, high in ((point[0], heading[0], rect.x, rect.x2), (point[1], heading[1], rect.y, rect.y2)):
         if way > 1e-9:
@@ -110,7 +113,7 @@ def _unit(line: np.ndarray) -> np.ndarray:
 
 def _turns_back(line: np.ndarray, lines: np.ndarray, pieces: np.ndarray, clean: np.ndarray, from_nowhere: bool,
                 origin: tuple[int, int], px_per_mm: float, t: ReaderTuning, *,
-                in_marks: tuple[bool, bool] = (False, False)) -> bool:
+                in_marks: tuple[bool, bool] = (False, False), turns_off_grid: bool = False) -> bool:
     """Whether the pen may have turned back at an end of `line` (in `clean`'s pixels), into the next pass: a piece
     at another slant (over `t.pass_chain_deg`) ends within `t.stray_meet_mm` of it, or strokes lie behind it, off
     the line (`_strokes_behind`). The print taken out of the strokes cuts a turn on a cell's side short, so either
@@ -122,7 +125,10 @@ def _turns_back(line: np.ndarray, lines: np.ndarray, pieces: np.ndarray, clean: 
     Nor is an end in a cell with a mark of its own, or that runs on into one (`in_marks`, per end:
     `_ends_in_marks`): the strokes around it are that mark's, a fill's edge, hatching, a slash (stray-line 670000,
     blind: a line from h6's hatching on through h7, empty, was read as turning back among the hatching; h7 was
-    offered as shaded)."""
+    offered as shaded). Nor, unless `turns_off_grid`, is an end off the grid: a scribble that shades cells with no
+    outline turns within them, and two stray lines that meet past the border look like a turn (stray-line
+    790001, blind: two lines from the top border, through f1-f3 and d2; f1-f3, empty, were offered as shaded). In
+    an outline a scribble may overshoot the border and turn past it (scribble-outlined 10008: a8)."""
     unit = _unit(line)
     slants = pieces[:, 2:] - pieces[:, :2]
     slanted = np.abs(slants @ unit) < np.cos(np.radians(t.pass_chain_deg)) * np.maximum(
@@ -130,7 +136,8 @@ def _turns_back(line: np.ndarray, lines: np.ndarray, pieces: np.ndarray, clean: 
     reach = (t.stray_free_near_mm if from_nowhere else t.stray_free_mm) * px_per_mm
     for end, heading, in_mark in ((line[:2], -unit, in_marks[0]), (line[2:], unit, in_marks[1])):
         # heading: out of the line at that end
-        if in_mark or _runs_off_grid(clean, end, heading, origin, px_per_mm, t):
+        if (in_mark or (not turns_off_grid and cells_at(end[None], origin, px_per_mm)[0] < 0)
+                or _runs_off_grid(clean, end, heading, origin, px_per_mm, t)):
             continue
         near = np.minimum(np.hypot(*(pieces[:, :2] - end).T), np.hypot(*(pieces[:, 2:] - end).T))
         passing = [other for other in lines if _crossing(line, other, t) and _runs_past(other, end, reach, px_per_mm,
