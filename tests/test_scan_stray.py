@@ -94,6 +94,19 @@ def test_a_line_from_the_margin_cut_short_by_hatching_is_in_doubt():
     assert any(doubt.name == "i1" and not doubt.read for doubt in result.uncertain)
 
 
+def test_a_slash_whose_line_runs_on_through_shading_both_ways_is_in_doubt():
+    """Blind stray-line 800016: a line from a5 on through b5's hatching, along c6's diagonal corner to corner and
+    into d7's zigzag. Its crossing at c6's corner, 1.9 mm off it inside the hatching, was not seen, so c6 (empty)
+    held a slash of its own, beside marked cells: shaded and sure. The line runs on straight past c6 both ways,
+    with no slash across any of its corners (a patch of slashes lined up corner to corner would have one): in
+    doubt."""
+    photo = styled_photo(800016, "mild", distractor="stray line")
+    assert not photo.truth.quilt.is_covered(5, 2)
+    result = read_photo(photo.jpeg)
+    assert "c6" in {doubt.name for doubt in result.uncertain}
+    assert wrong_items(result, photo.truth) <= {doubt.name for doubt in result.uncertain}
+
+
 def test_a_scribbles_pass_turns_back_at_both_ends():
     """The same passes to and fro as a loose scribble draws them over d5 to f5, turning back just inside c5's and
     g5's near sides: each pass is as long and as straight as a stray line, but the pen turned at both its ends."""
