@@ -110,11 +110,18 @@ def read_qr(png: bytes) -> str:
     return cv2.QRCodeDetector().detectAndDecode(image)[0]
 
 
-def qr_on_screen(image) -> str:
-    """What a phone's camera reads off the screen from the QR code's <img>, once the browser has decoded its picture
-    (a screenshot taken before that shows an empty box: CI read '' once)."""
-    image.evaluate("img => img.decode()")
-    return read_qr(image.screenshot())
+def qr_on_screen(image, patience_s: float = 10.0) -> str:
+    """What a phone's camera reads off the screen from the QR code's <img>, once the browser has decoded and painted
+    its picture. The host's page draws its <img> anew on every update, so a screenshot can catch a fresh one not yet
+    painted (an empty box: CI read '' twice, once after waiting for the picture to decode): the camera looks again,
+    as a phone held up to the screen does, for up to `patience_s` seconds ('' if it never reads a code)."""
+    deadline = time.monotonic() + patience_s
+    while True:
+        image.evaluate("img => img.decode()")
+        text = read_qr(image.screenshot())
+        if text or time.monotonic() > deadline:
+            return text
+        time.sleep(0.2)
 
 
 def fits(page, width, height):
