@@ -158,6 +158,11 @@ def test_a_line_running_on_beside_the_slashes_across_its_corners_is_no_slash():
     sheet = patches()
     cv2.line(sheet, _at(1.35, 1.35), _at(3.7, 3.7), PENCIL, 2, cv2.LINE_AA)
     assert _own_marks(sheet, marked) == {B2, B3, D4, D5}
+    # From 4 mm before b2's slash ends (5.7 mm from the corner) to just past c3's far corner (slash-stray-line
+    # 800006, blind: 3.9 mm beside b8's slash, and c9 read as a slash, unflagged).
+    sheet = patches()
+    cv2.line(sheet, _at(1.75, 1.75), _at(3.05, 3.05), PENCIL, 2, cv2.LINE_AA)
+    assert _own_marks(sheet, marked) == {B2, B3, D4, D5}
     sheet = patches()
     _slash(sheet, 2, 2)
     assert _own_marks(sheet, marked) == marked
@@ -174,14 +179,15 @@ def test_slashes_without_outlines_are_read_as_marks_without_doubt(seed):
 
 @pytest.mark.parametrize(("style", "seed"), [(None, 2), ("slash", 0), ("slash", 6), ("slash", 9), ("slash", 10),
                                            ("slash", 90019), ("slash", 230016), (None, 200010),
-                                           ("slash", 90005), ("slash", 270003), (None, 570014), (None, 570019),
-                                           (None, 680023)])
+                                           ("slash", 90005), ("slash", 270003), ("slash", 800006), (None, 570014),
+                                           (None, 570019), (None, 680023)])
 def test_a_stray_line_is_never_read_as_shading_without_a_doubt(style, seed):
     """Stray pencil lines over empty cells: two through e9-g9 read as three shaded cells, unflagged (as dense as
     hatching, with the ink of a line); lines coming in through a corner, or along the cells' diagonals beside a
     patch of slashes, read as slashes (230016: beside patches outlined apart); a line at 45 degrees through
     hatched cells and an empty one between them, off their corners (200010: f7, 0.106 of ink); lines along an empty
-    cell's diagonal and on beside the slashes across its corners (90005: c3; 270003: h9, from inside it); a line
+    cell's diagonal and on beside the slashes across its corners (90005: c3; 270003: h9, from inside it; 800006,
+    blind: c9, from 6 mm inside b8 and 4 mm beside its slash, steeper than the diagonal); a line
     from the margin through the grid's border a millimetre from b9's corner, ending in b9 (570014, blind), one
     from 4.5 mm out in the margin across a3 (570019, blind), and one from the grid's corner to a9's far corner, a
     slash to the eye with nothing marked beside it (680023, blind)."""

@@ -518,10 +518,11 @@ class ReaderTuning:
     crossing_speck_px: int = 4
     # A line through a corner that runs on this far beside the slash of the cell across it, along the half of that
     # cell's diagonal next to the corner, is no slash of the cell it comes from (slash-stray-line 90005 c3 and
-    # 270003 h9: 6.0-7.4 mm beside the slashes across their corners; the slashes of slash, slash-outlined and
-    # slash-partial-outline 0-23 and slash-stray-line 0-23: 0.7 mm at most, where a line crossing the corner
-    # runs on).
-    crossing_beside_mm: float = 4.0
+    # 270003 h9: 6.0-7.4 mm beside the slashes across their corners; 8 and 800006 (blind) c9: 3.9 mm, 800006's
+    # read as a slash, unflagged, at 4.0. The slashes of slash and slash-outlined 0-23 and 20000-20023,
+    # slash-partial-outline 0-23 and slash-stray-line 0-23 and 20000-20047 that meet a corner: 1.06 mm at most,
+    # of 1558 pairs measured; one pair of slashes, both shaded, lay 7.1 mm side by side and read right).
+    crossing_beside_mm: float = 2.5
     # --- scribbles (scribbles.py): where the pen turned back ---
     # Straight pieces of strokes: at least scribble_piece_mm long, gaps up to scribble_gap_mm bridged (a pencil line
     # breaks up at 4 px/mm); within scribble_square_deg of a grid line's direction and near it, a piece is the print
