@@ -87,10 +87,9 @@ def test_a_line_from_the_border_on_through_a_mark_is_from_off_the_grid():
 
 def test_a_slash_whose_line_runs_on_through_shading_both_ways_is_in_doubt():
     """Blind stray-line 800016: a line from a5 on through b5's hatching, along c6's diagonal corner to corner and
-    into d7's zigzag. Its crossing at c6's corner, 1.9 mm off it inside the hatching, was not seen, so c6 (empty)
-    held a slash of its own, beside marked cells: shaded and sure. The line runs on straight past c6 both ways,
-    with no slash across any of its corners (a patch of slashes lined up corner to corner would have one): in
-    doubt."""
+    into d7's zigzag. Its crossing at c6's corner, 1.9 mm off it inside the hatching, was not seen, and the line
+    was followed on past the corner along the diagonal, which it leaves: c6 (empty) held a slash of its own,
+    beside marked cells, shaded and sure. Followed along its own slant, it runs on into both: in doubt."""
     photo = styled_photo(800016, "mild", distractor="stray line")
     assert not photo.truth.quilt.is_covered(5, 2)
     result = read_photo(photo.jpeg)

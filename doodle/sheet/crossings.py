@@ -166,20 +166,64 @@ def _run_on_past_corners(slants: _Slants, strokes: StrokeMap, index: int, diagon
     and whether it falls to the right. Into such a cell, the strips by the corner hold no single stroke to carry
     across (its strokes, an outline crowding the corner); so the line's own slant is followed past the corner
     instead, in the strokes that run along that slant (a scribble's, at other slants, drop out: stray-line 150022,
-    a line from f8's corner on along its diagonal 10 mm into g7's scribble, read as f8's slash). Beside a sparse
-    cell, the slashes of a patch often nearly meet at a corner, and only a stroke seen crossing there counts.
-    `diagonals`: those the cell's strokes lie along ("\\" True, "/" False)."""
+    a line from f8's corner on along its diagonal 10 mm into g7's scribble, read as f8's slash). It is followed
+    from the corner along the diagonal, and from where the line the cell's strokes lie on leaves the cell, within
+    `t.crossing_slant_mm` of the corner, along that line: a line a few degrees off the diagonal passes a
+    millimetre or two beside the corner (blind stray-line 800016: 1.9 mm beside c6's corner into b5's hatching,
+    and on into d7's zigzag; c6, empty, read as a slash). Beside a sparse cell, the slashes of a patch often
+    nearly meet at a corner, and only a stroke seen crossing there counts. `diagonals`: those the cell's strokes
+    lie along ("\\" True, "/" False)."""
     row, col = divmod(index, SIZE)
     ends = _diagonal_corners(index, px_per_mm)
     found = set()
     for falling in diagonals:
-        for (x, y), (dx, dy) in ends[falling]:
+        line = _line_along(slants.clean, strokes, index, falling, px_per_mm, t)
+        for corner, (dx, dy) in ends[falling]:
             r, c = row + dy, col + dx
-            if (0 <= r < SIZE and 0 <= c < SIZE and strokes.shares[r * SIZE + c] >= t.crossing_full_share
-                    and _runs_on_slant(slants.near(falling), (x - strokes.x0, y - strokes.y0), (dx, dy), px_per_mm,
-                                       t)):
+            if not (0 <= r < SIZE and 0 <= c < SIZE and strokes.shares[r * SIZE + c] >= t.crossing_full_share):
+                continue
+            at = np.array(corner, np.float64) - (strokes.x0, strokes.y0)
+            starts = [(at, np.array((dx, dy)) / np.sqrt(2))]
+            if line is not None:
+                starts.append(_leaving(line, index, at, (dx, dy), strokes, px_per_mm))
+            if any(exit_ is not None and float(np.hypot(*(exit_ - at))) <= t.crossing_slant_mm * px_per_mm
+                   and _runs_on_slant(slants.near(falling), exit_, way, px_per_mm, t) for exit_, way in starts):
                 found.add((frozenset({index, r * SIZE + c}), falling))
     return found
+
+
+def _line_along(clean: np.ndarray, strokes: StrokeMap, index: int, falling: bool, px_per_mm: float,
+                t: ReaderTuning) -> tuple[np.ndarray, np.ndarray] | None:
+    """The straight line (a point and a unit vector, in the stroke map's pixels) fitted to a cell's strokes within
+    `t.crossing_diagonal_reach` of its falling ("\\") or rising ("/") diagonal, as `_along_diagonal` takes them;
+    None with fewer than a crossing_slant_mm's worth of pixels there."""
+    x0, y0, x1, y1 = layout.cell_rect(*divmod(index, SIZE)).inset(t.crossing_clear_mm).to_px(px_per_mm)
+    mask = _in_cell(clean, strokes, index, px_per_mm, t)
+    ys, xs = np.nonzero(mask)
+    height, width = mask.shape
+    x, y = xs / max(width - 1, 1), ys / max(height - 1, 1)
+    off = (x - (y if falling else 1.0 - y)) / 2
+    keep = np.abs(off) <= t.crossing_diagonal_reach
+    if keep.sum() < t.crossing_slant_mm * px_per_mm:
+        return None
+    points = np.column_stack([xs[keep] + x0 - strokes.x0, ys[keep] + y0 - strokes.y0]).astype(np.float32)
+    vx, vy, px, py = cv2.fitLine(points, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+    return np.array((px, py), np.float64), np.array((vx, vy), np.float64)
+
+
+def _leaving(line: tuple[np.ndarray, np.ndarray], index: int, corner: np.ndarray, way: tuple[int, int],
+             strokes: StrokeMap, px_per_mm: float) -> tuple[np.ndarray | None, np.ndarray]:
+    """Where `line` leaves cell `index` on the side of `corner` (the way out past it: `way`, a diagonal step), and
+    its unit vector pointing out there; the point is None when the line misses the cell."""
+    point, unit = line
+    if float(np.dot(unit, way)) < 0:
+        unit = -unit
+    left, top, right, bottom = layout.cell_rect(*divmod(index, SIZE)).to_px(px_per_mm)
+    rect = (left - strokes.x0, top - strokes.y0, right - left + 1, bottom - top + 1)
+    far = 2.0 * (right - left)
+    crosses, enter, leave = cv2.clipLine(rect, tuple(int(v) for v in np.round(point - far * unit)),
+                                         tuple(int(v) for v in np.round(point + far * unit)))
+    return (np.array(leave, np.float64) if crosses else None), unit
 
 
 def _into_a_corner(slants: _Slants, strokes: StrokeMap, index: int, px_per_mm: float, t: ReaderTuning) -> set[bool]:
@@ -206,12 +250,11 @@ def _diagonal_corners(index: int, px_per_mm: float) -> dict[bool, tuple[tuple[tu
     return {True: (((x0, y0), (-1, -1)), ((x1, y1), (1, 1))), False: (((x0, y1), (-1, 1)), ((x1, y0), (1, -1)))}
 
 
-def _runs_on_slant(near: np.ndarray, corner: tuple[int, int], direction: tuple[int, int], px_per_mm: float,
-                   t: ReaderTuning) -> bool:
-    """Whether the line from `corner` along `direction` (a diagonal) lies `near` strokes at its slant (`_Slants`),
-    from `t.crossing_reach_mm` to `t.crossing_run_on_mm` past the corner, in `t.crossing_landed_share` of it."""
-    steps = np.arange(t.crossing_reach_mm * px_per_mm, t.crossing_run_on_mm * px_per_mm + 1.0) / np.sqrt(2)
-    points = np.round(np.array(corner) + np.array(direction) * steps[:, None]).astype(int)
+def _runs_on_slant(near: np.ndarray, start: np.ndarray, unit: np.ndarray, px_per_mm: float, t: ReaderTuning) -> bool:
+    """Whether the line from `start` along `unit` (the stroke map's pixels) lies `near` strokes at its slant
+    (`_Slants`), from `t.crossing_reach_mm` to `t.crossing_run_on_mm` past it, in `t.crossing_landed_share` of it."""
+    steps = np.arange(t.crossing_reach_mm * px_per_mm, t.crossing_run_on_mm * px_per_mm + 1.0)
+    points = np.round(start + unit * steps[:, None]).astype(int)
     height, width = near.shape
     inside = (points[:, 0] >= 0) & (points[:, 0] < width) & (points[:, 1] >= 0) & (points[:, 1] < height)
     hits = int(near[points[inside, 1], points[inside, 0]].sum())

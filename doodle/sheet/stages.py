@@ -659,13 +659,8 @@ def decide_cells(read: SheetRead) -> None:
     # ink is not the cell's mark (stray-line 200010: a line at 45 degrees through d9, e8, f7 and g6, just off their
     # corners; f7, empty between hatched cells, read 0.106 of ink, shaded and sure). It runs on where it stands out
     # as the photo's strokes do (less in a blurred photo: `_stroke_ink`).
-    # So is a slash whose line runs on so with no slash across any of its corners: slashes of a patch that touch
-    # corner to corner make one line, a slash alone between shaded cells does not run on (stray-line 800016, blind:
-    # a line from a5 on through b5's hatching, along c6's diagonal and into d7's zigzag; its crossing at c6's corner,
-    # inside the hatching, was not seen, and c6, empty, read as its slash, shaded and sure).
-    through = {index for index in lines_through(sure | slashed, read.pieces, read.clean, origin, boxes, field_.ink,
-                                                PX_PER_MM, t, stroke_ink=read.strokes.stroke_ink)
-               if index in sure or not _across_corners(index) & read.confined}
+    through = lines_through(sure, read.pieces, read.clean, origin, boxes, field_.ink, PX_PER_MM, t,
+                            stroke_ink=read.strokes.stroke_ink)
     for index in (doubted_lines | through
                   | ending_in_paper(sure, paper, read.pieces, read.clean, origin, boxes, PX_PER_MM, t)):
         decided[index] = (True, min(decided[index][1], t.shadow_doubt))
@@ -862,13 +857,6 @@ def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tup
         # they are (harsh 3010: six light fills at 0.067-0.097 of ink, the threshold 0.039, in doubt for this alone).
         doubtful.add(index)
     return shaded, False
-
-
-def _across_corners(index: int) -> set[int]:
-    """The cells that touch cell `index` (row * 9 + col) at a corner only."""
-    row, col = divmod(index, SIZE)
-    return {r * SIZE + c for r, c in ((row - 1, col - 1), (row - 1, col + 1), (row + 1, col - 1), (row + 1, col + 1))
-            if 0 <= r < SIZE and 0 <= c < SIZE}
 
 
 def _checked_by_paper(read: SheetRead, index: int, reach: int | None = None) -> bool:
