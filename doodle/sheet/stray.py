@@ -14,6 +14,7 @@ from collections.abc import Set
 import numpy as np
 
 from doodle.sheet import layout
+from doodle.sheet.crossings import near_lines
 from doodle.sheet.passes import chained, line_runs_on, near_cells
 from doodle.sheet.pictures import Box
 from doodle.sheet.scribbles import along_pieces, cells_at, mostly_along
@@ -143,7 +144,7 @@ def _turns_back(line: np.ndarray, lines: np.ndarray, pieces: np.ndarray, clean: 
         passing = [other for other in lines if _crossing(line, other, t) and _runs_past(other, end, reach, px_per_mm,
                                                                                            t)]
         if (slanted & (near <= t.stray_meet_mm * px_per_mm)).any() or _strokes_behind(
-                clean, end, heading, reach, passing, px_per_mm, t):
+                clean, end, heading, reach, passing, origin, px_per_mm, t):
             return True
     return False
 
@@ -164,11 +165,15 @@ def _crossing(line: np.ndarray, other: np.ndarray, t: ReaderTuning) -> bool:
 
 
 def _strokes_behind(clean: np.ndarray, end: np.ndarray, heading: np.ndarray, reach: float, passing: list[np.ndarray],
-                    px_per_mm: float, t: ReaderTuning) -> bool:
+                    origin: tuple[int, int], px_per_mm: float, t: ReaderTuning) -> bool:
     """Whether strokes (`t.stray_turn_mm2` or more) lie within `reach` pixels of a line's `end` (in `clean`'s
-    pixels), behind it (against `heading`, out of the line) and off the line by more than a line's width, and off
-    the `passing` lines too (each a line that runs on past the end: not a turn): where the pen turns back, the next
-    pass starts beside the end. Ahead of the end (the line drawn on, faint) does not count."""
+    pixels, its (0, 0) at `origin` in the sheet image), behind it (against `heading`, out of the line) and off the
+    line by more than a line's width, and off the `passing` lines too (each a line that runs on past the end: not a
+    turn): where the pen turns back, the next pass starts beside the end. Ahead of the end (the line drawn on,
+    faint) does not count; nor does what the print's removal left on a printed line, within
+    `t.crossing_clear_mm` of it (stray-line 600002: a line cut short on g1's side, where another crossed it, by 6
+    pixels left of the side below its end; f1 and g1, empty, were offered as shaded). A pass that turns back
+    leaves the line."""
     x, y, r = int(round(end[0])), int(round(end[1])), int(np.ceil(reach))
     y0, y1 = max(y - r, 0), min(y + r + 1, clean.shape[0])
     x0, x1 = max(x - r, 0), min(x + r + 1, clean.shape[1])
@@ -183,6 +188,10 @@ def _strokes_behind(clean: np.ndarray, end: np.ndarray, heading: np.ndarray, rea
     for other in passing:
         along = _unit(other)
         behind &= np.abs((xs - other[0]) * along[1] - (ys - other[1]) * along[0]) > width
+    grid, cell, band = layout.GRID_RECT, layout.CELL_MM * px_per_mm, t.crossing_clear_mm * px_per_mm
+    rows = near_lines(clean.shape[0], grid.y * px_per_mm - origin[1], cell, band)[y0:y1]
+    cols = near_lines(clean.shape[1], grid.x * px_per_mm - origin[0], cell, band)[x0:x1]
+    behind &= ~(rows[:, None] | cols[None, :]).astype(bool)
     return np.count_nonzero(clean[y0:y1, x0:x1] & behind) >= t.stray_turn_mm2 * px_per_mm**2
 
 
