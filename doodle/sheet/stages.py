@@ -673,7 +673,7 @@ def decide_cells(read: SheetRead) -> None:
     own_marks = set(np.flatnonzero(values > threshold).tolist()) | read.confined | {
         index for index in read.outlined if decided[index][0] and decided[index][1] >= t.uncertain_below}
     for index in stray_line_cells(lone & by_strokes_alone, paper, read.pieces, read.clean, origin, boxes, PX_PER_MM,
-                                  t, marked=own_marks):
+                                  t, marked=own_marks, ink=field_.ink, stroke_ink=read.strokes.stroke_ink):
         decided[index] = (False, decided[index][1])
     # Nor is a line from off the grid a mark in an outline: players draw within the grid (stray-line 640016,
     # blind: a line from the margin through i6, empty, ended in h6's scribble; i6, joined to h6's outlined patch

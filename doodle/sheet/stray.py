@@ -27,9 +27,10 @@ def stray_line_cells(cells: set[int], paper: set[int], pieces: np.ndarray, clean
                      stroke_ink: float | None = None) -> set[int]:
     """Of `cells` (index row * 9 + col), those whose strokes mostly lie along one straight line at least
     `t.stray_line_least_mm` long that turns back at neither end (`_turns_back`) and does not run from one cell's
-    corner to another's along their diagonals; with `off_grid`, only a line with an end off the grid, or, given the
-    sheet image's `ink` (`FlatField.ink`), one cut short at both ends, by the grid's border and by a mark it runs on
-    through (`_cut_by_border_and_mark`), at least `t.stray_off_grid_least_mm` long then. `paper`: the cells known to
+    corner to another's along their diagonals; with `off_grid`, only a line with an end off the grid. Given the
+    sheet image's `ink` (`FlatField.ink`), so is a shorter one, at least `t.stray_off_grid_least_mm` long, cut short
+    at both ends, by the grid's border and by a mark it runs on through (`_cut_by_border_and_mark`): a line from
+    the margin through a scribble, seen only between them (stray-line 12: i5 and i6, empty, offered as shaded). `paper`: the cells known to
     be empty; `marked`: those with a mark of their own, where an end, or the line carried on past it into them,
     tells nothing (see `_turns_back` and `_ends_in_marks`); `pieces`, `clean`, `origin` and `boxes` as for
     `passes.passed_cells`; `stroke_ink`: how far a line stands out of the ink beside it in this photo
@@ -37,16 +38,15 @@ def stray_line_cells(cells: set[int], paper: set[int], pieces: np.ndarray, clean
     if not len(pieces) or not cells:
         return set()
     found: set[int] = set()
-    least = t.stray_off_grid_least_mm if off_grid and ink is not None else t.stray_line_least_mm
+    least = t.stray_off_grid_least_mm if ink is not None else t.stray_line_least_mm
     lines = _lines(pieces, np.flatnonzero(near_cells(pieces, cells, origin, 0.0, px_per_mm)), least, px_per_mm, t)
     for line in lines:
         ends = cells_at(np.array([line[:2], line[2:]]), origin, px_per_mm)
         in_marks = _ends_in_marks(line, ends, marked, origin, px_per_mm, t)
-        if off_grid:
-            long = float(np.hypot(*(line[2:] - line[:2]))) >= t.stray_line_least_mm * px_per_mm
-            if not (long and (ends < 0).any()) and not (ink is not None and _cut_by_border_and_mark(
-                    line, in_marks, ink, origin, px_per_mm, t, stroke_ink)):
-                continue
+        long = float(np.hypot(*(line[2:] - line[:2]))) >= t.stray_line_least_mm * px_per_mm
+        if not (long and (ends < 0).any() if off_grid else long) and not (
+                ink is not None and _cut_by_border_and_mark(line, in_marks, ink, origin, px_per_mm, t, stroke_ink)):
+            continue
         from_nowhere = any(c < 0 or c in paper for c in ends.tolist())
         if _turns_back(line, lines, pieces, clean, from_nowhere, origin, px_per_mm, t, in_marks=in_marks,
                        turns_off_grid=off_grid) or _corner_to_corner(line, origin, px_per_mm, t):
