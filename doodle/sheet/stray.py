@@ -78,22 +78,23 @@ def _lines(pieces: np.ndarray, seeds: np.ndarray, least_mm: float, px_per_mm: fl
 
 def _cut_by_border_and_mark(line: np.ndarray, in_marks: tuple[bool, bool], ink: np.ndarray, origin: tuple[int, int],
                             px_per_mm: float, t: ReaderTuning, stroke_ink: float | None) -> bool:
-    """Whether `line` (in the strokes' pixels, their (0, 0) at `origin` in the sheet image) is seen from the grid's
-    border, one end within t.stray_border_reach_mm of it, to a cell with a mark of its own (`in_marks`, per end),
-    and runs on straight through that mark in the sheet image's `ink` (`passes.line_runs_on`): a line from off the
-    grid, hidden at one end by the border taken out of the strokes and at the other by the mark's strokes (stray-line
-    790008, blind: a line from the top margin through i1, empty, on through i2's hatching and down the grid's
-    side, seen 15.7 mm in i1 alone and read as its mark). What lies past the border is no help: the column letters,
-    the code and the special actions' boxes are printed there. A player's own stroke ends where the mark begins."""
+    """Whether `line` (in the strokes' pixels, their (0, 0) at `origin` in the sheet image) is cut short at both
+    ends: at one by a cell with a mark of its own (`in_marks`, per end) that it runs on straight through in the
+    sheet image's `ink` (`passes.line_runs_on`), and at the other so too, or by the grid's border, within
+    t.stray_border_reach_mm of it. A line from off the grid is hidden at one end by the border taken out of the
+    strokes and at the other by the mark's strokes (stray-line 790008, blind: a line from the top margin through i1,
+    empty, on through i2's hatching and down the grid's side, seen 15.7 mm in i1 alone and read as its mark); a
+    line across hatched cells, between them (stray-line 600005: 15 mm of a line 50 mm long seen in c4, empty).
+    What lies past the border is no help: the column letters, the code and the special actions' boxes are printed
+    there. A player's own stroke ends where the mark begins."""
     unit = _unit(line)
     contrast = t.stroke_ink if stroke_ink is None else stroke_ink
     offset = np.array(origin, np.float64)
-    for (end, out), (other, on), marked in (((line[:2], -unit), (line[2:], unit), in_marks[1]),
-                                            ((line[2:], unit), (line[:2], -unit), in_marks[0])):
-        if (marked and _distance_out((end + offset) / px_per_mm, out, layout.GRID_RECT) <= t.stray_border_reach_mm
-                and line_runs_on(ink, other + offset, on, px_per_mm, t, contrast)):
-            return True
-    return False
+    through = [marked and line_runs_on(ink, end + offset, out, px_per_mm, t, contrast)
+               for end, out, marked in ((line[:2], -unit, in_marks[0]), (line[2:], unit, in_marks[1]))]
+    at_border = [_distance_out((end + offset) / px_per_mm, out, layout.GRID_RECT) <= t.stray_border_reach_mm
+                 for end, out in ((line[:2], -unit), (line[2:], unit))]
+    return (through[0] or through[1]) and (through[0] or at_border[0]) and (through[1] or at_border[1])
 
 
 def _distance_out(point: np.ndarray, heading: np.ndarray, rect: layout.Rect) -> float:
