@@ -185,7 +185,7 @@ def _run_on_past_corners(slants: _Slants, strokes: StrokeMap, index: int, diagon
             at = np.array(corner, np.float64) - (strokes.x0, strokes.y0)
             starts = [(at, np.array((dx, dy)) / np.sqrt(2))]
             if line is not None:
-                starts.append(_leaving(line, index, at, (dx, dy), strokes, px_per_mm))
+                starts.append(_leaving(line, index, (dx, dy), strokes, px_per_mm))
             if any(exit_ is not None and float(np.hypot(*(exit_ - at))) <= t.crossing_slant_mm * px_per_mm
                    and _runs_on_slant(slants.near(falling), exit_, way, px_per_mm, t) for exit_, way in starts):
                 found.add((frozenset({index, r * SIZE + c}), falling))
@@ -207,14 +207,14 @@ def _line_along(clean: np.ndarray, strokes: StrokeMap, index: int, falling: bool
     if keep.sum() < t.crossing_slant_mm * px_per_mm:
         return None
     points = np.column_stack([xs[keep] + x0 - strokes.x0, ys[keep] + y0 - strokes.y0]).astype(np.float32)
-    vx, vy, px, py = cv2.fitLine(points, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-    return np.array((px, py), np.float64), np.array((vx, vy), np.float64)
+    vx, vy, cx, cy = cv2.fitLine(points, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+    return np.array((cx, cy), np.float64), np.array((vx, vy), np.float64)
 
 
-def _leaving(line: tuple[np.ndarray, np.ndarray], index: int, corner: np.ndarray, way: tuple[int, int],
-             strokes: StrokeMap, px_per_mm: float) -> tuple[np.ndarray | None, np.ndarray]:
-    """Where `line` leaves cell `index` on the side of `corner` (the way out past it: `way`, a diagonal step), and
-    its unit vector pointing out there; the point is None when the line misses the cell."""
+def _leaving(line: tuple[np.ndarray, np.ndarray], index: int, way: tuple[int, int], strokes: StrokeMap,
+             px_per_mm: float) -> tuple[np.ndarray | None, np.ndarray]:
+    """Where `line` leaves cell `index` going `way` (a diagonal step, out past one of its corners), in the stroke
+    map's pixels, and its unit vector pointing out there; the point is None when the line misses the cell."""
     point, unit = line
     if float(np.dot(unit, way)) < 0:
         unit = -unit

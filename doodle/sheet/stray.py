@@ -29,11 +29,11 @@ def stray_line_cells(cells: set[int], paper: set[int], pieces: np.ndarray, clean
     `t.stray_line_least_mm` long that turns back at neither end (`_turns_back`) and does not run from one cell's
     corner to another's along their diagonals; with `off_grid`, only a line with an end off the grid. Given the
     sheet image's `ink` (`FlatField.ink`), so is a shorter one, at least `t.stray_off_grid_least_mm` long, cut short
-    at both ends, by the grid's border and by a mark it runs on through (`_cut_by_border_and_mark`): a line from
-    the margin through a scribble, seen only between them (stray-line 12: i5 and i6, empty, offered as shaded). `paper`: the cells known to
-    be empty; `marked`: those with a mark of their own, where an end, or the line carried on past it into them,
-    tells nothing (see `_turns_back` and `_ends_in_marks`); `pieces`, `clean`, `origin` and `boxes` as for
-    `passes.passed_cells`; `stroke_ink`: how far a line stands out of the ink beside it in this photo
+    at both ends by marks it runs on through or by the grid's border (`_cut_by_border_and_mark`): a line from the
+    margin through a scribble, seen only between them (stray-line 12: i5 and i6, empty, offered as shaded). `paper`:
+    the cells known to be empty; `marked`: those with a mark of their own, where an end, or the line carried on
+    past it into them, tells nothing (see `_turns_back` and `_ends_in_marks`); `pieces`, `clean`, `origin` and
+    `boxes` as for `passes.passed_cells`; `stroke_ink`: how far a line stands out of the ink beside it in this photo
     (`t.stroke_ink` unless given)."""
     if not len(pieces) or not cells:
         return set()
