@@ -177,14 +177,15 @@ def _run_on_past_corners(slants: _Slants, strokes: StrokeMap, index: int, diagon
     ends = _diagonal_corners(index, px_per_mm)
     found = set()
     for falling in diagonals:
-        line = _line_along(slants.clean, strokes, index, falling, px_per_mm, t)
+        line = None
         for corner, (dx, dy) in ends[falling]:
             r, c = row + dy, col + dx
             if not (0 <= r < SIZE and 0 <= c < SIZE and strokes.shares[r * SIZE + c] >= t.crossing_full_share):
                 continue
             at = np.array(corner, np.float64) - (strokes.x0, strokes.y0)
             starts = [(at, np.array((dx, dy)) / np.sqrt(2))]
-            if line is not None:
+            line = line or _line_along(slants.clean, strokes, index, falling, px_per_mm, t)
+            if line:
                 starts.append(_leaving(line, index, (dx, dy), strokes, px_per_mm))
             if any(exit_ is not None and float(np.hypot(*(exit_ - at))) <= t.crossing_slant_mm * px_per_mm
                    and _runs_on_slant(slants.near(falling), exit_, way, px_per_mm, t) for exit_, way in starts):
@@ -207,7 +208,7 @@ def _line_along(clean: np.ndarray, strokes: StrokeMap, index: int, falling: bool
     if keep.sum() < t.crossing_slant_mm * px_per_mm:
         return None
     points = np.column_stack([xs[keep] + x0 - strokes.x0, ys[keep] + y0 - strokes.y0]).astype(np.float32)
-    vx, vy, cx, cy = cv2.fitLine(points, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+    vx, vy, cx, cy = cv2.fitLine(points, cv2.DIST_L2, 0, 0.01, 0.01).ravel()
     return np.array((cx, cy), np.float64), np.array((vx, vy), np.float64)
 
 

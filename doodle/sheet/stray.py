@@ -40,6 +40,8 @@ def stray_line_cells(cells: set[int], paper: set[int], pieces: np.ndarray, clean
     found: set[int] = set()
     least = t.stray_off_grid_least_mm if ink is not None else t.stray_line_least_mm
     lines = _lines(pieces, np.flatnonzero(near_cells(pieces, cells, origin, 0.0, px_per_mm)), least, px_per_mm, t)
+    middles = cells_at((pieces[:, :2] + pieces[:, 2:]) / 2, origin, px_per_mm)
+    owners = np.where(np.isin(middles, list(marked)), middles, -1)  # the marked cell each piece lies in, or -1
     for line in lines:
         ends = cells_at(np.array([line[:2], line[2:]]), origin, px_per_mm)
         in_marks = _ends_in_marks(line, ends, marked, origin, px_per_mm, t)
@@ -49,7 +51,7 @@ def stray_line_cells(cells: set[int], paper: set[int], pieces: np.ndarray, clean
             continue
         from_nowhere = any(c < 0 or c in paper for c in ends.tolist())
         if _turns_back(line, lines, pieces, clean, from_nowhere, origin, px_per_mm, t, in_marks=in_marks,
-                       turns_off_grid=off_grid, marked=marked) or _corner_to_corner(line, origin, px_per_mm, t):
+                       turns_off_grid=off_grid, owners=owners) or _corner_to_corner(line, origin, px_per_mm, t):
             continue
         along = along_pieces(clean.shape, line[None], px_per_mm, t)
         found |= {index for index in cells - found if mostly_along(clean, along, boxes[index], origin, px_per_mm, t)}
@@ -116,7 +118,7 @@ def _unit(line: np.ndarray) -> np.ndarray:
 def _turns_back(line: np.ndarray, lines: np.ndarray, pieces: np.ndarray, clean: np.ndarray, from_nowhere: bool,
                 origin: tuple[int, int], px_per_mm: float, t: ReaderTuning, *,
                 in_marks: tuple[bool, bool] = (False, False), turns_off_grid: bool = False,
-                marked: Set[int] = frozenset()) -> bool:
+                owners: np.ndarray | None = None) -> bool:
     """Whether the pen may have turned back at an end of `line` (in `clean`'s pixels), into the next pass: a piece
     at another slant (over `t.pass_chain_deg`) ends within `t.stray_meet_mm` of it, or strokes lie behind it, off
     the line (`_strokes_behind`). The print taken out of the strokes cuts a turn on a cell's side short, so either
@@ -132,7 +134,8 @@ def _turns_back(line: np.ndarray, lines: np.ndarray, pieces: np.ndarray, clean: 
     outline turns within them, and two stray lines that meet past the border look like a turn (stray-line
     790001, blind: two lines from the top border, through f1-f3 and d2; f1-f3, empty, were offered as shaded). In
     an outline a scribble may overshoot the border and turn past it (scribble-outlined 10008: a8). Nor is a piece
-    that lies in another cell than the line's end, one of `marked`: it is that mark's stroke, over the printed line
+    that lies in another cell than the line's end, one with a mark of its own (`owners`: per piece, the marked cell
+    its middle lies in, or -1): it is that mark's stroke, over the printed line
     between them (stray-line 600000: a line from e5's top, 2 mm below the ends of e4's hatching, was read as
     turning back there, e4's strokes 1 mm over its line; g5 and h5, empty, were offered as shaded). Its middle
     tells whose it is."""
@@ -141,14 +144,14 @@ def _turns_back(line: np.ndarray, lines: np.ndarray, pieces: np.ndarray, clean: 
     slanted = np.abs(slants @ unit) < np.cos(np.radians(t.pass_chain_deg)) * np.maximum(
         np.hypot(slants[:, 0], slants[:, 1]), 1e-9)
     reach = (t.stray_free_near_mm if from_nowhere else t.stray_free_mm) * px_per_mm
-    middles = cells_at((pieces[:, :2] + pieces[:, 2:]) / 2, origin, px_per_mm)
     for end, heading, in_mark in ((line[:2], -unit, in_marks[0]), (line[2:], unit, in_marks[1])):
         # heading: out of the line at that end
         cell = int(cells_at(end[None], origin, px_per_mm)[0])
         if in_mark or (not turns_off_grid and cell < 0) or _runs_off_grid(clean, end, heading, origin, px_per_mm, t):
             continue
         near = np.minimum(np.hypot(*(pieces[:, :2] - end).T), np.hypot(*(pieces[:, 2:] - end).T))
-        near[(middles != cell) & np.isin(middles, list(marked))] = np.inf
+        if owners is not None:
+            near[(owners >= 0) & (owners != cell)] = np.inf
         passing = [other for other in lines if _crossing(line, other, t) and _runs_past(other, end, reach, px_per_mm,
                                                                                            t)]
         if (slanted & (near <= t.stray_meet_mm * px_per_mm)).any() or _strokes_behind(
