@@ -170,9 +170,11 @@ def _run_on_past_corners(slants: _Slants, strokes: StrokeMap, index: int, diagon
     from the corner along the diagonal, and from where the line the cell's strokes lie on leaves the cell, within
     `t.crossing_slant_mm` of the corner, along that line: a line a few degrees off the diagonal passes a
     millimetre or two beside the corner (blind stray-line 800016: 1.9 mm beside c6's corner into b5's hatching,
-    and on into d7's zigzag; c6, empty, read as a slash). Beside a sparse cell, the slashes of a patch often
-    nearly meet at a corner, and only a stroke seen crossing there counts. `diagonals`: those the cell's strokes
-    lie along ("\\" True, "/" False)."""
+    and on into d7's zigzag; c6, empty, read as a slash). So too past a corner on the grid's border, off the grid
+    (index -1): players draw within it (blind stray-line 820022: a line along i6's diagonal and out past the
+    border at its corner, where no crossing was seen beside i7's fill; i6, empty, read as a slash). Beside a
+    sparse cell, the slashes of a patch often nearly meet at a corner, and only a stroke seen crossing there
+    counts. `diagonals`: those the cell's strokes lie along ("\\" True, "/" False)."""
     row, col = divmod(index, SIZE)
     ends = _diagonal_corners(index, px_per_mm)
     found = set()
@@ -180,7 +182,8 @@ def _run_on_past_corners(slants: _Slants, strokes: StrokeMap, index: int, diagon
         line = None
         for corner, (dx, dy) in ends[falling]:
             r, c = row + dy, col + dx
-            if not (0 <= r < SIZE and 0 <= c < SIZE and strokes.shares[r * SIZE + c] >= t.crossing_full_share):
+            off_grid = not (0 <= r < SIZE and 0 <= c < SIZE)
+            if not off_grid and strokes.shares[r * SIZE + c] < t.crossing_full_share:
                 continue
             at = np.array(corner, np.float64) - (strokes.x0, strokes.y0)
             starts = [(at, np.array((dx, dy)) / np.sqrt(2))]
@@ -189,7 +192,7 @@ def _run_on_past_corners(slants: _Slants, strokes: StrokeMap, index: int, diagon
                 starts.append(_leaving(line, index, (dx, dy), strokes, px_per_mm))
             if any(exit_ is not None and float(np.hypot(*(exit_ - at))) <= t.crossing_slant_mm * px_per_mm
                    and _runs_on_slant(slants.near(falling), exit_, way, px_per_mm, t) for exit_, way in starts):
-                found.add((frozenset({index, r * SIZE + c}), falling))
+                found.add((frozenset({index, -1 if off_grid else r * SIZE + c}), falling))
     return found
 
 
