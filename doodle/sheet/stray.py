@@ -29,7 +29,7 @@ def stray_line_cells(cells: set[int], paper: set[int], pieces: np.ndarray, clean
     `t.stray_line_least_mm` long that turns back at neither end (`_turns_back`) and does not run from one cell's
     corner to another's along their diagonals; with `off_grid`, only a line with an end off the grid. Given the
     sheet image's `ink` (`FlatField.ink`), so is a shorter one, at least `t.stray_off_grid_least_mm` long, cut short
-    at both ends by marks it runs on through or by the grid's border (`_cut_by_border_and_mark`): a line from the
+    at both ends by marks it runs on through or by the grid's border (`_cut_short_at_both_ends`): a line from the
     margin through a scribble, seen only between them (stray-line 12: i5 and i6, empty, offered as shaded). `paper`:
     the cells known to be empty; `marked`: those with a mark of their own, where an end, or the line carried on
     past it into them, tells nothing (see `_turns_back` and `_ends_in_marks`); `pieces`, `clean`, `origin` and
@@ -47,7 +47,7 @@ def stray_line_cells(cells: set[int], paper: set[int], pieces: np.ndarray, clean
         in_marks = _ends_in_marks(line, ends, marked, origin, px_per_mm, t)
         long = float(np.hypot(*(line[2:] - line[:2]))) >= t.stray_line_least_mm * px_per_mm
         if not (long and (ends < 0).any() if off_grid else long) and not (
-                ink is not None and _cut_by_border_and_mark(line, in_marks, ink, origin, px_per_mm, t, stroke_ink)):
+                ink is not None and _cut_short_at_both_ends(line, in_marks, ink, origin, px_per_mm, t, stroke_ink)):
             continue
         from_nowhere = any(c < 0 or c in paper for c in ends.tolist())
         if _turns_back(line, lines, pieces, clean, from_nowhere, origin, px_per_mm, t, in_marks=in_marks,
@@ -78,7 +78,7 @@ def _lines(pieces: np.ndarray, seeds: np.ndarray, least_mm: float, px_per_mm: fl
     return np.unique(np.round(lines), axis=0) if len(lines) else lines
 
 
-def _cut_by_border_and_mark(line: np.ndarray, in_marks: tuple[bool, bool], ink: np.ndarray, origin: tuple[int, int],
+def _cut_short_at_both_ends(line: np.ndarray, in_marks: tuple[bool, bool], ink: np.ndarray, origin: tuple[int, int],
                             px_per_mm: float, t: ReaderTuning, stroke_ink: float | None) -> bool:
     """Whether `line` (in the strokes' pixels, their (0, 0) at `origin` in the sheet image) is cut short at both
     ends: at one by a cell with a mark of its own (`in_marks`, per end) that it runs on straight through in the

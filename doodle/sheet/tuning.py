@@ -594,13 +594,13 @@ class ReaderTuning:
     # The generator's stray lines are 25-70 mm long; a slash is 22 mm corner to corner, and a cell's worth of line
     # is no line across the page.
     stray_line_least_mm: float = 20.0
-    # A line from off the grid into an outline is asked of, at least stray_off_grid_least_mm long, when it is seen
-    # from within stray_border_reach_mm of the grid's border to a cell with a mark of its own and runs on straight
-    # through that mark (`stray._cut_by_border_and_mark`): the border taken out of the strokes and the next cell's
-    # hatching can cut it to one cell's length (stray-line 790008, blind: a line from the top margin through i1 into
-    # i2's hatching, 15.7 mm seen, read as i1's mark in an outline, shaded and sure). What lies past the border tells
-    # nothing: the column letters, the code and the special actions' boxes are printed there (a first version read
-    # the line on into the margin; the code over h1 and i1 ran on as a line).
+    # A line is asked of, at least stray_off_grid_least_mm long, when it is seen from within stray_border_reach_mm
+    # of the grid's border, or from a cell with a mark of its own, to such a cell and runs on straight through the
+    # marks (`stray._cut_short_at_both_ends`; stray-line 12 and 600005): the border taken out of the strokes and the
+    # next cell's hatching can cut it to one cell's length (stray-line 790008, blind: a line from the top margin
+    # through i1 into i2's hatching, 15.7 mm seen, read as i1's mark in an outline, shaded and sure). What lies past
+    # the border tells nothing: the column letters, the code and the special actions' boxes are printed there (a
+    # first version read the line on into the margin; the code over h1 and i1 ran on as a line).
     stray_off_grid_least_mm: float = 12.0
     stray_border_reach_mm: float = 1.5
     # A turn: the next pass starts beside the line's end, and the print taken out of the strokes hides the tip where
