@@ -357,6 +357,16 @@ def without_grid_lines(strokes: StrokeMap, px_per_mm: float, t: ReaderTuning = T
     return (mask & (1 - along)).astype(bool)
 
 
+def on_print(shape: tuple[int, ...], origin: tuple[int, int], px_per_mm: float, t: ReaderTuning = TUNING
+             ) -> np.ndarray:
+    """Where (bool, `shape`: a stroke map's, its (0, 0) at `origin` in the sheet image) the grid's printed lines
+    lie, to within `t.crossing_clear_mm`: what is left of them there shows nothing either way of a pencil's strokes."""
+    grid, cell, band = layout.GRID_RECT, layout.CELL_MM * px_per_mm, t.crossing_clear_mm * px_per_mm
+    rows = near_lines(shape[0], grid.y * px_per_mm - origin[1], cell, band)
+    cols = near_lines(shape[1], grid.x * px_per_mm - origin[0], cell, band)
+    return (rows[:, None] | cols[None, :]).astype(bool)
+
+
 def near_lines(size: int, first: float, cell: float, band: float) -> np.ndarray:
     """Along one axis of `size` pixels, 1 within `band` of the grid's lines (the first at `first`, `cell` apart)."""
     near = np.zeros(size, np.uint8)

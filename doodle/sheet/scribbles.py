@@ -26,7 +26,7 @@ import numpy as np
 
 from doodle.quilt import SIZE
 from doodle.sheet import layout
-from doodle.sheet.crossings import near_lines
+from doodle.sheet.crossings import on_print
 from doodle.sheet.pictures import Box
 from doodle.sheet.tuning import TUNING, ReaderTuning
 
@@ -49,13 +49,10 @@ def scribbled_cells(clean: np.ndarray, origin: tuple[int, int], boxes: tuple[Box
     """The cells (index row * 9 + col) in which a scribble turns back and whose strokes are its passes. `clean`:
     the strokes (bool) without the grid's lines, its pixel (0, 0) at `origin` in the sheet image; `boxes`: the
     cells' interiors; `shares`: the share of each interior under strokes; `pieces`: `sparse_pieces`'s."""
-    cell, grid, band = layout.CELL_MM * px_per_mm, layout.GRID_RECT, t.crossing_clear_mm * px_per_mm
     if len(pieces) < 2:
         return set()
     # Past a turn, the print is left out: a scribble turns back at a patch's side, on or just before its line.
-    rows = near_lines(clean.shape[0], grid.y * px_per_mm - origin[1], cell, band)
-    cols = near_lines(clean.shape[1], grid.x * px_per_mm - origin[0], cell, band)
-    printed = (rows[:, None] | cols[None, :]).astype(bool)
+    printed = on_print(clean.shape, origin, px_per_mm, t)
     turns, legs = _turns(pieces, clean & ~printed, clean, printed, origin, shares, px_per_mm, t)
     if not len(turns):
         return set()

@@ -14,7 +14,7 @@ from collections.abc import Set
 import numpy as np
 
 from doodle.sheet import layout
-from doodle.sheet.crossings import near_lines
+from doodle.sheet.crossings import on_print
 from doodle.sheet.passes import chained, line_runs_on, near_cells
 from doodle.sheet.pictures import Box
 from doodle.sheet.scribbles import along_pieces, cells_at, mostly_along
@@ -42,6 +42,7 @@ def stray_line_cells(cells: set[int], paper: set[int], pieces: np.ndarray, clean
     lines = _lines(pieces, np.flatnonzero(near_cells(pieces, cells, origin, 0.0, px_per_mm)), least, px_per_mm, t)
     middles = cells_at((pieces[:, :2] + pieces[:, 2:]) / 2, origin, px_per_mm)
     owners = np.where(np.isin(middles, list(marked)), middles, -1)  # the marked cell each piece lies in, or -1
+    printed = on_print(clean.shape, origin, px_per_mm, t)
     for line in lines:
         ends = cells_at(np.array([line[:2], line[2:]]), origin, px_per_mm)
         in_marks = _ends_in_marks(line, ends, marked, origin, px_per_mm, t)
@@ -51,7 +52,8 @@ def stray_line_cells(cells: set[int], paper: set[int], pieces: np.ndarray, clean
             continue
         from_nowhere = any(c < 0 or c in paper for c in ends.tolist())
         if _turns_back(line, lines, pieces, clean, from_nowhere, origin, px_per_mm, t, in_marks=in_marks,
-                       turns_off_grid=off_grid, owners=owners) or _corner_to_corner(line, origin, px_per_mm, t):
+                       turns_off_grid=off_grid, owners=owners, printed=printed) or _corner_to_corner(
+                line, origin, px_per_mm, t):
             continue
         along = along_pieces(clean.shape, line[None], px_per_mm, t)
         found |= {index for index in cells - found if mostly_along(clean, along, boxes[index], origin, px_per_mm, t)}
@@ -118,7 +120,7 @@ def _unit(line: np.ndarray) -> np.ndarray:
 def _turns_back(line: np.ndarray, lines: np.ndarray, pieces: np.ndarray, clean: np.ndarray, from_nowhere: bool,
                 origin: tuple[int, int], px_per_mm: float, t: ReaderTuning, *,
                 in_marks: tuple[bool, bool] = (False, False), turns_off_grid: bool = False,
-                owners: np.ndarray | None = None) -> bool:
+                owners: np.ndarray | None = None, printed: np.ndarray | None = None) -> bool:
     """Whether the pen may have turned back at an end of `line` (in `clean`'s pixels), into the next pass: a piece
     at another slant (over `t.pass_chain_deg`) ends within `t.stray_meet_mm` of it, or strokes lie behind it, off
     the line (`_strokes_behind`). The print taken out of the strokes cuts a turn on a cell's side short, so either
@@ -155,7 +157,7 @@ def _turns_back(line: np.ndarray, lines: np.ndarray, pieces: np.ndarray, clean: 
         passing = [other for other in lines if _crossing(line, other, t) and _runs_past(other, end, reach, px_per_mm,
                                                                                            t)]
         if (slanted & (near <= t.stray_meet_mm * px_per_mm)).any() or _strokes_behind(
-                clean, end, heading, reach, passing, origin, px_per_mm, t):
+                clean, end, heading, reach, passing, printed, px_per_mm, t):
             return True
     return False
 
@@ -176,15 +178,14 @@ def _crossing(line: np.ndarray, other: np.ndarray, t: ReaderTuning) -> bool:
 
 
 def _strokes_behind(clean: np.ndarray, end: np.ndarray, heading: np.ndarray, reach: float, passing: list[np.ndarray],
-                    origin: tuple[int, int], px_per_mm: float, t: ReaderTuning) -> bool:
+                    printed: np.ndarray | None, px_per_mm: float, t: ReaderTuning) -> bool:
     """Whether strokes (`t.stray_turn_mm2` or more) lie within `reach` pixels of a line's `end` (in `clean`'s
-    pixels, its (0, 0) at `origin` in the sheet image), behind it (against `heading`, out of the line) and off the
-    line by more than a line's width, and off the `passing` lines too (each a line that runs on past the end: not a
-    turn): where the pen turns back, the next pass starts beside the end. Ahead of the end (the line drawn on,
-    faint) does not count; nor does what the print's removal left on a printed line, within
-    `t.crossing_clear_mm` of it (stray-line 600002: a line cut short on g1's side, where another crossed it, by 6
-    pixels left of the side below its end; f1 and g1, empty, were offered as shaded). A pass that turns back
-    leaves the line."""
+    pixels), behind it (against `heading`, out of the line) and off the line by more than a line's width, and off
+    the `passing` lines too (each a line that runs on past the end: not a turn): where the pen turns back, the next
+    pass starts beside the end. Ahead of the end (the line drawn on, faint) does not count; nor does what the
+    print's removal left on a printed line, `printed` (`crossings.on_print`; stray-line 600002: a line cut short on
+    g1's side, where another crossed it, by 6 pixels left of the side below its end; f1 and g1, empty, were offered
+    as shaded). A pass that turns back leaves the line."""
     x, y, r = int(round(end[0])), int(round(end[1])), int(np.ceil(reach))
     y0, y1 = max(y - r, 0), min(y + r + 1, clean.shape[0])
     x0, x1 = max(x - r, 0), min(x + r + 1, clean.shape[1])
@@ -199,10 +200,8 @@ def _strokes_behind(clean: np.ndarray, end: np.ndarray, heading: np.ndarray, rea
     for other in passing:
         along = _unit(other)
         behind &= np.abs((xs - other[0]) * along[1] - (ys - other[1]) * along[0]) > width
-    grid, cell, band = layout.GRID_RECT, layout.CELL_MM * px_per_mm, t.crossing_clear_mm * px_per_mm
-    rows = near_lines(clean.shape[0], grid.y * px_per_mm - origin[1], cell, band)[y0:y1]
-    cols = near_lines(clean.shape[1], grid.x * px_per_mm - origin[0], cell, band)[x0:x1]
-    behind &= ~(rows[:, None] | cols[None, :]).astype(bool)
+    if printed is not None:
+        behind &= ~printed[y0:y1, x0:x1]
     return np.count_nonzero(clean[y0:y1, x0:x1] & behind) >= t.stray_turn_mm2 * px_per_mm**2
 
 
