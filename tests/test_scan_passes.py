@@ -317,6 +317,21 @@ def test_a_line_through_hatched_cells_is_no_mark_of_the_empty_cell_between():
     assert _through(sheet, {E5}) == set()
 
 
+def test_stray_lines_crossing_a_cell_together_are_no_mark_of_it():
+    """Three long, light lines cross one another in e5, none holding most of its strokes alone (stray-line 820020,
+    blind: a2, empty, crossed by three lines, 0.115 of ink, read shaded and sure). A zigzag a line crosses is the
+    cell's mark: its passes do not run on."""
+    lines = ([(2.3, 2.4), (6.6, 6.2)], [(2.6, 5.3), (6.4, 3.9)], [(2.2, 4.6), (6.8, 4.35)])
+    sheet = _printed_sheet()
+    for line in lines:
+        _graphite(sheet, list(line), 0.3)
+    assert _through(sheet, {E5}) == {E5}
+    sheet = _printed_sheet()
+    _graphite(sheet, list(lines[0]))
+    _graphite(sheet, [(4.1, 4.15), (4.9, 4.3), (4.1, 4.5), (4.9, 4.65), (4.1, 4.85)])  # a zigzag's, kept in e5
+    assert _through(sheet, {E5}) == set()
+
+
 def _box_lines(strokes_mm: list[list[tuple[float, float]]]) -> int:
     """How many ends of a line through the 'cut' box run on, with `strokes_mm` (points in mm from the box's
     printed top left) drawn over its printed frame, as the reader measures the box (`stages.read_specials`)."""

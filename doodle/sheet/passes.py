@@ -314,9 +314,12 @@ def on_doubted_lines(cells: set[int], doubted: set[int], pieces: np.ndarray, cle
 def lines_through(cells: set[int], pieces: np.ndarray, clean: np.ndarray, origin: tuple[int, int],
                   boxes: tuple[Box, ...], ink: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING,
                   stroke_ink: float | None = None) -> set[int]:
-    """Of `cells`, those whose strokes and ink mostly (`t.scribble_along_share`) lie along one straight piece that
-    enters the cell and leaves it, and runs on along its own slant at least `t.pass_reach_mm` past it both ways: a line
-    across the page, not a mark of the cell (a scribble's passes are two or more, and turn in its cells).
+    """Of `cells`, those whose strokes and ink mostly (`t.scribble_along_share`) lie along straight pieces that each
+    enter the cell and leave it, and run on along their own slant at least `t.pass_reach_mm` past it both ways:
+    lines across the page, not a mark of the cell (a scribble's passes turn in its cells). One such line, or several
+    at slants of their own, each across another midway, that hold nearly all of them (`t.stray_lines_share`): stray
+    lines crossing in a cell are no more its mark than one is (stray-line 820020, blind: a2, empty, crossed by three
+    lines, 0.115 of ink, read shaded and sure).
     The pieces are sparse ones (`scribbles.sparse_pieces`), and shading hides a line from the stroke map: the line
     is followed on in the sheet's `ink` (`FlatField.ink`), darker along its slant than beside it. `pieces`, `clean`,
     `origin` and `boxes` as for `passed_cells`; `stroke_ink`: how far a line stands out of the ink beside it, at
@@ -327,6 +330,7 @@ def lines_through(cells: set[int], pieces: np.ndarray, clean: np.ndarray, origin
     near = near_cells(pieces, cells, origin, (t.pass_reach_mm + t.pass_chain_gap_mm) * px_per_mm, px_per_mm)
     across = near_cells(pieces[near], cells, origin, 0.0, px_per_mm)
     lines = chained(pieces[near], px_per_mm, t, seeds=np.flatnonzero(across))[across] + np.array([*origin, *origin])
+    lines = np.unique(np.round(lines), axis=0) if len(lines) else lines
     points = [(_pixel(line[:2]), _pixel(line[2:])) for line in lines]  # as cv2.clipLine takes them
     found = set()
     for index in cells:
@@ -337,19 +341,67 @@ def lines_through(cells: set[int], pieces: np.ndarray, clean: np.ndarray, origin
         whole = (0, 0, x1 - x0, y1 - y0)
         left, top, right, bottom = layout.cell_rect(*divmod(index, SIZE)).to_px(px_per_mm)
         sides = (left, top, right - left + 1, bottom - top + 1)  # its printed lines, as cv2.clipLine takes a rect
-        for line, (start, end) in zip(lines, points, strict=True):  # in sheet-image pixels
-            if not cv2.clipLine(sides, start, end)[0]:
-                continue  # the piece does not reach the cell
+        reaching = [line for line, (start, end) in zip(lines, points, strict=True)  # in sheet-image pixels
+                    if cv2.clipLine(sides, start, end)[0]]
+        if not reaching or not mostly_along(strokes, along_pieces(strokes.shape, np.array(reaching) - corner,
+                                                                   px_per_mm, t), whole, (0, 0), px_per_mm, t):
+            continue  # not even all the lines that reach the cell hold most of its strokes
+        running, joined = np.zeros(strokes.shape, bool), []  # along the lines across others that run on, so far
+        for line in sorted(reaching, key=lambda line: -float(np.hypot(*(line[2:] - line[:2])))):  # longest first
             along = along_pieces(strokes.shape, (line - corner)[None], px_per_mm, t)
-            if not (mostly_along(strokes, along, whole, (0, 0), px_per_mm, t)
-                    and float(inked[along].sum()) >= t.scribble_along_share * float(inked.sum())):
-                continue
+            if not (strokes & along & ~running).any():
+                continue  # nothing of it that a line found already does not hold
             ends = _ends(_fitted(strokes & along, line - corner) + corner, sides)
-            if ends is not None and all(line_runs_on(ink, end, heading, px_per_mm, t, contrast)
-                                        for end, heading in ends):
+            if ends is None or not all(line_runs_on(ink, end, heading, px_per_mm, t, contrast)
+                                       for end, heading in ends):
+                continue
+            # Stray lines cross each other at slants of their own; the lines of hatching, crossed or not, and a
+            # zigzag's passes in cells scribbled alike lie at a few slants, many to each.
+            joins = (any(_cross_midway(line, other, px_per_mm, t) for other in reaching)
+                     and all(apart(line, other, t) for other in joined))
+            if _holds_most(strokes, inked, along, t.scribble_along_share, px_per_mm, t) or (
+                    joins and _holds_most(strokes, inked, running | along, t.stray_lines_share, px_per_mm, t)):
                 found.add(index)
                 break
+            if joins:
+                running |= along
+                joined.append(line)
     return found
+
+
+def _holds_most(strokes: np.ndarray, inked: np.ndarray, along: np.ndarray, share: float, px_per_mm: float,
+                t: ReaderTuning) -> bool:
+    """Whether the pixels `along` lines hold `share` or more of a cell's `strokes` (at least `t.scribble_least_mm2`
+    of them) and of its `inked`."""
+    total = int(strokes.sum())
+    return (total >= round(t.scribble_least_mm2 * px_per_mm**2) and int((strokes & along).sum()) >= share * total
+            and float(inked[along].sum()) >= share * float(inked.sum()))
+
+
+def apart(line: np.ndarray, other: np.ndarray, t: ReaderTuning) -> bool:
+    """Whether two lines (x0, y0, x1, y1) lie at slants more than `t.pass_chain_deg` apart: not one line found
+    twice."""
+    way, other_way = line[2:] - line[:2], other[2:] - other[:2]
+    turn = abs(float(way[0] * other_way[1] - way[1] * other_way[0]))
+    return turn > np.sin(np.radians(t.pass_chain_deg)) * float(np.hypot(*way)) * float(np.hypot(*other_way))
+
+
+def _cross_midway(line: np.ndarray, other: np.ndarray, px_per_mm: float, t: ReaderTuning) -> bool:
+    """Whether two lines (x0, y0, x1, y1) at slants more than `t.pass_chain_deg` apart cross each other at least
+    `t.stray_free_mm` from the ends of both: stray lines cross where they happen to; a scribble's passes meet at
+    its turns, where they end."""
+    start, way = line[:2], line[2:] - line[:2]
+    other_start, other_way = other[:2], other[2:] - other[:2]
+    lengths = float(np.hypot(*way)), float(np.hypot(*other_way))
+    if not apart(line, other, t):
+        return False
+    turn = float(way[0] * other_way[1] - way[1] * other_way[0])
+    gap = other_start - start
+    at = float(gap[0] * other_way[1] - gap[1] * other_way[0]) / turn  # along `line`, 0 to 1 between its ends
+    other_at = float(gap[0] * way[1] - gap[1] * way[0]) / turn
+    margin = t.stray_free_mm * px_per_mm
+    return all(margin <= share * length <= length - margin
+               for share, length in ((at, lengths[0]), (other_at, lengths[1])))
 
 
 def ends_running_on(strokes: np.ndarray, corner: tuple[int, int], frame: Box, ink: np.ndarray, px_per_mm: float,

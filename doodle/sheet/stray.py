@@ -15,7 +15,7 @@ import numpy as np
 
 from doodle.sheet import layout
 from doodle.sheet.crossings import on_print
-from doodle.sheet.passes import chained, line_runs_on, near_cells
+from doodle.sheet.passes import apart, chained, line_runs_on, near_cells
 from doodle.sheet.pictures import Box
 from doodle.sheet.scribbles import along_pieces, cells_at, mostly_along
 from doodle.sheet.tuning import TUNING, ReaderTuning
@@ -154,7 +154,7 @@ def _turns_back(line: np.ndarray, lines: np.ndarray, pieces: np.ndarray, clean: 
         near = np.minimum(np.hypot(*(pieces[:, :2] - end).T), np.hypot(*(pieces[:, 2:] - end).T))
         if owners is not None:
             near[(owners >= 0) & (owners != cell)] = np.inf
-        passing = [other for other in lines if _crossing(line, other, t) and _runs_past(other, end, reach, px_per_mm,
+        passing = [other for other in lines if apart(line, other, t) and _runs_past(other, end, reach, px_per_mm,
                                                                                            t)]
         if (slanted & (near <= t.stray_meet_mm * px_per_mm)).any() or _strokes_behind(
                 clean, end, heading, reach, passing, printed, px_per_mm, t):
@@ -170,11 +170,6 @@ def _runs_past(line: np.ndarray, point: np.ndarray, reach: float, px_per_mm: flo
     along = float(offset @ unit)
     margin = t.stray_free_mm * px_per_mm
     return margin <= along <= length - margin and abs(float(offset[0] * unit[1] - offset[1] * unit[0])) <= reach
-
-
-def _crossing(line: np.ndarray, other: np.ndarray, t: ReaderTuning) -> bool:
-    """Whether two lines lie at slants more than t.pass_chain_deg apart (not one line found twice)."""
-    return abs(float(_unit(line) @ _unit(other))) < np.cos(np.radians(t.pass_chain_deg))
 
 
 def _strokes_behind(clean: np.ndarray, end: np.ndarray, heading: np.ndarray, reach: float, passing: list[np.ndarray],

@@ -626,6 +626,13 @@ class ReaderTuning:
     # a slash starts up to 2.5 mm in from each side at a corner, 3.5 mm off it (slash 0-23: 3 photos lost a slash
     # to such a line before this was looked for; slash with part outlines 5, 19 and 20, ends 2.0-3.0 mm off, 3 more
     # with 2 mm).
+    # Stray lines crossing a cell together, each across another midway and running on past the cell both ways, are
+    # no mark of it however much ink they add up to (passes.lines_through), when, at slants of their own, they hold
+    # stray_lines_share of its strokes and ink: nothing else lies there (stray-line 820020, blind: a2, empty, three
+    # lines, 0.115 of ink, 0.99 of its strokes, read shaded and sure). A zigzag or hatching that lines cross keeps
+    # strokes of its own off them: 0.59-0.76 (plain 15: g3, a zigzag whose passes chain on into the next cells' at
+    # slants of their own; erased 730005: h7, a zigzag under a long stroke).
+    stray_lines_share: float = 0.9
     stray_diagonal_deg: float = 10.0
     stray_corner_mm: float = 4.0
     # With more tints with no strokes than this that their own split puts with the paper (decide_cells), the
