@@ -204,7 +204,7 @@ def test_slashes_without_outlines_are_read_as_marks_without_doubt(seed):
 @pytest.mark.parametrize(("style", "seed"), [(None, 2), ("slash", 0), ("slash", 6), ("slash", 9), ("slash", 10),
                                            ("slash", 90019), ("slash", 230016), (None, 200010),
                                            ("slash", 90005), ("slash", 270003), ("slash", 800006), (None, 570014),
-                                           (None, 570019), (None, 680023), (None, 820022)])
+                                           (None, 570019), (None, 680023), (None, 820022), (None, 820020)])
 def test_a_stray_line_is_never_read_as_shading_without_a_doubt(style, seed):
     """Stray pencil lines over empty cells: two through e9-g9 read as three shaded cells, unflagged (as dense as
     hatching, with the ink of a line); lines coming in through a corner, or along the cells' diagonals beside a
@@ -215,7 +215,8 @@ def test_a_stray_line_is_never_read_as_shading_without_a_doubt(style, seed):
     from the margin through the grid's border a millimetre from b9's corner, ending in b9 (570014, blind), one
     from 4.5 mm out in the margin across a3 (570019, blind), one from the grid's corner to a9's far corner, a
     slash to the eye with nothing marked beside it (680023, blind), and one from inside h5 along i6's diagonal and
-    out past the grid's border at its corner, followed there on its own slant (820022, blind: i6)."""
+    out past the grid's border at its corner, followed there on its own slant (820022, blind: i6); three crossing
+    a2, 0.115 of ink, none of them most of its strokes alone (820020, blind)."""
     photo = styled_photo(seed, "mild", style=style, distractor="stray line")
     result = read_photo(photo.jpeg)
     assert wrong_items(result, photo.truth) <= flagged(result)
