@@ -11,7 +11,16 @@ import pytest
 
 from doodle.quilt import Quilt
 from doodle.sheet import layout
-from doodle.sheet.cover import COVER_REASON, cover_doubts, cover_note, cover_over, covered_cells, grid_print
+from doodle.sheet.cover import (
+    COVER_REASON,
+    GridPrint,
+    cover_doubts,
+    cover_note,
+    cover_over,
+    covered_cells,
+    covered_rounds,
+    grid_print,
+)
 from doodle.sheet.scan import PX_PER_MM, read_photo
 from tests.photogen import make_photo
 from tests.photogen_styles import styled_photo
@@ -330,7 +339,7 @@ def test_a_pencil_or_a_finger_over_the_bubbles_covers_their_round_and_a_fill_a_m
     cv2.ellipse(marked, (cx, cy - 30), (round(8 * PX_PER_MM), round(20 * PX_PER_MM)), 0, 0, 360, (170, 200, 235), -1)
     shown = grid_print(marked, PX_PER_MM)
     assert shown.covered_rounds == (1, 3)
-    assert "the bubbles of rounds 1 and 3" in cover_note(shown)
+    assert "the bubbles of rounds 1 and 3" in cover_note(shown, (12, None, 40))
     doubts = cover_doubts(shown, Quilt.from_cells({}), (), (12, None, 40))
     assert [(d.kind, d.round, d.read) for d in doubts] == [("round", 1, True), ("round", 3, True)]
     assert all(COVER_REASON in d.reason for d in doubts)
@@ -352,6 +361,20 @@ def test_the_tip_of_what_covers_one_round_over_a_bubble_of_the_next_covers_it_to
     assert grid_print(alone, PX_PER_MM).covered_rounds == ()
 
 
+def test_a_bubble_read_filled_beside_a_covered_round_with_its_ring_hidden_in_part_puts_its_round_in_doubt():
+    """What lies over round 3 hides a little of round 2's units 6 ring, less than a tip over it would: round 2 is in
+    doubt when its score was read with a 6 in the units (the cover may be all that fills it), not otherwise."""
+    shown = GridPrint(frozenset(), 1.0, (), (3,), ((2, "units", 6),))
+    assert covered_rounds(shown, (None, 6, 40)) == (2, 3)
+    assert covered_rounds(shown, (None, 16, 40)) == (2, 3)
+    assert covered_rounds(shown, (None, 61, 40)) == (3,)
+    assert covered_rounds(shown, (None, None, 40)) == (3,)
+    assert "the bubbles of rounds 2 and 3" in cover_note(shown, (None, 6, 40))
+    assert "the bubbles of round 3" in cover_note(shown, (None, 5, 40))
+    assert [(d.kind, d.round) for d in cover_doubts(shown, Quilt.from_cells({}), (), (None, 6, 40))] == [
+        ("round", 2), ("round", 3)]
+
+
 def test_no_round_is_covered_where_the_bubbles_are_not_read_or_not_in_the_photo():
     sheet = _bubbled_sheet()
     cx, cy = _bubble_px(2, "units", 4)
@@ -364,16 +387,18 @@ def test_no_round_is_covered_where_the_bubbles_are_not_read_or_not_in_the_photo(
 
 
 @pytest.mark.parametrize(("seed", "distractor"), [(0, "pencil on sheet"), (4, "finger on sheet"),
-                                                 (430008, "finger on sheet")])
+                                                 (430008, "finger on sheet"), (830000, "pencil on sheet")])
 def test_a_pencil_or_a_finger_over_the_bubbles_is_named_and_its_round_in_doubt(seed, distractor):
     """A pencil or a finger laid through a round's bubble (style families pencil- and finger-over-bubbles): the
-    rounds it lies over are in doubt, and the note says what lies over which bubbles, so the player moves it."""
+    rounds it lies over are in doubt, and the note says what lies over which bubbles, so the player moves it
+    (830000, blind: the pencil's side over round 1's units 9 too, a seventh of its ring hidden, read as a score
+    of 9 where none was written)."""
     photo = styled_photo(seed, "mild", distractor=distractor, over="bubbles")
     result = read_photo(photo.jpeg)
     assert not wrong_items(result, photo.truth) - flagged(result)
     laid = photo.details["laid_over_round"]
     note = next(note for note in result.notes if note.startswith("something lies over"))
-    named = re.search(r"the bubbles of rounds? ([\d and]+)", note)
-    assert named and str(laid) in named.group(1).split()
+    named = re.search(r"the bubbles of rounds? ([\d, and]+)", note)  # "round 2", "rounds 1, 2 and 3"
+    assert named and str(laid) in re.findall(r"\d+", named.group(1))
     assert any(doubt.kind == "round" and doubt.round == laid and COVER_REASON in (doubt.reason or "")
                for doubt in result.uncertain)

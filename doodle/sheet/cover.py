@@ -82,18 +82,27 @@ def cover_doubts(shown: GridPrint, quilt: Quilt, specials_used: tuple[str, ...] 
     return (tuple(Uncertain.of_cell(cell, quilt.is_covered(*cell), 0.0, COVER_REASON) for cell in sorted(shown.covered))
             + tuple(Uncertain.of_special(name, name in used, 0.0, COVER_REASON) for name in shown.covered_specials)
             + tuple(Uncertain.of_round(number, round_scores[number - 1] is not None, f"round {number} {COVER_REASON}")
-                    for number in shown.covered_rounds))
+                    for number in covered_rounds(shown, round_scores)))
 
 
-def cover_note(shown: GridPrint) -> str:
-    """What a player is told of the cells, boxes and bubbles something lies over (`shown`)."""
+def covered_rounds(shown: GridPrint, round_scores: tuple[int | None, ...]) -> tuple[int, ...]:
+    """The rounds something lies over (`shown`): those it hides, and those beside them with a bubble read filled
+    (its digit in the score read, `round_scores`) whose ring it hides in part."""
+    touched = {number for number, place, digit in shown.touched_bubbles
+               if (score := round_scores[number - 1]) is not None
+               and digit == (score // 10 if place == "tens" else score % 10)}
+    return tuple(sorted(set(shown.covered_rounds) | touched))
+
+
+def cover_note(shown: GridPrint, round_scores: tuple[int | None, ...]) -> str:
+    """What a player is told of the cells, boxes and bubbles something lies over (`shown`; `round_scores`: the
+    scores read, which tell the rounds beside a covered one that it reached, see `covered_rounds`)."""
     where = [cells_in_words(shown.covered)] if shown.covered else []
     if shown.covered_specials:
         boxes = shown.covered_specials
         names = _listed("'" + name + "'" for name in boxes)
         where.append(f"the {names} box" + ("es" if len(boxes) > 1 else ""))
-    if shown.covered_rounds:
-        rounds = shown.covered_rounds
+    if rounds := covered_rounds(shown, round_scores):
         where.append(f"the bubbles of round{'s' * (len(rounds) > 1)} {_listed(map(str, rounds))}")
     return (f"something lies over {' and '.join(where)} (a pencil, a finger?): the print does not show through it, "
             f"so what is under it cannot be read; {COVER_ADVICE}")
@@ -116,6 +125,9 @@ class GridPrint:
     contrast: float
     covered_specials: tuple[str, ...] = ()  # the special actions' boxes something lies over, in the sheet's order
     covered_rounds: tuple[int, ...] = ()  # the rounds whose bubbles something lies over
+    # Beside a covered round, the bubbles (round, place, digit) with some of their ring hidden: what lies over the
+    # one may reach over them, and make them read filled (`cover_doubts`).
+    touched_bubbles: tuple[tuple[int, str, int], ...] = ()
 
     @property
     def anything_covered(self) -> bool:
@@ -168,9 +180,9 @@ def grid_print(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING, in
                     middle = (piece + 0.5) * t.cover_piece_mm
                     hidden_at.add((middle, line * cell, line) if across else (line * cell, middle, SIZE + 1 + line))
     in_photo = np.ones(sheet.shape[:2], bool) if inside is None else inside
+    rounds, touched = _covered_rounds(sheet, in_photo, px_per_mm, t) if boxes else ((), ())
     return GridPrint(frozenset(covered | _past_the_ends(sorted(hidden_at), t)), contrast,
-                     _covered_boxes(sheet, in_photo, paper, px_per_mm, t) if boxes else (),
-                     _covered_rounds(sheet, in_photo, px_per_mm, t) if boxes else ())
+                     _covered_boxes(sheet, in_photo, paper, px_per_mm, t) if boxes else (), rounds, touched)
 
 
 def _hidden(pieces: _Pieces, paper: np.ndarray, t: ReaderTuning, both_sides: bool = False) -> np.ndarray:
@@ -207,7 +219,8 @@ def _covered_boxes(sheet: np.ndarray, inside: np.ndarray, paper: np.ndarray, px_
     return tuple(found)
 
 
-def _covered_rounds(sheet: np.ndarray, inside: np.ndarray, px_per_mm: float, t: ReaderTuning) -> tuple[int, ...]:
+def _covered_rounds(sheet: np.ndarray, inside: np.ndarray, px_per_mm: float, t: ReaderTuning
+                    ) -> tuple[tuple[int, ...], tuple[tuple[int, str, int], ...]]:
     """The rounds whose bubbles something lies over (a pencil, a finger): where more than t.cover_ring_share of a
     bubble's printed ring does not show, and the sheet on both sides of it is not paper (see `_hidden`; paper: the
     brighter part of the round, t.cover_round_paper_percentile). The thin ring does not show through a dark fill,
@@ -215,8 +228,12 @@ def _covered_rounds(sheet: np.ndarray, inside: np.ndarray, px_per_mm: float, t: 
     photo is not looked at. (A pencil's end over an empty bubble of round 1 read as a score of 0 with no doubt;
     nothing told the player what lay over the bubbles.) What lies over one round's bubbles is long, and its tip may
     reach over a bubble of the round beside it, hiding less of its ring: there, more than t.cover_tip_ring_share
-    of a ring hidden is enough."""
+    of a ring hidden is enough. With less, the bubbles of the round beside with any of their ring hidden are
+    returned too: one of them read filled was read so for what lies over it (pencil-over-bubbles 830000, blind: a
+    pencil's side over round 1's units 9, a seventh of its ring hidden, read as a score of 9 where none was
+    written, unflagged)."""
     most_hidden: dict[int, float] = {}
+    hidden_rings: dict[int, np.ndarray] = {}
     radius = layout.BUBBLE_RADIUS_MM
     scale = 2 * px_per_mm  # the rings unrolled at twice the sheet's resolution: their thin print spans whole pixels
     pieces_around = round(2 * np.pi * radius / t.cover_piece_mm)
@@ -234,11 +251,15 @@ def _covered_rounds(sheet: np.ndarray, inside: np.ndarray, px_per_mm: float, t: 
         length = len(layout.PLACES) * 10 * pieces_around * t.cover_piece_mm  # the rings laid end to end (mm)
         pieces = _line_pieces(rings, [radius], [layout.BUBBLE_LINE_MM], 0.0, length, scale, t)[0]
         hidden = _hidden(pieces, paper, t, both_sides=True).reshape(-1, pieces_around)  # ring by ring
-        most_hidden[block.number] = float(hidden.mean(axis=1).max())
+        hidden_rings[block.number] = hidden.mean(axis=1)
+        most_hidden[block.number] = float(hidden_rings[block.number].max())
     covered = {number for number, share in most_hidden.items() if share > t.cover_ring_share}
-    reached = {number for number, share in most_hidden.items()
-               if share > t.cover_tip_ring_share and {number - 1, number + 1} & covered}
-    return tuple(sorted(covered | reached))
+    beside = {number for number in most_hidden if {number - 1, number + 1} & covered} - covered
+    reached = {number for number in beside if most_hidden[number] > t.cover_tip_ring_share}
+    bubbles = [(place, digit) for place in layout.PLACES for digit in range(10)]  # in the order they were measured
+    touched = tuple((number, *bubbles[ring]) for number in sorted(beside - reached)
+                    for ring in np.flatnonzero(hidden_rings[number] > 0))
+    return tuple(sorted(covered | reached)), touched
 
 
 def _round_area(number: int, margin_mm: float) -> layout.Rect:

@@ -444,7 +444,7 @@ def _result(read: SheetRead, method: str, markers_found: int) -> ScanResult:
     shown = read.shown  # measured in `stages.find_paper`
     if shown.anything_covered:
         result = _with_doubts(result, cover_doubts(shown, result.quilt, result.specials_used, result.round_scores),
-                              cover_note(shown))
+                              cover_note(shown, result.round_scores))
     if shown.contrast < read.tuning.blurred_print and any(doubt.kind == "cell" for doubt in result.uncertain):
         result = replace(result, notes=(*result.notes, BLURRED_NOTE))
     return result
