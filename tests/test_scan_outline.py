@@ -15,7 +15,7 @@ from doodle.sheet.outline import drawn_sides, edge_lines, inside_outlines, outli
 from doodle.sheet.scan import PX_PER_MM, read_photo
 from doodle.sheet.tuning import TUNING
 from tests.photogen_styles import styled_photo
-from tests.test_scan import wrong_items
+from tests.test_scan import flagged, wrong_items
 
 GREY = (95, 95, 100)
 
@@ -173,6 +173,26 @@ def test_a_sheet_outlined_mostly_still_tells_the_sides_left_undrawn():
     assert not drawn["above"][8, 3] and not drawn["below"][8, 3]  # below row 7
 
 
+def test_drawn_sides_clustering_closer_than_the_print_still_leave_the_print_its_own_level():
+    """Dominoes in columns a-b, d-e and g-h and single cells in c, f and i, every row, all outlined with one
+    pressure and as near the print: five of eight inner vertical lines are drawn, their readings alike, and they
+    cluster more densely than the print's (scribble-outlined 830022, blind: 0.34-0.41 against 0.09-0.16; the
+    drawn ones were taken for the print, f8's drawn sides read as print, and f8, an empty hole between outlined
+    patches with a pass across it, read shaded and sure). Drawn lines only add ink: the print is the lowest
+    reading that many sides share."""
+    sheet = _printed_sheet()
+    patches = [{(row, col), (row, col + 1)} for row in range(SIZE) for col in (0, 3, 6)] + [
+        {(row, col)} for row in range(SIZE) for col in (2, 5, 8)]
+    for patch in patches:
+        _outline(sheet, patch, 0.8, (80, 80, 85))
+    drawn = drawn_sides(_lines(sheet))
+    for row in range(SIZE):
+        for line in (1, 4, 7):  # inside a domino
+            assert not drawn["left"][row, line] and not drawn["right"][row, line]
+        for line in (2, 3, 5, 6, 8):  # between patches
+            assert drawn["left"][row, line] and drawn["right"][row, line]
+
+
 def test_an_outline_is_found_beside_a_print_its_two_sides_read_apart():
     """The printed lines a third of a millimetre below where the sheet's homography puts them: their upper side
     reads less ink than their lower one. A faint outline along the upper side of one is found against the upper
@@ -263,3 +283,12 @@ def test_strokes_in_an_outline_are_as_sure_over_the_threshold_as_under_it():
     result = read_photo(photo.jpeg)
     assert not wrong_items(result, photo.truth)
     assert not [doubt for doubt in result.uncertain if doubt.kind == "cell"]
+
+
+def test_a_hole_between_patches_outlined_alike_is_never_read_shaded_without_a_doubt():
+    """Scribble-outlined 830022, blind: patches outlined all over with one pressure, their drawn sides clustering
+    more densely than the print's; f8, an empty hole between them crossed by a pass from e8's scribble into g8's,
+    read shaded and sure when the drawn level was taken for the print's."""
+    photo = styled_photo(830022, "mild", style="loose scribble", outlines="always")
+    result = read_photo(photo.jpeg)
+    assert wrong_items(result, photo.truth) <= flagged(result)
