@@ -742,8 +742,9 @@ class ReaderTuning:
     outline_edge_parts: int = 3  # ... in this many parts; the middle reading counts (a curve runs along one only)
     # Over 4 tuning photos of single slashes per cell (seeds 0-3, mild), a side's reading less the photo's median
     # reading of an inner side: sides not outlined at most 0.1 (99%: 0.04), outlined at least 0.04 (95%: 0.13).
-    # The print's own reading is now each reading's densest cluster this wide (outline._print_level): the two sides
-    # of a line read up to 0.05 apart (loose scribble 170010), and slash outlined 2 had most inner sides drawn.
+    # The print's own reading is each reading's lowest dense cluster this wide (outline._print_level; the border's:
+    # its densest): the two sides of a line read up to 0.05 apart (loose scribble 170010), slash outlined 2 had most
+    # inner sides drawn, and scribble-outlined 830022's drawn sides clustered tighter than the print's.
     outline_drawn: float = 0.07  # mm of full ink: a side reading this much above the print's own is drawn over
     outline_enclosed_share: float = 0.75  # a region is outlined when this share of its border sides is drawn ...
     outline_own_share: float = 0.5  # ... and a cell of it on that border when this share of its own border sides is
