@@ -287,6 +287,17 @@ def test_paper_two_cells_away_does_not_outweigh_the_gaps_beside_a_cell():
     assert wrong_items(result, photo.truth) <= flagged(result)
 
 
+def test_the_gaps_beside_a_cell_check_its_light_with_the_same_margin_as_paper_does():
+    """Mixed 7700013 (blind): a hand's soft shadow under a tungsten lamp, not found, over c6, d6, d7, d8 and e7,
+    empty amid hatched and scribbled cells with no paper near them. The gaps between those strokes showed the light
+    0.21-0.24 (log) darker than read, and the cells read 0.25-0.27 of ink: d6, d7, d8 and e7 were shaded and sure.
+    Light predicted from paper is allowed t.light_holdout_safety times as much; so is the light the gaps show."""
+    photo = family_photo(7700013, "mixed")
+    result = read_photo(photo.jpeg)
+    assert {"d6", "d7", "d8", "e7"} <= {doubt.name for doubt in result.uncertain}
+    assert wrong_items(result, photo.truth) <= flagged(result)
+
+
 def test_paper_the_lines_settle_shows_how_far_off_the_light_is_near_it():
     """Mixed 4400019 (blind set): a strong glare and mixed lamps lifted the light estimate over the grid's middle.
     The printed lines settled b3-b5, c6, d6, f2, g2 and h6 as paper at 0.13-0.18 of ink, but e5, f4, f5, g4 and

@@ -472,14 +472,18 @@ def decide_cells(read: SheetRead) -> None:
     def unchecked(index: int) -> float:
         """How much darker the light may be at a cell: as dark as the paper between the strokes beside it shows,
         unless a cell of paper beside it checks it; and, where no paper near it checks it, as deep as a soft
-        shadow, but no deeper than t.light_holdout_safety times the darkest gaps beside it (`_gaps_beside`)."""
+        shadow, but no deeper than t.light_holdout_safety times the darkest gaps beside it (`_gaps_beside`), and
+        t.light_holdout_safety times what those gaps show found or not (mixed 7700013, blind: a hand's soft
+        shadow, not found, over c6-e8, empty amid hatched and scribbled cells whose gaps showed light 0.24 darker
+        (log) than read; they read 0.25-0.27 of ink, four of them shaded and sure)."""
         if lifted_only and index not in read.in_shadow:
             return max(log_depth, float(between[index]))
         if _checked_by_paper(read, index, reach=1):
             return 0.0
         if _checked_by_paper(read, index):
             return float(between[index])
-        return max(min(deepest, t.light_holdout_safety * _gaps_beside(read, index, gaps)), float(between[index]))
+        return max(min(deepest, t.light_holdout_safety * _gaps_beside(read, index, gaps)),
+                   t.light_holdout_safety * float(between[index]))
 
     doubtful |= {index for index in range(SIZE * SIZE)
                  if values[index] > threshold and read.strokes.drawn[index] < t.stroke_mark
