@@ -183,9 +183,18 @@ def drawn_sides(lines: EdgeLines, t: ReaderTuning = TUNING) -> dict[str, np.ndar
 def _densest_level(readings: np.ndarray, spread: float) -> float:
     """The middle of the densest cluster of `readings`, `spread` wide: what the grid's bold border reads, where
     the band the print is read in takes in more or less of it all round the grid, and nothing clusters lower."""
+    values, counts = _clusters(readings, spread)
+    return _middle(values, counts, int(np.argmax(counts)))
+
+
+def _clusters(readings: np.ndarray, spread: float) -> tuple[np.ndarray, np.ndarray]:
+    """The readings sorted, and how many lie within `spread` from each one up."""
     values = np.sort(readings.ravel())
-    counts = np.searchsorted(values, values + spread, side="right") - np.arange(len(values))
-    first = int(np.argmax(counts))
+    return values, np.searchsorted(values, values + spread, side="right") - np.arange(len(values))
+
+
+def _middle(values: np.ndarray, counts: np.ndarray, first: int) -> float:
+    """The median of the cluster of sorted `values` that starts at `first` (`counts`: `_clusters`')."""
     return float(np.median(values[first : first + counts[first]]))
 
 
@@ -196,12 +205,9 @@ def _print_level(readings: np.ndarray, spread: float) -> float:
     drawn ones may even cluster more densely than the print's (scribble-outlined 830022, blind: 0.34-0.41 against
     the print's 0.09-0.16; taken for the print, f8's drawn sides read as print and f8, empty between outlined
     patches with a pass across it, read shaded and sure). A cluster counts with half the densest's sides or more."""
-    values = np.sort(readings.ravel())
-    counts = np.searchsorted(values, values + spread, side="right") - np.arange(len(values))
+    values, counts = _clusters(readings, spread)
     low = values[int(np.argmax(2 * counts >= counts.max()))]  # where the lowest dense cluster begins
-    near = values <= low + spread
-    first = int(np.argmax(np.where(near, counts, -1)))
-    return float(np.median(values[first : first + counts[first]]))
+    return _middle(values, counts, int(np.argmax(np.where(values <= low + spread, counts, -1))))
 
 
 def outlined_cells(lines: EdgeLines, marked: set[int], t: ReaderTuning = TUNING) -> set[int]:
