@@ -237,6 +237,7 @@ def _covered_rounds(sheet: np.ndarray, inside: np.ndarray, px_per_mm: float, t: 
     radius = layout.BUBBLE_RADIUS_MM
     scale = 2 * px_per_mm  # the rings unrolled at twice the sheet's resolution: their thin print spans whole pixels
     pieces_around = round(2 * np.pi * radius / t.cover_piece_mm)
+    bubbles = [(place, digit) for place in layout.PLACES for digit in range(10)]  # a round's, in the order measured
     for block in layout.ROUNDS:
         area = _round_area(block.number, _ring_reach_mm(t))
         if not all_inside(inside, area, px_per_mm):
@@ -247,8 +248,8 @@ def _covered_rounds(sheet: np.ndarray, inside: np.ndarray, px_per_mm: float, t: 
         # The round's 20 rings side by side, each unrolled into a line of whole pieces: measured as one line.
         rings = np.hstack([_unrolled_ring(sheet, layout.bubble_center(block.number, place, digit), px_per_mm, scale,
                                           pieces_around, t)
-                           for place in layout.PLACES for digit in range(10)])
-        length = len(layout.PLACES) * 10 * pieces_around * t.cover_piece_mm  # the rings laid end to end (mm)
+                           for place, digit in bubbles])
+        length = len(bubbles) * pieces_around * t.cover_piece_mm  # the rings laid end to end (mm)
         pieces = _line_pieces(rings, [radius], [layout.BUBBLE_LINE_MM], 0.0, length, scale, t)[0]
         hidden = _hidden(pieces, paper, t, both_sides=True).reshape(-1, pieces_around)  # ring by ring
         hidden_rings[block.number] = hidden.mean(axis=1)
@@ -256,7 +257,6 @@ def _covered_rounds(sheet: np.ndarray, inside: np.ndarray, px_per_mm: float, t: 
     covered = {number for number, share in most_hidden.items() if share > t.cover_ring_share}
     beside = {number for number in most_hidden if {number - 1, number + 1} & covered} - covered
     reached = {number for number in beside if most_hidden[number] > t.cover_tip_ring_share}
-    bubbles = [(place, digit) for place in layout.PLACES for digit in range(10)]  # in the order they were measured
     touched = tuple((number, *bubbles[ring]) for number in sorted(beside - reached)
                     for ring in np.flatnonzero(hidden_rings[number] > 0))
     return tuple(sorted(covered | reached)), touched

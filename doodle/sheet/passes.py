@@ -359,8 +359,8 @@ def lines_through(cells: set[int], pieces: np.ndarray, clean: np.ndarray, origin
             # zigzag's passes in cells scribbled alike lie at a few slants, many to each.
             joins = (any(_cross_midway(line, other, px_per_mm, t) for other in reaching)
                      and all(apart(line, other, t) for other in joined))
-            if _holds_most(strokes, inked, along, t.scribble_along_share, px_per_mm, t) or (
-                    joins and _holds_most(strokes, inked, running | along, t.stray_lines_share, px_per_mm, t)):
+            if _holds_most(strokes, inked, along, whole, t.scribble_along_share, px_per_mm, t) or (
+                    joins and _holds_most(strokes, inked, running | along, whole, t.stray_lines_share, px_per_mm, t)):
                 found.add(index)
                 break
             if joins:
@@ -369,12 +369,11 @@ def lines_through(cells: set[int], pieces: np.ndarray, clean: np.ndarray, origin
     return found
 
 
-def _holds_most(strokes: np.ndarray, inked: np.ndarray, along: np.ndarray, share: float, px_per_mm: float,
-                t: ReaderTuning) -> bool:
-    """Whether the pixels `along` lines hold `share` or more of a cell's `strokes` (at least `t.scribble_least_mm2`
-    of them) and of its `inked`."""
-    total = int(strokes.sum())
-    return (total >= round(t.scribble_least_mm2 * px_per_mm**2) and int((strokes & along).sum()) >= share * total
+def _holds_most(strokes: np.ndarray, inked: np.ndarray, along: np.ndarray, whole: Box, share: float,
+                px_per_mm: float, t: ReaderTuning) -> bool:
+    """Whether the pixels `along` lines hold `share` or more of a cell's `strokes` (`scribbles.mostly_along`;
+    `whole`: the cell's box in their own pixels) and of its `inked`."""
+    return (mostly_along(strokes, along, whole, (0, 0), px_per_mm, t, share)
             and float(inked[along].sum()) >= share * float(inked.sum()))
 
 

@@ -71,15 +71,15 @@ def along_pieces(shape: tuple[int, ...], pieces: np.ndarray, px_per_mm: float, t
 
 
 def mostly_along(clean: np.ndarray, along: np.ndarray, box: Box, origin: tuple[int, int], px_per_mm: float,
-                 t: ReaderTuning = TUNING) -> bool:
-    """Whether the strokes in the box (at least `t.scribble_least_mm2` of them) mostly (`t.scribble_along_share`)
-    lie `along` some pieces."""
+                 t: ReaderTuning = TUNING, share: float | None = None) -> bool:
+    """Whether the strokes in the box (at least `t.scribble_least_mm2` of them) mostly (`t.scribble_along_share`,
+    or `share`) lie `along` some pieces."""
     x0, y0, x1, y1 = box
     cut = (slice(y0 - origin[1], y1 - origin[1]), slice(x0 - origin[0], x1 - origin[0]))
     strokes = clean[cut]
     total = int(strokes.sum())
     return total >= round(t.scribble_least_mm2 * px_per_mm**2) and int((strokes & along[cut]).sum()) >= (
-        t.scribble_along_share * total)
+        (t.scribble_along_share if share is None else share) * total)
 
 
 def _pieces(clean: np.ndarray, origin: tuple[int, int], px_per_mm: float, t: ReaderTuning) -> np.ndarray:
