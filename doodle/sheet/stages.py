@@ -728,7 +728,7 @@ def decide_cells(read: SheetRead) -> None:
             decided[index] = (False, min(decided[index][1], t.shadow_doubt))
     # A tint in doubt with nothing drawn in or around it, far fainter than the sheet's own shading, is offered as
     # empty: the lightest pencil fills are not so faint, a patch rubbed out often is (`_far_fainter_than_shading`).
-    for index in _far_fainter_than_shading(read, decided, boxes, field_, shading()):
+    for index in _far_fainter_than_shading(read, decided, boxes, shading()):
         decided[index] = (False, decided[index][1])
     if sum(conf < t.uncertain_below for _, conf in decided) > t.most_in_doubt_share * SIZE * SIZE:
         # Most of the grid in doubt: the light is known nowhere in it, and a tint read sure is read in the same
@@ -1254,18 +1254,21 @@ def _shading_darkness(read: SheetRead, boxes: tuple[Box, ...]) -> float | None:
 
 
 def _far_fainter_than_shading(read: SheetRead, decided: list[tuple[bool, float]], boxes: tuple[Box, ...],
-                              field_: FlatField, shading: float | None) -> set[int]:
-    """The grey tints read shaded in doubt, with no strokes and no drawn outline, whose darkest pencil
-    (`_darkest_ink`) is under t.faint_tint_share of the sheet's shading: what a patch rubbed out leaves, more
-    often than the lightest fill (erased 860009, 860010 and 860015, blind: ghosts at 0.13-0.19 of the shading in
-    doubt, offered as shaded). Whichever way it is offered, the player is asked."""
+                              shading: float | None) -> set[int]:
+    """The grey tints (graphite's colour, `strokes.graphite`) read shaded in doubt, with no strokes and no drawn
+    outline, whose darkest pencil (`_darkest_ink`) is under t.faint_offered_share of the sheet's shading: what a patch
+    rubbed out leaves, more often than the lightest fill (erased 860009, 860010 and 860015, blind: ghosts at
+    0.13-0.19 of the shading in doubt, offered as shaded). A tint in a pencil's colour keeps its reading (harsh 10:
+    pale yellow fills under a hard shadow, faint and grey enough to pass as neutral), and so does paper lifted with
+    a shadow (`read.lifted`: see `decide_cells`). Whichever way it is offered, the player is asked."""
     t = read.tuning
     if shading is None:
         return set()
     return {index for index, (shaded, conf) in enumerate(decided)
             if shaded and conf < t.uncertain_below and read.strokes.drawn[index] < t.stroke_mark
-            and index not in read.outlined and _neutral(field_, boxes[index], t)
-            and _darkest_ink(read, boxes[index]) < t.faint_tint_share * shading}
+            and index not in read.outlined and index not in read.lifted
+            and graphite(read.light.normalised, boxes[index], t)
+            and _darkest_ink(read, boxes[index]) < t.faint_offered_share * shading}
 
 
 def _marked_beside(read: SheetRead, index: int) -> bool:

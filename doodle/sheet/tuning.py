@@ -166,12 +166,14 @@ class ReaderTuning:
     # grain 0-0.09. Light pencil fills read shaded and sure: 0.29 and up (levels 3000-3039, 9 families
     # 100000-100023); in sharpened photos, which darken thin strokes' cores more than a fill, 0.22 and up with grain
     # 0.19 and up, or 0.246 and up with less (sharpened 5 and 22).
-    # A tint in doubt so faint, with no strokes and no drawn outline, is offered as empty (`_far_fainter_than_shading`).
-    # Of such cells in doubt and offered as shaded (levels, 9 families and 7 styles 0-39 or 0-23, erased 10000-10023
-    # and 20000-20023, blind erased 860000-860023), 158 were ghosts and smudges, 2 fills under a hand's shadow
-    # (light 6 and mixed 5: 0.199-0.203 of the shading as the light was judged). Under 0.26, 6 more fills.
     darkest_ink_percentile: float = 98.0
     faint_tint_share: float = 0.24
+    # A grey tint in doubt under faint_offered_share of the sheet's shading, with no strokes and no drawn outline, is
+    # offered as empty (`_far_fainter_than_shading`). Of such cells in doubt and offered as shaded (levels, 9
+    # families and 7 styles 0-39 or 0-23, erased 10000-10023 and 20000-20023, blind erased 860000-860023), under
+    # 0.22: 139 ghosts and smudges, 2 fills under a hand's shadow (light 6 and mixed 5: 0.199-0.203 of the shading
+    # as the light was judged); under 0.24, 19 more ghosts and harsh 10's f1, a light fill at 0.240.
+    faint_offered_share: float = 0.22
     faint_tint_grain_most: float = 0.12
     # Smoother, a tint may be fainter than a fill and still a ghost: in a photo sharp enough to show grain, one under
     # faint_smooth_tint_share of the sheet's shading with grain under faint_smooth_tint_grain_most is in doubt too.
