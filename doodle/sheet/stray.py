@@ -122,10 +122,14 @@ def _turns_back(line: np.ndarray, lines: np.ndarray, pieces: np.ndarray, clean: 
                 in_marks: tuple[bool, bool] = (False, False), turns_off_grid: bool = False,
                 owners: np.ndarray | None = None, printed: np.ndarray | None = None) -> bool:
     """Whether the pen may have turned back at an end of `line` (in `clean`'s pixels), into the next pass: a piece
-    at another slant (over `t.pass_chain_deg`) ends within `t.stray_meet_mm` of it, or strokes lie behind it, off
-    the line (`_strokes_behind`). The print taken out of the strokes cuts a turn on a cell's side short, so either
-    may be all that is left of it. Where an end lies in an empty cell or off the grid (`from_nowhere`), strokes
-    behind count only nearer, within `t.stray_free_near_mm` (a line from nowhere that ends beside other strokes).
+    at another slant (over `t.pass_chain_deg`) that leaves the line (its far end off it by more than a pencil line's
+    width, `t.scribble_along_mm`) ends within `t.stray_meet_mm` of it, or strokes lie behind it, off the line
+    (`_strokes_behind`). A short piece of the line's own wobbly tail lies at another slant but on the line, no turn
+    (slash-stray-line 0: a line through d2 and d3 to the middle of d4, whose last 3 mm were found at 10 degrees off
+    it, read as turning back there; d2-d4, empty, were offered as shaded). The print taken out of the strokes cuts
+    a turn on a cell's side short, so either may be all that is left of it. Where an end lies in an empty cell or
+    off the grid (`from_nowhere`), strokes behind count only nearer, within `t.stray_free_near_mm` (a line from
+    nowhere that ends beside other strokes).
     Not at an end where the line went on out of the grid (`_runs_off_grid`; `origin`: the sheet image's pixel at
     `clean`'s (0, 0)). Nor are the strokes of another of the `lines` that runs on past an end both ways a turn
     there (stray-line 0: a line ending 3.9 mm from another that crosses the grid past it was read as turning back).
@@ -145,6 +149,7 @@ def _turns_back(line: np.ndarray, lines: np.ndarray, pieces: np.ndarray, clean: 
     slants = pieces[:, 2:] - pieces[:, :2]
     slanted = np.abs(slants @ unit) < np.cos(np.radians(t.pass_chain_deg)) * np.maximum(
         np.hypot(slants[:, 0], slants[:, 1]), 1e-9)
+    slanted &= _leave(line, pieces) > t.scribble_along_mm * px_per_mm
     reach = (t.stray_free_near_mm if from_nowhere else t.stray_free_mm) * px_per_mm
     for end, heading, in_mark in ((line[:2], -unit, in_marks[0]), (line[2:], unit, in_marks[1])):
         # heading: out of the line at that end
@@ -160,6 +165,17 @@ def _turns_back(line: np.ndarray, lines: np.ndarray, pieces: np.ndarray, clean: 
                 clean, end, heading, reach, passing, printed, px_per_mm, t):
             return True
     return False
+
+
+def _leave(line: np.ndarray, pieces: np.ndarray) -> np.ndarray:
+    """How far each of `pieces` (rows of x0, y0, x1, y1) strays from the straight line through `line`: the distance
+    of its farther end."""
+    unit = _unit(line)
+
+    def off(points: np.ndarray) -> np.ndarray:
+        return np.abs((points[:, 0] - line[0]) * unit[1] - (points[:, 1] - line[1]) * unit[0])
+
+    return np.maximum(off(pieces[:, :2]), off(pieces[:, 2:]))
 
 
 def _runs_past(line: np.ndarray, point: np.ndarray, reach: float, px_per_mm: float, t: ReaderTuning) -> bool:
