@@ -181,12 +181,15 @@ def _hatch_g5(sheet: np.ndarray) -> None:
         cv2.line(sheet, _at(4.05, 6.05 + 0.15 * k), _at(4.95 - 0.15 * k, 6.95), PENCIL, 3, cv2.LINE_AA)
 
 
-@pytest.mark.parametrize(("mark", "end"), [(_fill_g5, 6.3), (_hatch_g5, 6.5)])
+@pytest.mark.parametrize(("mark", "end"), [(_fill_g5, 6.3), (_hatch_g5, 6.65)])
 def test_an_end_in_a_cell_with_a_mark_of_its_own_is_no_turn(mark, end):
-    """A line from the middle of c5 that ends in g5: 3.8 mm into g5's solid fill, or in the middle of g5, 1.1 mm
-    beside the lowest stroke of its hatching. The edge of the fill, or the hatching's strokes, lie behind the end
-    or meet it at another slant, as a turn's would. Where g5 is known to hold a mark of its own (`marked`), they
-    are that mark's, and the line turns back at neither end."""
+    """A line from the middle of c5 that ends in g5: 3.8 mm into g5's solid fill, or in its hatching, between its
+    two lowest strokes (0.6 mm above one, 1.3 mm below the next). The edge of the fill, or the hatching's strokes,
+    lie behind the end, as a turn's would. Where g5 is known to hold a mark of its own (`marked`), they are that
+    mark's, and the line turns back at neither end. (The end was once 1.1 mm below the lowest stroke, in the
+    middle of g5: there it was read as turning back only for a piece of its own tail found at another slant, which
+    `_turns_back` no longer takes for a turn; a stroke that crosses the line past its end runs on past it both
+    ways, no turn.)"""
     sheet = _printed_sheet()
     cv2.line(sheet, _at(4.35, 2.5), _at(4.6, end), PENCIL, 3, cv2.LINE_AA)
     mark(sheet)
