@@ -257,3 +257,14 @@ def test_a_line_s_own_wobbly_tail_is_no_turn():
     offered_empty = {u.name for u in result.uncertain if u.kind == "cell" and not u.read}
     assert {"d3", "d4"} <= offered_empty
     assert not wrong_items(result, photo.truth) - {u.name for u in result.uncertain}
+
+
+def test_cells_read_over_a_low_threshold_for_stray_lines_alone_are_offered_as_empty():
+    """Stray-line 870018 (the blind set of the forty-seventh stop): lines across c1, d1, d2, d3 and e2, empty, on a
+    sheet of few fills whose threshold fell under their ink. In doubt for their faint strokes, they were offered
+    as shaded: only cells whose ink says empty were asked whether a stray line is all that marks them."""
+    photo = styled_photo(870018, "mild", distractor="stray line")
+    result = read_photo(photo.jpeg)
+    offered_empty = {u.name for u in result.uncertain if u.kind == "cell" and not u.read}
+    assert {"c1", "d1", "d2", "d3", "e2"} <= offered_empty
+    assert not wrong_items(result, photo.truth)
