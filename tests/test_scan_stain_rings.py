@@ -188,3 +188,14 @@ def test_no_stain_is_noted_where_no_ring_is():
 
 
 STAINED = {3: ("f4", "f5", "f6", "i7"), 4: ("b3", "f5", "e6")}
+
+
+def test_a_stain_s_brown_in_its_neighbours_outlines_under_a_ring_is_in_doubt():
+    """Coffee-ring 880022 (the blind set of the forty-seventh stop): h4, an empty cell enclosed by its neighbours'
+    outlines, under a ring's tint with two arcs of its rim across it, read shaded and sure (a brown fill in an
+    outline, as a brown pencil's); i4 beside it was in doubt as a stain. The outline may be only the neighbours':
+    h4 is in doubt too."""
+    photo = styled_photo(880022, "mild", distractor="coffee ring")
+    result = read_photo(photo.jpeg)
+    assert "h4" in flagged(result)
+    assert not wrong_items(result, photo.truth) - flagged(result)

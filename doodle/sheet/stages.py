@@ -701,11 +701,13 @@ def decide_cells(read: SheetRead) -> None:
         decided[index] = (False, min(decided[index][1], t.shadow_doubt))
     for index in _misjudged_light(read, decided, boxes, light_doubted):
         decided[index] = (False, decided[index][1])
-    read.stained, rims = _under_stain_rings(read, decided, boxes)
+    read.stained, rims, enclosed = _under_stain_rings(read, decided, boxes)
     for index in read.stained:
         decided[index] = (False, decided[index][1])
     for index in rims:
         decided[index] = (False, max(decided[index][1], t.outlined_confidence))
+    for index in enclosed:
+        decided[index] = (decided[index][0], min(decided[index][1], t.shadow_doubt))
     # A shadow adds no colour: paper lifted out of one that is coloured in the photo's own light may be a fill
     # lifted with the shadow, and is in doubt before the lines settle anything (light 5500020, blind: e5, a green
     # fill under a hand's soft shadow beside a glare, read 0.00 of ink, paper and sure; f5, of the same patch, was
@@ -1679,9 +1681,13 @@ def _misjudged_light(read: SheetRead, decided: list[tuple[bool, float]], boxes: 
 
 
 def _under_stain_rings(read: SheetRead, decided: list[tuple[bool, float]],
-                       boxes: tuple[Box, ...]) -> tuple[set[int], set[int]]:
+                       boxes: tuple[Box, ...]) -> tuple[set[int], set[int], set[int]]:
     """Where a mug's ring (`stain_rings`) explains the cells in doubt that are tinted in a stain's brown, with
-    brown strokes if any: those it may explain, offered as empty in doubt, and those it does, empty and sure.
+    brown strokes if any: those it may explain, offered as empty in doubt, and those it does, empty and sure; and
+    the cells read shaded and sure in a drawn outline, in a stain's brown, brown strokes and all, that a ring found
+    so reaches: the outline around them may be only their neighbours' (coffee-ring 880022, blind: h4, an empty
+    cell between outlined patches, under a ring's tint with two arcs of its rim across it, read shaded and sure
+    beside i4, in doubt as a stain). They are put in doubt as they are read.
 
     Its rim explains brown strokes when t.stain_ring_rim_share of them lie along it (a brown pencil's slash
     elsewhere in the ring does not). Its inside explains a brown tint read empty; and one read shaded when the tint
@@ -1697,10 +1703,14 @@ def _under_stain_rings(read: SheetRead, decided: list[tuple[bool, float]],
              and (read.strokes.shares[index] < t.stroke_mark
                   or stain_coloured(normalised, boxes[index], read.strokes.at(boxes[index]), t))]
     if not brown:
-        return set(), set()  # no ring looked for
+        return set(), set(), set()  # no ring looked for
     rings = stain_rings(normalised, PX_PER_MM, t)
-    under = set(brown) & cells_under(rings, [layout.cell_rect(*divmod(index, SIZE)) for index in range(SIZE * SIZE)],
-                                     t)
+    everywhere = [layout.cell_rect(*divmod(index, SIZE)) for index in range(SIZE * SIZE)]
+    enclosed = {index for index in read.outlined if decided[index][0] and decided[index][1] >= t.uncertain_below
+                and stain_coloured(normalised, boxes[index], t=t)
+                and stain_coloured(normalised, boxes[index], read.strokes.at(boxes[index]), t)}
+    enclosed &= cells_under(rings, everywhere, t) if enclosed else set()
+    under = set(brown) & cells_under(rings, everywhere, t)
     on_rims = {index for index in under
                if read.strokes.shares[index] < t.stroke_mark
                or share_on_rims(rings, read.strokes.at(boxes[index]), boxes[index], PX_PER_MM, t)
@@ -1710,7 +1720,7 @@ def _under_stain_rings(read: SheetRead, decided: list[tuple[bool, float]],
     offered = {index for index in under
                if decided[index][0] or index in read.stains and read.values[index] > read.threshold}
     inside = _ring_s_inside(read, offered & on_rims, rings, boxes)
-    return offered - inside, (on_rims - offered) | inside
+    return offered - inside, (on_rims - offered) | inside, enclosed
 
 
 def _ring_s_inside(read: SheetRead, cells: set[int], rings: list[StainRing], boxes: tuple[Box, ...]) -> set[int]:
