@@ -130,7 +130,7 @@ def _turns(pieces: np.ndarray, clean: np.ndarray, lines: np.ndarray, printed: np
     # Two passes part: each one's far end lies off the other's line. Two pieces found along one wobbling line meet
     # at a slant, crossed, a far end on the other's line (slash-stray-line 10003: a stray line's end in b7, its
     # two pieces 12.1 degrees apart and 0.04 mm off each other's line 3 mm on, read as a turn: b7 read shaded, sure).
-    off = np.minimum(_off_line(far[first], pieces[owner[second]]), _off_line(far[second], pieces[owner[first]]))
+    off = np.minimum(off_line(far[first], pieces[owner[second]]), off_line(far[second], pieces[owner[first]]))
     # Two pieces found across one thick stroke cross each other back from where their ends meet, and neither leaves
     # the other's line by more than a pencil line's width (loose-scribble 430015, blind: two pieces along one pass,
     # 23 degrees apart, crossed 1.7-2.3 mm back from their ends and 0.5 mm apart at the far one, 4 mm short of the
@@ -200,7 +200,7 @@ def _crossed_back(ends_a: np.ndarray, heading_a: np.ndarray, far_a: np.ndarray, 
     return (np.abs(cross) > 1e-9) & (along_a > back) & (along_b > back) & (along_a < length_a) & (along_b < length_b)
 
 
-def _off_line(points: np.ndarray, pieces: np.ndarray) -> np.ndarray:
+def off_line(points: np.ndarray, pieces: np.ndarray) -> np.ndarray:
     """How far each point lies from the line through its piece (rows of x0, y0, x1, y1)."""
     direction = pieces[:, 2:] - pieces[:, :2]
     direction /= np.maximum(np.linalg.norm(direction, axis=1, keepdims=True), 1e-9)

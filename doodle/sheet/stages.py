@@ -1705,12 +1705,12 @@ def _under_stain_rings(read: SheetRead, decided: list[tuple[bool, float]],
     if not brown:
         return set(), set(), set()  # no ring looked for
     rings = stain_rings(normalised, PX_PER_MM, t)
-    everywhere = [layout.cell_rect(*divmod(index, SIZE)) for index in range(SIZE * SIZE)]
-    enclosed = {index for index in read.outlined if decided[index][0] and decided[index][1] >= t.uncertain_below
+    reached = cells_under(rings, [layout.cell_rect(*divmod(index, SIZE)) for index in range(SIZE * SIZE)], t)
+    enclosed = {index for index in read.outlined & reached
+                if decided[index][0] and decided[index][1] >= t.uncertain_below
                 and stain_coloured(normalised, boxes[index], t=t)
                 and stain_coloured(normalised, boxes[index], read.strokes.at(boxes[index]), t)}
-    enclosed &= cells_under(rings, everywhere, t) if enclosed else set()
-    under = set(brown) & cells_under(rings, everywhere, t)
+    under = set(brown) & reached
     on_rims = {index for index in under
                if read.strokes.shares[index] < t.stroke_mark
                or share_on_rims(rings, read.strokes.at(boxes[index]), boxes[index], PX_PER_MM, t)

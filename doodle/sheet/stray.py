@@ -17,7 +17,7 @@ from doodle.sheet import layout
 from doodle.sheet.crossings import on_print
 from doodle.sheet.passes import apart, chained, line_runs_on, near_cells
 from doodle.sheet.pictures import Box
-from doodle.sheet.scribbles import along_pieces, cells_at, mostly_along
+from doodle.sheet.scribbles import along_pieces, cells_at, mostly_along, off_line
 from doodle.sheet.tuning import TUNING, ReaderTuning
 
 
@@ -169,13 +169,9 @@ def _turns_back(line: np.ndarray, lines: np.ndarray, pieces: np.ndarray, clean: 
 
 def _leave(line: np.ndarray, pieces: np.ndarray) -> np.ndarray:
     """How far each of `pieces` (rows of x0, y0, x1, y1) strays from the straight line through `line`: the distance
-    of its farther end."""
-    unit = _unit(line)
-
-    def off(points: np.ndarray) -> np.ndarray:
-        return np.abs((points[:, 0] - line[0]) * unit[1] - (points[:, 1] - line[1]) * unit[0])
-
-    return np.maximum(off(pieces[:, :2]), off(pieces[:, 2:]))
+    of its farther end (`scribbles.off_line`)."""
+    lines = np.broadcast_to(line, pieces.shape)
+    return np.maximum(off_line(pieces[:, :2], lines), off_line(pieces[:, 2:], lines))
 
 
 def _runs_past(line: np.ndarray, point: np.ndarray, reach: float, px_per_mm: float, t: ReaderTuning) -> bool:
