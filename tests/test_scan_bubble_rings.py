@@ -129,6 +129,33 @@ def test_a_fingertip_over_a_bubble_row_is_no_faint_mark():
     assert result.round_scores[2] == photo.truth.round_scores[2]
 
 
+def test_a_ring_read_where_the_paper_is_not_paper_coloured_is_in_doubt():
+    """Paper tinted over its light (a light misjudged: the sheet over it is white wherever it is known) reads as
+    pencil all round a bubble. The same ring is read surely on white paper, and read in doubt on the tinted."""
+    sheet = _bubbled_sheet()
+    _ring(sheet, 2, "units", 6, 2.9)
+    assert _read(sheet, 2, "units") == RingReading(6, (), 1.0)
+    normalised = sheet.astype(np.float32) / 255.0
+    cx, cy = _bubble_px(2, "units", 6)
+    reach = round(4 * PX_PER_MM)
+    normalised[cy - reach : cy + reach, cx - reach : cx + reach, 0] *= 1.3  # blue 30% over its light
+    rings = ringed_shares(normalised, 2, "units", PX_PER_MM, TUNING)
+    assert rings.unlit[6] and not rings.unlit[:5].any()
+    assert ringed_digit(rings, TUNING) == RingReading(6, (6,), 0.0)
+
+
+def test_a_pencil_lying_by_a_row_is_no_ring_read_surely():
+    """Pencil-over-bubbles 890014 (blind): a yellow pencil lying by round 1's units 9, its side against the
+    bubble's printed ring, hides none of it (nothing lies over the round). The light estimated beside the pencil
+    left the paper round that bubble 2.5 times as bright as white in blue, and each direction round it read as
+    pencil: a ring round units 9, a score of 9 where none was written, unflagged. Now read in doubt."""
+    photo = styled_photo(890014, "mild", distractor="pencil on sheet", over="bubbles")
+    assert photo.truth.round_scores[0] is None
+    result = read_photo(photo.jpeg)
+    doubted = {doubt.name for doubt in result.uncertain if doubt.kind in ("bubble", "round")}
+    assert result.round_scores[0] is None or any(name.startswith("round 1") for name in doubted)
+
+
 def _faint_row(local: list[float], ring: list[float], doubtful: int | None = None) -> int | None:
     """`stages._faint_mark` on round 1's units row read as `local` and, against the rings, as `ring`."""
     values = {(1, "units", digit): value for digit, value in enumerate(local)}

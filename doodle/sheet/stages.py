@@ -1102,7 +1102,7 @@ def read_rounds(read: SheetRead) -> None:
                 elif row[darkest] - float(np.median(row)) > t.bubble_faint_share * threshold:
                     blank_doubts[place][darkest] = Uncertain.of_bubble(block.number, place, darkest, False, 0.0)
                 far = ringed_shares(read.plain.normalised, block.number, place, PX_PER_MM, t,
-                                    reach_mm=t.bubble_drawn_ring_far_mm)
+                                    reach_mm=t.bubble_drawn_ring_far_mm).shares
                 widest = int(np.argmax(far))
                 if far[widest] >= t.bubble_drawn_ring_unsure and widest != faint[place]:
                     blank_doubts[place][widest] = Uncertain.of_bubble(block.number, place, widest, False, 0.0)

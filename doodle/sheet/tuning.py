@@ -843,6 +843,10 @@ class ReaderTuning:
     bubble_drawn_ring_directions: int = 72
     bubble_drawn_ring_ink: float = 0.15
     bubble_drawn_ring_paper_percentile: float = 80
+    # That paper's colours are the same over a known light (white: 46 rings read on bubble-marks 0-23 and
+    # 740000-740023, at most 0.008 apart in log); a misjudged light's are not (0.32 and 0.80 beside a finger or a
+    # pencil lying by a row, read as rings there, in finger-over-bubbles 790000 and pencil-over-bubbles 890014).
+    bubble_drawn_ring_paper_tint: float = 0.1
     # On 48 sheets of bubble-marks (seeds 0-47), rings showed in 0.74-1.0 of the directions round their bubble and
     # pencil round any other bubble of their rows in at most 0.22; crosses and scribbles reached 0.53 (they are read
     # as marks first). Rows read empty under a pencil or a finger: up to 0.64, two bubbles or more over 0.4.
