@@ -4,10 +4,14 @@ that is not there."""
 
 from __future__ import annotations
 
+import cv2
+import numpy as np
 import pytest
 
 from doodle.sheet.scan import BLURRED_NOTE, read_photo
 from doodle.sheet.scan_errors import ScanError
+from doodle.sheet.stages import _along_the_frame
+from doodle.sheet.tuning import TUNING
 from tests.photogen import make_photo
 from tests.photogen_styles import styled_photo
 
@@ -38,20 +42,44 @@ def test_the_blurriest_harsh_photos_in_doubt_are_not_called_blurred(seed):
     assert BLURRED_NOTE not in result.notes
 
 
-@pytest.mark.parametrize("photo", [
-    pytest.param(lambda: styled_photo(380016, "mild", shake=0.015), id="shaken-hard-380016"),
-    pytest.param(lambda: make_photo(37014, "moderate"), id="moderate-37014"),
+@pytest.mark.parametrize(("photo", "box"), [
+    pytest.param(lambda: styled_photo(380016, "mild", shake=0.015), "twice", id="shaken-hard-380016"),
+    pytest.param(lambda: make_photo(37014, "moderate"), "twice", id="moderate-37014"),
+    pytest.param(lambda: styled_photo(890005, "mild", shake=0.015), "cut", id="shaken-hard-890005"),
 ])
-def test_a_box_frame_smeared_into_the_box_reads_unused_in_doubt(photo):
+def test_a_box_frame_smeared_into_the_box_reads_unused_in_doubt(photo, box):
     """shaken-hard 380016 (blind): the top of the unused 'twice' box's frame smeared 1.75 mm into it, a band along
     one side, read crossed with no doubt. Moderate 37014 (blind): the 'twice' frame's side, placed a little off
-    beside a hand's shadow, read crossed (in doubt). A cross or a tick goes through the middle of a box, and no
-    player marks one with a line along its frame: such a box is read unused, in doubt."""
+    beside a hand's shadow, read crossed (in doubt). Shaken-hard 890005 (blind): the unused 'cut' box's frame
+    smeared in along its top and right sides by a shake at a slant, read crossed with no doubt. A cross or a tick
+    goes through the middle of a box, and no player marks one with lines along its frame: such a box is read
+    unused, in doubt."""
     photo = photo()
-    assert "twice" not in photo.truth.specials_used
+    assert box not in photo.truth.specials_used
     result = read_photo(photo.jpeg)
-    assert "twice" not in result.specials_used
-    assert any(doubt.kind == "special" and doubt.special == "twice" for doubt in result.uncertain)
+    assert box not in result.specials_used
+    assert any(doubt.kind == "special" and doubt.special == box for doubt in result.uncertain)
+
+
+def test_strokes_along_the_frame_are_told_from_a_cross_or_a_tick():
+    """A band along one side, or along two that meet at a corner, lies along the box's frame; a cross, a tick and
+    a fill go through its middle."""
+    size, band = 36, 8
+
+    def box(*lines: tuple[int, int, int, int]) -> np.ndarray:
+        picture = np.zeros((size, size), np.uint8)
+        for x0, y0, x1, y1 in lines:
+            cv2.line(picture, (x0, y0), (x1, y1), 255, 3)
+        return picture > 0
+
+    top, right = (0, 2, size - 1, 2), (size - 3, 0, size - 3, size - 1)
+    cross = ((0, 0, size - 1, size - 1), (0, size - 1, size - 1, 0))
+    tick = ((4, 20, 14, 32), (14, 32, 32, 4))
+    assert _along_the_frame(box(top), band, TUNING)
+    assert _along_the_frame(box(top, right), band, TUNING)
+    assert not _along_the_frame(box(*cross), band, TUNING)
+    assert not _along_the_frame(box(*tick), band, TUNING)
+    assert not _along_the_frame(np.ones((size, size), bool), band, TUNING)
 
 
 def test_a_tick_blurred_below_the_strokes_threshold_is_in_doubt_by_its_ink():

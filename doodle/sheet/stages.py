@@ -945,7 +945,7 @@ def read_specials(read: SheetRead) -> None:
         running_on = ends_running_on(strokes, box[:2], printed, read.plain.ink, PX_PER_MM, t) if crossed else 0
         if running_on:  # a line across the page passes through the box: read unused where it runs on both ways
             crossed, conf = running_on < 2, min(conf, t.shadow_doubt)
-        if crossed and _along_one_side(strokes, round(t.check_side_mm * PX_PER_MM), t):
+        if crossed and _along_the_frame(strokes, round(t.check_side_mm * PX_PER_MM), t):
             # The box's own frame, placed off or smeared into it: more likely unused than crossed, and in doubt.
             crossed, conf = False, min(conf, t.shadow_doubt)
         read.confidences.append(conf)
@@ -961,17 +961,21 @@ def read_specials(read: SheetRead) -> None:
         [(box, colour, "") for box, _, colour in seen]))
 
 
-def _along_one_side(strokes: np.ndarray, band: int, t: ReaderTuning) -> bool:
-    """Whether a box's `strokes` (bool) lie almost all within `band` pixels of one of its sides. A cross or a tick
-    goes through the box's middle; a band along one side is its printed frame, placed a little off or smeared in
-    by a moving hand (shaken-hard 380016, blind: the top of the 'twice' frame smeared 1.75 mm into the box, read
-    crossed, with no doubt)."""
+def _along_the_frame(strokes: np.ndarray, band: int, t: ReaderTuning) -> bool:
+    """Whether a box's `strokes` (bool) lie almost all within `band` pixels of its sides: t.check_side_share of
+    them along one side, or t.check_corner_share along two that meet at a corner. A cross or a tick goes through
+    the box's middle; its own frame placed off does not (shaken-hard 380016, blind: the top of the 'twice' frame
+    smeared 1.75 mm into the box, read crossed, with no doubt), nor the frame smeared along two sides by a shake
+    at a slant (shaken-hard 890005, blind: 'cut', unused, its top and right sides smeared in, all of the strokes
+    read within 2 mm of them, 0.68 of them along the top; read crossed, with no doubt)."""
     ys, xs = np.nonzero(strokes)
     if not ys.size:
         return False
     height, width = strokes.shape
-    sides = (ys < band, ys >= height - band, xs < band, xs >= width - band)
-    return max(float(side.mean()) for side in sides) >= t.check_side_share
+    rows, cols = (ys < band, ys >= height - band), (xs < band, xs >= width - band)
+    if max(float(side.mean()) for side in rows + cols) >= t.check_side_share:
+        return True
+    return max(float((row | col).mean()) for row in rows for col in cols) >= t.check_corner_share
 
 
 def _box_inks(sheet: np.ndarray, boxes: list[Box], framed: list[Box], paper: list[Box], t: ReaderTuning

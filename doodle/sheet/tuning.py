@@ -226,6 +226,12 @@ class ReaderTuning:
     # and harsh 0-39, the families 0-23, shaken, shaken-hard and sharpened 0-23).
     check_side_mm: float = 2.0
     check_side_share: float = 0.8
+    # Or check_corner_share of them within check_side_mm of two sides meeting at a corner: a frame smeared in at a
+    # slant. The 538 crosses and ticks read crossed on 339 photos reached 0.90 (levels moderate and harsh 0-39;
+    # curl, sensor, light, mixed and framing 0-23; shaken, sharpened and bubble-marks 0-23; shaken-hard 0-23,
+    # 10000-10023 and 890000-890023); the 4 frames read crossed, 1.0 (shaken-hard 17's 'neighbour' and 'twice',
+    # 890005's 'cut', 890008's 'single').
+    check_corner_share: float = 0.97
     bubble_read_radius_mm: float = 1.6
     bubble_ring_mm: tuple[float, float] = (2.7, 3.1)  # the paper around a bubble, inside its neighbours
 
