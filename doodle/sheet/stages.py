@@ -64,7 +64,15 @@ from doodle.sheet.measure import (
     region_ink,
     without_thin_print,
 )
-from doodle.sheet.outline import drawn_sides, edge_lines, inside_outlines, joined, outlined_cells, shut_out
+from doodle.sheet.outline import (
+    drawn_sides,
+    edge_lines,
+    inside_outlines,
+    joined,
+    outlined_cells,
+    shut_out,
+    sides_drawn,
+)
 from doodle.sheet.passes import (
     ending_in_paper,
     ends_running_on,
@@ -740,7 +748,8 @@ def decide_cells(read: SheetRead) -> None:
             decided[index] = (False, min(decided[index][1], t.shadow_doubt))
     # A tint in doubt with nothing drawn in or around it, far fainter than the sheet's own shading, is offered as
     # empty: the lightest pencil fills are not so faint, a patch rubbed out often is (`_far_fainter_than_shading`).
-    for index in _far_fainter_than_shading(read, decided, boxes, shading()):
+    for index in _far_fainter_than_shading(read, decided, boxes, shading()) | _as_dark_as_settled_paper(read, decided,
+                                                                                                     boxes):
         decided[index] = (False, decided[index][1])
     if sum(conf < t.uncertain_below for _, conf in decided) > t.most_in_doubt_share * SIZE * SIZE:
         # Most of the grid in doubt: the light is known nowhere in it, and a tint read sure is read in the same
@@ -1285,6 +1294,39 @@ def _far_fainter_than_shading(read: SheetRead, decided: list[tuple[bool, float]]
             and index not in read.outlined and index not in read.lifted
             and graphite(read.light.normalised, boxes[index], t)
             and _darkest_ink(read, boxes[index]) < t.faint_offered_share * shading}
+
+
+def _as_dark_as_settled_paper(read: SheetRead, decided: list[tuple[bool, float]], boxes: tuple[Box, ...]) -> set[int]:
+    """The grey tints read shaded in doubt, with no strokes and no drawn outline, that the lines did not settle, no
+    darker than a cell near them (within t.light_holdout_reach) that they settled as paper: paper there reads so
+    under the light as it is, and a tint no deeper is more likely that light than a fill (mixed 8200013, blind: a
+    phone's shadow 40 mm soft over the middle of the grid, missed by the light; the lines settled c4, c5, d6 and e6
+    as paper at 0.26-0.28 of ink, but not f4, at 0.22 among fills with only e4 beside it in doubt, offered as
+    shaded). A drawn outline keeps a tint's reading, unless each side drawn around it faces a marked cell: the
+    outline may be only its neighbours' (f4, a hole between three patches). So does paper lifted with a shadow
+    (`read.lifted`, see `decide_cells`: harsh 27's h8, a pale yellow fill lifted to 0.00 of ink), and a cell under
+    something lying over the sheet, whose ink is that cover's, is neither asked about nor asked of (finger-on-sheet
+    10022: c7 and d7, fills under a finger). Whichever way it is offered, the player is asked."""
+    t = read.tuning
+    covered = {row * SIZE + col for row, col in read.shown.covered}
+    papers = [index for index, shaded in read.settled.items() if not shaded and index not in covered]
+    return {index for index, (shaded, conf) in enumerate(decided)
+            if shaded and conf < t.uncertain_below and index not in read.settled and index not in read.lifted
+            and index not in covered and _plain(read, index)
+            and (index not in read.outlined or _outline_may_be_neighbours(read, index))
+            and graphite(read.light.normalised, boxes[index], t)
+            and any(near_each_other(index, other, t.light_holdout_reach) and read.values[other] >= read.values[index]
+                    for other in papers)}
+
+
+def _outline_may_be_neighbours(read: SheetRead, index: int) -> bool:
+    """Whether each side drawn around a cell lies between it and a marked cell (ink over the threshold, or
+    strokes): a hole between patches shows their outlines on its sides. The grid's border tells nothing."""
+    t = read.tuning
+    return all(read.values[row * SIZE + col] > read.threshold
+               or read.strokes.shares[row * SIZE + col] >= t.stroke_mark
+               for (row, col), across in sides_drawn(read.drawn, index)
+               if across and 0 <= row < SIZE and 0 <= col < SIZE)
 
 
 def _marked_beside(read: SheetRead, index: int) -> bool:
