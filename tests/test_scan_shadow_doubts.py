@@ -202,14 +202,17 @@ def test_a_residue_as_smooth_as_paper_is_the_light_however_deep():
     side, and i8 and i9 (empty) are left at 0.40-0.41 of ink, as deep as a fill, in a steep light; no gap in ink
     sets them apart, and they were offered as shaded. They show no pencil grain in a photo sharp enough to show it
     (0.0035-0.0042 of their ink; pencil fills in such photos 0.005 and up): the light's residue, offered as empty
-    in doubt. (i7, under the shadow's edge, seen as a drawn side, stays shaded in doubt.)"""
+    in doubt. Since the forty-eighth stop the printed lines tell it too: paper they settled near i8 and i9 reads as
+    dark (`stages._as_dark_as_settled_paper`), so without the grain they are offered as empty all the same; and so
+    is i7, empty under the shadow's edge, whose side seen as drawn faces i8 (an outline that may be only a
+    neighbour's keeps no reading): the photo reads exact."""
     photo = family_photo(100009, "light")
     result = read_photo(photo.jpeg)
     residues = {"i8", "i9"}
     assert residues <= flagged(result) and not residues & wrong_items(result, photo.truth)
-    assert not wrong_items(result, photo.truth) - flagged(result)
-    before = read_photo(photo.jpeg, tuning=replace(TUNING, pencil_grain_least=0.0))
-    assert residues <= wrong_items(before, photo.truth)
+    assert not wrong_items(result, photo.truth)
+    without_grain = read_photo(photo.jpeg, tuning=replace(TUNING, pencil_grain_least=0.0))
+    assert not residues & wrong_items(without_grain, photo.truth)
 
 
 def test_a_smooth_tint_in_doubt_for_the_light_is_the_light_where_it_is_not_steep_too():
