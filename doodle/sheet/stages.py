@@ -746,10 +746,11 @@ def decide_cells(read: SheetRead) -> None:
         maybe_shaded = {index for index, (shaded, conf) in enumerate(decided) if shaded or conf < t.uncertain_below}
         for index in inside_outlines(read.drawn, maybe_shaded, sure_paper):
             decided[index] = (False, min(decided[index][1], t.shadow_doubt))
-    # A tint in doubt with nothing drawn in or around it, far fainter than the sheet's own shading, is offered as
-    # empty: the lightest pencil fills are not so faint, a patch rubbed out often is (`_far_fainter_than_shading`).
-    for index in _far_fainter_than_shading(read, decided, boxes, shading()) | _as_dark_as_settled_paper(read, decided,
-                                                                                                     boxes):
+    # A tint in doubt with nothing drawn in or around it is offered as empty when it is far fainter than the sheet's
+    # own shading (the lightest pencil fills are not so faint, a patch rubbed out often is:
+    # `_far_fainter_than_shading`), or no darker than paper the lines settled near it (`_as_dark_as_settled_paper`).
+    faint = _far_fainter_than_shading(read, decided, boxes, shading())
+    for index in faint | _as_dark_as_settled_paper(read, decided, boxes):
         decided[index] = (False, decided[index][1])
     if sum(conf < t.uncertain_below for _, conf in decided) > t.most_in_doubt_share * SIZE * SIZE:
         # Most of the grid in doubt: the light is known nowhere in it, and a tint read sure is read in the same
