@@ -63,6 +63,17 @@ def test_a_turn_whose_stroke_bends_on_to_another_turn_is_a_scribble_s():
     assert _scribbled(sheet) == {10, 11}
 
 
+def test_a_pass_that_runs_on_out_of_the_grid_turns_no_scribble_back():
+    """A scribble shades a patch inside the grid. The same zigzag over b2-d2, its first pass drawn from 13 mm
+    above the grid instead of from b2: where that pass ends, in d2, two lines meet (slash-stray-line 900010, blind:
+    two stray lines meeting in e3, one from above the grid, read as a scribble's turn, e3 shaded and sure)."""
+    inside, outside = _printed_sheet(), _printed_sheet()
+    _polyline(inside, [(1.05, 1.5), (1.3, 3.6), (1.6, 1.4), (1.9, 3.6)])
+    _polyline(outside, [(-0.8, 1.5), (1.3, 3.6), (1.6, 1.4), (1.9, 3.6)])
+    assert _scribbled(inside) == {10, 12}
+    assert 12 not in _scribbled(outside)
+
+
 def test_where_a_line_runs_on_past_the_tip_the_pen_did_not_turn_back():
     """A scribble over e5-g5 turning back in both, and a line from its turn in g5 on into h5 and i5: past that tip
     there is ink, as where a stray line runs on under a scribble's strokes (stray-line 5)."""
@@ -152,6 +163,7 @@ def test_loose_scribbles_without_outlines_are_read_with_half_the_doubts(seed, be
     ("loose scribble", None, "some", 170010),  # passes over b6's outline toward b7, a hole in b6's patch
     ("loose scribble", None, "some", 430015),  # a pass across empty h5, found twice where it nears its turn
     (None, "stray line", "some", 630013),  # two stray lines cut at f4's corner, where they cross the print
+    ("slash", "stray line", "some", 900010),  # two stray lines meeting in e3, one from above the grid
 ])
 def test_lines_that_look_like_marks_are_never_read_without_a_doubt(style, distractor, outlines, seed):
     photo = styled_photo(seed, "mild", style=style, distractor=distractor, outlines=outlines)

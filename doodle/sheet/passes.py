@@ -23,7 +23,7 @@ from doodle.quilt import SIZE
 from doodle.sheet import layout
 from doodle.sheet.outline import joined, sides_drawn
 from doodle.sheet.pictures import Box
-from doodle.sheet.scribbles import along_pieces, cells_at, mostly_along
+from doodle.sheet.scribbles import along_pieces, cells_at, chained, mostly_along
 from doodle.sheet.strokes import touching_groups
 from doodle.sheet.tuning import TUNING, ReaderTuning
 
@@ -173,42 +173,6 @@ def near_cells(pieces: np.ndarray, cells: set[int], origin: tuple[int, int], rea
         near |= ((xs.max(axis=1) >= left - reach) & (xs.min(axis=1) <= left + cell + reach)
                  & (ys.max(axis=1) >= top - reach) & (ys.min(axis=1) <= top + cell + reach))
     return near
-
-
-def chained(pieces: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING, seeds: np.ndarray | None = None
-            ) -> np.ndarray:
-    """The pieces, (n, 4) like `pieces`, each of `seeds` (indices; all by default) as the whole straight line it lies
-    on: pieces slanted alike (within `t.pass_chain_deg`), both ends within a line's reach of its line, each at most
-    `t.pass_chain_gap_mm` past what it reaches so far, taken in one after another. The grid's printed lines are
-    taken out of the strokes, so a pass is cut at every side it crosses (scribble-outlined 200021: one pass from
-    g2's turn across h2 to i2's corner was six pieces, none reaching 8 mm past h2's sides; h2, empty and enclosed
-    by its neighbours' outlines, read sure)."""
-    lines = pieces.astype(np.float64)
-    seeds = np.arange(len(pieces)) if seeds is None else np.asarray(seeds, int)
-    if len(pieces) < 2 or not len(seeds):
-        return lines
-    x0, y0, x1, y1 = lines.T
-    length = np.maximum(np.hypot(x1 - x0, y1 - y0), 1e-9)
-    ux, uy = ((x1 - x0) / length)[seeds, None], ((y1 - y0) / length)[seeds, None]
-    sx, sy = x0[seeds, None], y0[seeds, None]
-    # [seed, piece]: where the piece's ends lie along the seed's line, from its start, and how far off it
-    along = np.stack([(x - sx) * ux + (y - sy) * uy for x, y in ((x0, y0), (x1, y1))])
-    off = np.maximum(*[np.abs((x - sx) * uy - (y - sy) * ux) for x, y in ((x0, y0), (x1, y1))])
-    alike = np.abs(ux * ((x1 - x0) / length) + uy * ((y1 - y0) / length)) >= np.cos(np.radians(t.pass_chain_deg))
-    seed, piece = np.nonzero(alike & (off <= t.scribble_along_mm * px_per_mm))  # the pairs on one line
-    first, last = along.min(axis=0)[seed, piece], along.max(axis=0)[seed, piece]
-    low, high, gap = np.zeros(len(seeds)), length[seeds], t.pass_chain_gap_mm * px_per_mm
-    while True:
-        reached = (first <= high[seed] + gap) & (last >= low[seed] - gap)
-        wider_low, wider_high = low.copy(), high.copy()
-        np.minimum.at(wider_low, seed[reached], first[reached])
-        np.maximum.at(wider_high, seed[reached], last[reached])
-        if np.array_equal(wider_low, low) and np.array_equal(wider_high, high):
-            break
-        low, high = wider_low, wider_high
-    start, direction = lines[seeds, :2], np.hstack([ux, uy])
-    lines[seeds] = np.hstack([start + low[:, None] * direction, start + high[:, None] * direction])
-    return lines
 
 
 def _crossing_in(index: int, pieces: np.ndarray, drawn: dict[str, np.ndarray], origin: tuple[int, int],

@@ -158,6 +158,16 @@ def _turns(pieces: np.ndarray, clean: np.ndarray, lines: np.ndarray, printed: np
     backs = {int(keep[end]): tip for a, b, tip in zip(first[back], second[back], tips[back], strict=True)
              for end in (a, b)}
     turns = sharp & clear
+    # A scribble shades a patch, inside the grid: a pass whose line runs on out of it, past the border's print, is a
+    # line across the sheet (slash-stray-line 900010, blind: two stray lines meeting in e3, one from 12 mm above the
+    # grid, read as a scribble's turn; e3 read shaded and sure).
+    # Every turn found where such a line ends is its end's: its stroke's corner, cut into pieces, makes more.
+    leaving = turns.copy()
+    leaving[turns] = (_leaves_grid(pieces, owner[first[turns]], tips[turns], origin, px_per_mm, t)
+                      | _leaves_grid(pieces, owner[second[turns]], tips[turns], origin, px_per_mm, t))
+    if leaving.any():
+        reach = t.scribble_meet_mm * px_per_mm
+        turns &= np.min(np.linalg.norm(tips[:, None, :] - tips[None, leaving, :], axis=2), axis=1) > reach
     first, second, tips, inward, running_on = (first[turns], second[turns], tips[turns], inward[turns],
                                                running_on[turns])
     if not len(first):
@@ -184,6 +194,22 @@ def _turns(pieces: np.ndarray, clean: np.ndarray, lines: np.ndarray, printed: np
     inward = inward[chained]
     inward /= np.maximum(np.linalg.norm(inward, axis=1, keepdims=True), 1e-9)
     return tips[chained] + inward * t.scribble_meet_mm * px_per_mm, legs
+
+
+def _leaves_grid(pieces: np.ndarray, legs: np.ndarray, tips: np.ndarray, origin: tuple[int, int],
+                 px_per_mm: float, t: ReaderTuning) -> np.ndarray:
+    """Per turn, whether the whole line its leg (`legs`: indices into `pieces`) lies on (`chained`) ends, away from
+    its tip, more than t.scribble_beyond_grid_mm outside the grid."""
+    if not len(legs):
+        return np.zeros(0, bool)
+    unique, back = np.unique(legs, return_inverse=True)
+    lines = chained(pieces, px_per_mm, t, seeds=unique)[unique][back]
+    ends = np.stack([lines[:, :2], lines[:, 2:]], axis=1)  # turn, end, xy
+    far = ends[np.arange(len(legs)), np.argmax(np.linalg.norm(ends - tips[:, None, :], axis=2), axis=1)]
+    grid = layout.GRID_RECT
+    x, y = (far[:, 0] + origin[0]) / px_per_mm, (far[:, 1] + origin[1]) / px_per_mm
+    outside = np.maximum.reduce([grid.x - x, x - (grid.x + grid.w), grid.y - y, y - (grid.y + grid.h)])
+    return outside > t.scribble_beyond_grid_mm
 
 
 def _crossed_back(ends_a: np.ndarray, heading_a: np.ndarray, far_a: np.ndarray, ends_b: np.ndarray,
@@ -326,6 +352,42 @@ def _turn_ahead(tips: np.ndarray, heading: np.ndarray, px_per_mm: float, t: Read
         ahead_of[block] = ((ahead > t.scribble_meet_mm * px_per_mm) & (ahead <= t.scribble_pass_mm * px_per_mm)
                            & (aside <= t.scribble_aside_mm * px_per_mm)).any(axis=1)
     return ahead_of
+
+
+def chained(pieces: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING, seeds: np.ndarray | None = None
+            ) -> np.ndarray:
+    """The pieces, (n, 4) like `pieces`, each of `seeds` (indices; all by default) as the whole straight line it lies
+    on: pieces slanted alike (within `t.pass_chain_deg`), both ends within a line's reach of its line, each at most
+    `t.pass_chain_gap_mm` past what it reaches so far, taken in one after another. The grid's printed lines are
+    taken out of the strokes, so a pass is cut at every side it crosses (scribble-outlined 200021: one pass from
+    g2's turn across h2 to i2's corner was six pieces, none reaching 8 mm past h2's sides; h2, empty and enclosed
+    by its neighbours' outlines, read sure)."""
+    lines = pieces.astype(np.float64)
+    seeds = np.arange(len(pieces)) if seeds is None else np.asarray(seeds, int)
+    if len(pieces) < 2 or not len(seeds):
+        return lines
+    x0, y0, x1, y1 = lines.T
+    length = np.maximum(np.hypot(x1 - x0, y1 - y0), 1e-9)
+    ux, uy = ((x1 - x0) / length)[seeds, None], ((y1 - y0) / length)[seeds, None]
+    sx, sy = x0[seeds, None], y0[seeds, None]
+    # [seed, piece]: where the piece's ends lie along the seed's line, from its start, and how far off it
+    along = np.stack([(x - sx) * ux + (y - sy) * uy for x, y in ((x0, y0), (x1, y1))])
+    off = np.maximum(*[np.abs((x - sx) * uy - (y - sy) * ux) for x, y in ((x0, y0), (x1, y1))])
+    alike = np.abs(ux * ((x1 - x0) / length) + uy * ((y1 - y0) / length)) >= np.cos(np.radians(t.pass_chain_deg))
+    seed, piece = np.nonzero(alike & (off <= t.scribble_along_mm * px_per_mm))  # the pairs on one line
+    first, last = along.min(axis=0)[seed, piece], along.max(axis=0)[seed, piece]
+    low, high, gap = np.zeros(len(seeds)), length[seeds], t.pass_chain_gap_mm * px_per_mm
+    while True:
+        reached = (first <= high[seed] + gap) & (last >= low[seed] - gap)
+        wider_low, wider_high = low.copy(), high.copy()
+        np.minimum.at(wider_low, seed[reached], first[reached])
+        np.maximum.at(wider_high, seed[reached], last[reached])
+        if np.array_equal(wider_low, low) and np.array_equal(wider_high, high):
+            break
+        low, high = wider_low, wider_high
+    start, direction = lines[seeds, :2], np.hstack([ux, uy])
+    lines[seeds] = np.hstack([start + low[:, None] * direction, start + high[:, None] * direction])
+    return lines
 
 
 def cells_at(points: np.ndarray, origin: tuple[int, int], px_per_mm: float) -> np.ndarray:

@@ -15,9 +15,9 @@ import numpy as np
 
 from doodle.sheet import layout
 from doodle.sheet.crossings import on_print
-from doodle.sheet.passes import apart, chained, line_runs_on, near_cells
+from doodle.sheet.passes import apart, line_runs_on, near_cells
 from doodle.sheet.pictures import Box
-from doodle.sheet.scribbles import along_pieces, cells_at, mostly_along, off_line
+from doodle.sheet.scribbles import along_pieces, cells_at, chained, mostly_along, off_line
 from doodle.sheet.tuning import TUNING, ReaderTuning
 
 

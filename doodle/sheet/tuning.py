@@ -543,6 +543,9 @@ class ReaderTuning:
     # or an outline.
     scribble_piece_mm: float = 3.0
     scribble_gap_mm: float = 1.0
+    # A pass whose far end lies this far outside the grid ran on past the border's print (about 1 mm wide, taken
+    # out of the strokes, and a turn on it may overshoot it a little): no scribble's.
+    scribble_beyond_grid_mm: float = 2.0
     scribble_square_deg: float = 12.0
     # Two pieces turn back where their ends meet within scribble_meet_mm at an angle within scribble_turn_deg (a
     # loose scribble's turns: 15-60 degrees; under 12, two pieces of one thick stroke; from 75, a corner of two
