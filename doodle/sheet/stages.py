@@ -973,11 +973,14 @@ def read_specials(read: SheetRead) -> None:
 
 def _along_the_frame(strokes: np.ndarray, band: int, t: ReaderTuning) -> bool:
     """Whether a box's `strokes` (bool) lie almost all within `band` pixels of its sides: t.check_side_share of
-    them along one side, or t.check_corner_share along two that meet at a corner. A cross or a tick goes through
-    the box's middle; its own frame placed off does not (shaken-hard 380016, blind: the top of the 'twice' frame
-    smeared 1.75 mm into the box, read crossed, with no doubt), nor the frame smeared along two sides by a shake
-    at a slant (shaken-hard 890005, blind: 'cut', unused, its top and right sides smeared in, all of the strokes
-    read within 2 mm of them, 0.68 of them along the top; read crossed, with no doubt)."""
+    them along one side, or t.check_corner_share along two that meet at a corner and all along both of them
+    (t.check_corner_length of each side's length). A cross or a tick goes through the box's middle; its own frame
+    placed off does not (shaken-hard 380016, blind: the top of the 'twice' frame smeared 1.75 mm into the box, read
+    crossed, with no doubt), nor the frame smeared along two sides by a shake at a slant (shaken-hard 890005,
+    blind: 'cut', unused, its top and right sides smeared in, all of the strokes read within 2 mm of them, 0.68 of
+    them along the top; read crossed, with no doubt). A small tick in a corner lies near two sides too, but not
+    along their whole length (harsh 1082: 0.98 of its strokes near the bottom and right sides, along 0.64 and 0.79
+    of them)."""
     ys, xs = np.nonzero(strokes)
     if not ys.size:
         return False
@@ -985,7 +988,11 @@ def _along_the_frame(strokes: np.ndarray, band: int, t: ReaderTuning) -> bool:
     rows, cols = (ys < band, ys >= height - band), (xs < band, xs >= width - band)
     if max(float(side.mean()) for side in rows + cols) >= t.check_side_share:
         return True
-    return max(float((row | col).mean()) for row in rows for col in cols) >= t.check_corner_share
+    bands = (strokes[:band].any(axis=0), strokes[height - band :].any(axis=0))  # along the top and the bottom
+    sides = (strokes[:, :band].any(axis=1), strokes[:, width - band :].any(axis=1))  # along the left and the right
+    return any(float((row | col).mean()) >= t.check_corner_share
+               and min(float(along.mean()), float(side.mean())) >= t.check_corner_length
+               for row, along in zip(rows, bands, strict=True) for col, side in zip(cols, sides, strict=True))
 
 
 def _box_inks(sheet: np.ndarray, boxes: list[Box], framed: list[Box], paper: list[Box], t: ReaderTuning

@@ -230,8 +230,11 @@ class ReaderTuning:
     # slant. The 538 crosses and ticks read crossed on 339 photos reached 0.90 (levels moderate and harsh 0-39;
     # curl, sensor, light, mixed and framing 0-23; shaken, sharpened and bubble-marks 0-23; shaken-hard 0-23,
     # 10000-10023 and 890000-890023); the 4 frames read crossed, 1.0 (shaken-hard 17's 'neighbour' and 'twice',
-    # 890005's 'cut', 890008's 'single').
+    # 890005's 'cut', 890008's 'single'), strokes all along both sides (0.96-1.0 of each side's length); a small tick
+    # in a corner, near two sides (harsh 1082: 0.98), lies along 0.64 and 0.79 of them, and the crosses and ticks
+    # nearest the rule (0.87-0.90) along 0.57-0.82.
     check_corner_share: float = 0.97
+    check_corner_length: float = 0.9
     bubble_read_radius_mm: float = 1.6
     bubble_ring_mm: tuple[float, float] = (2.7, 3.1)  # the paper around a bubble, inside its neighbours
 
