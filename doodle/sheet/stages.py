@@ -749,8 +749,8 @@ def decide_cells(read: SheetRead) -> None:
     # A tint in doubt with nothing drawn in or around it is offered as empty when it is far fainter than the sheet's
     # own shading (the lightest pencil fills are not so faint, a patch rubbed out often is:
     # `_far_fainter_than_shading`), or no darker than paper the lines settled near it (`_as_dark_as_settled_paper`).
-    faint = _far_fainter_than_shading(read, decided, boxes, shading())
-    for index in faint | _as_dark_as_settled_paper(read, decided, boxes):
+    tints = _grey_tints_offered_shaded(read, decided, boxes)
+    for index in _far_fainter_than_shading(read, tints, boxes, shading()) | _as_dark_as_settled_paper(read, tints):
         decided[index] = (False, decided[index][1])
     if sum(conf < t.uncertain_below for _, conf in decided) > t.most_in_doubt_share * SIZE * SIZE:
         # Most of the grid in doubt: the light is known nowhere in it, and a tint read sure is read in the same
@@ -1286,63 +1286,65 @@ def _shading_darkness(read: SheetRead, boxes: tuple[Box, ...]) -> float | None:
     return float(np.median([_darkest_ink(read, boxes[index]) for index in pencil]))
 
 
-def _far_fainter_than_shading(read: SheetRead, decided: list[tuple[bool, float]], boxes: tuple[Box, ...],
-                              shading: float | None) -> set[int]:
-    """The grey tints (graphite's colour, `strokes.graphite`) read shaded in doubt, with no strokes and no drawn
-    outline, whose darkest pencil (`_darkest_ink`) is under t.faint_offered_share of the sheet's shading: what a patch
-    rubbed out leaves, more often than the lightest fill (erased 860009, 860010 and 860015, blind: ghosts at
-    0.13-0.19 of the shading in doubt, offered as shaded). A tint in a pencil's colour keeps its reading (harsh 10:
-    pale yellow fills under a hard shadow, faint and grey enough to pass as neutral), and so does paper lifted with
-    a shadow (`read.lifted`: see `decide_cells`). Whichever way it is offered, the player is asked."""
+def _grey_tints_offered_shaded(read: SheetRead, decided: list[tuple[bool, float]], boxes: tuple[Box, ...]
+                               ) -> set[int]:
+    """The cells read shaded in doubt with nothing drawn in them, in graphite's colour (`strokes.graphite`): a tint
+    the rules below may offer as empty. Not paper lifted with a shadow (`read.lifted`: see `decide_cells`; harsh
+    27's h8, a pale yellow fill lifted to 0.00 of ink), whose reading stands. A tint in a pencil's colour keeps its
+    reading too (harsh 10: pale yellow fills under a hard shadow, faint and grey enough to pass as neutral)."""
+    t = read.tuning
+    return {index for index, (shaded, conf) in enumerate(decided)
+            if shaded and conf < t.uncertain_below and read.strokes.drawn[index] < t.stroke_mark
+            and index not in read.lifted and graphite(read.light.normalised, boxes[index], t)}
+
+
+def _far_fainter_than_shading(read: SheetRead, tints: set[int], boxes: tuple[Box, ...], shading: float | None
+                              ) -> set[int]:
+    """Of the grey `tints` (`_grey_tints_offered_shaded`), those with no drawn outline whose darkest pencil
+    (`_darkest_ink`) is under t.faint_offered_share of the sheet's shading: what a patch rubbed out leaves, more
+    often than the lightest fill (erased 860009, 860010 and 860015, blind: ghosts at 0.13-0.19 of the shading in
+    doubt, offered as shaded). Whichever way it is offered, the player is asked."""
     t = read.tuning
     if shading is None:
         return set()
-    return {index for index, (shaded, conf) in enumerate(decided)
-            if shaded and conf < t.uncertain_below and read.strokes.drawn[index] < t.stroke_mark
-            and index not in read.outlined and index not in read.lifted
-            and graphite(read.light.normalised, boxes[index], t)
-            and _darkest_ink(read, boxes[index]) < t.faint_offered_share * shading}
+    return {index for index in tints - read.outlined
+            if _darkest_ink(read, boxes[index]) < t.faint_offered_share * shading}
 
 
-def _as_dark_as_settled_paper(read: SheetRead, decided: list[tuple[bool, float]], boxes: tuple[Box, ...]) -> set[int]:
-    """The grey tints read shaded in doubt, with no strokes and no drawn outline, that the lines did not settle, no
+def _as_dark_as_settled_paper(read: SheetRead, tints: set[int]) -> set[int]:
+    """Of the grey `tints` (`_grey_tints_offered_shaded`), those with no strokes that the lines did not settle, no
     darker than a cell near them (within t.light_holdout_reach) that they settled as paper: paper there reads so
     under the light as it is, and a tint no deeper is more likely that light than a fill (mixed 8200013, blind: a
     phone's shadow 40 mm soft over the middle of the grid, missed by the light; the lines settled c4, c5, d6 and e6
     as paper at 0.26-0.28 of ink, but not f4, at 0.22 among fills with only e4 beside it in doubt, offered as
     shaded). A drawn outline keeps a tint's reading, unless each side drawn around it faces a marked cell: the
-    outline may be only its neighbours' (f4, a hole between three patches). So does paper lifted with a shadow
-    (`read.lifted`, see `decide_cells`: harsh 27's h8, a pale yellow fill lifted to 0.00 of ink), and a cell under
-    something lying over the sheet, whose ink is that cover's, is neither asked about nor asked of (finger-on-sheet
-    10022: c7 and d7, fills under a finger). Whichever way it is offered, the player is asked."""
+    outline may be only its neighbours' (f4, a hole between three patches). A cell under something lying over the
+    sheet, whose ink is that cover's, is neither asked about nor asked of (finger-on-sheet 10022: c7 and d7, fills
+    under a finger). Whichever way it is offered, the player is asked."""
     t = read.tuning
     covered = {row * SIZE + col for row, col in read.shown.covered}
     papers = [index for index, shaded in read.settled.items() if not shaded and index not in covered]
-    return {index for index, (shaded, conf) in enumerate(decided)
-            if shaded and conf < t.uncertain_below and index not in read.settled and index not in read.lifted
-            and index not in covered and _plain(read, index)
-            and (index not in read.outlined or _outline_may_be_neighbours(read, index))
-            and graphite(read.light.normalised, boxes[index], t)
+    return {index for index in tints - covered - read.settled.keys()
+            if _plain(read, index) and (index not in read.outlined or _outline_may_be_neighbours(read, index))
             and any(near_each_other(index, other, t.light_holdout_reach) and read.values[other] >= read.values[index]
                     for other in papers)}
 
 
 def _outline_may_be_neighbours(read: SheetRead, index: int) -> bool:
-    """Whether each side drawn around a cell lies between it and a marked cell (ink over the threshold, or
-    strokes): a hole between patches shows their outlines on its sides. The grid's border tells nothing."""
-    t = read.tuning
-    return all(read.values[row * SIZE + col] > read.threshold
-               or read.strokes.shares[row * SIZE + col] >= t.stroke_mark
-               for (row, col), across in sides_drawn(read.drawn, index)
+    """Whether each side drawn around a cell lies between it and a marked cell (`_marked`): a hole between patches
+    shows their outlines on its sides. The grid's border tells nothing."""
+    return all(_marked(read, row * SIZE + col) for (row, col), across in sides_drawn(read.drawn, index)
                if across and 0 <= row < SIZE and 0 <= col < SIZE)
 
 
+def _marked(read: SheetRead, index: int) -> bool:
+    """Whether a cell is marked: ink over the threshold, or strokes."""
+    return read.values[index] > read.threshold or read.strokes.shares[index] >= read.tuning.stroke_mark
+
+
 def _marked_beside(read: SheetRead, index: int) -> bool:
-    """Whether a cell that shares a printed line with the cell `index` is marked: ink over the threshold, or
-    strokes."""
-    t = read.tuning
-    return any(read.values[r * SIZE + c] > read.threshold or read.strokes.shares[r * SIZE + c] >= t.stroke_mark
-               for r, c in side_neighbours(index))
+    """Whether a cell that shares a printed line with the cell `index` is marked (`_marked`)."""
+    return any(_marked(read, r * SIZE + c) for r, c in side_neighbours(index))
 
 
 def _brown(read: SheetRead, index: int, box: Box) -> bool:
