@@ -21,8 +21,9 @@ from doodle.sheet.cover import (
     covered_rounds,
     grid_print,
 )
-from doodle.sheet.scan import PX_PER_MM, read_photo
+from doodle.sheet.scan import PX_PER_MM, ScanResult, read_photo
 from tests.photogen import make_photo
+from tests.photogen_families import family_photo
 from tests.photogen_styles import styled_photo
 from tests.test_scan import flagged, wrong_items
 
@@ -285,8 +286,25 @@ def test_a_finger_s_skin_is_not_a_fill_s_colour():
 
 @pytest.mark.parametrize(("level", "seed"), [("mild", 0), ("harsh", 2), ("harsh", 25)])
 def test_a_sheet_with_nothing_over_it_has_no_cover(level, seed):
-    photo = make_photo(seed, level)
-    result = read_photo(photo.jpeg)
+    _assert_no_cover(read_photo(make_photo(seed, level).jpeg))
+
+
+@pytest.mark.parametrize(("family", "seed"), [("lens", 8000008), ("lens", 8000010), ("sensor", 8300005)])
+def test_a_line_shows_beside_an_outline_darker_than_it_or_through_a_lens_s_colour_fringes(family, seed):
+    """What makes a printed line look hidden where nothing lies over it (each was found covered, with a note
+    sending the player to look for a pencil):
+    - lens 8000008: g1's outline, drawn 0.6 mm inside its side and darker than the print, was taken for the f1-g1
+      line (the darkest row near it), and against g1's fill beyond it the line was no ridge. The line is the row
+      that is most a ridge.
+    - lens 8000010: colour fringes smeared the b1-c1 line in the blue, where it was measured (the colour brightest
+      beside it), and it was no darker there than c1's grey fill. The line is measured in each colour with light
+      enough beside it, and shows by the colour it stands out most in.
+    - sensor 8300005: beside i3's red fill the line stands out in the red only (taking the middle of the three
+      colours lost it)."""
+    _assert_no_cover(read_photo(family_photo(seed, family).jpeg))
+
+
+def _assert_no_cover(result: ScanResult) -> None:
     assert not any(note.startswith("something lies over") for note in result.notes)
     assert not any(doubt.reason == COVER_REASON for doubt in result.uncertain)
 

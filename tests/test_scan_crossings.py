@@ -14,6 +14,7 @@ from doodle.sheet.outline import drawn_sides
 from doodle.sheet.scan import read_photo
 from doodle.sheet.stages import PX_PER_MM, cell_boxes
 from doodle.sheet.strokes import StrokeMap
+from tests.photogen_families import family_photo
 from tests.photogen_styles import styled_photo
 from tests.test_scan import flagged, wrong_items
 from tests.test_scan_outline import _lines, _outline
@@ -258,3 +259,14 @@ def test_a_pass_through_a_cell_the_outlines_leave_out_offers_it_empty_in_doubt(s
     result = read_photo(photo.jpeg)
     assert result.quilt == photo.truth.quilt
     assert cell in {doubt.name for doubt in result.uncertain if doubt.kind == "cell" and not doubt.read}
+
+
+def test_a_faint_hatching_run_on_through_the_sides_of_a_cell_the_outlines_leave_out_offers_it_shaded():
+    """Sensor 8500023 (blind): f3, hatched in pale blue with its patch, its hatching run on through its sides, in a
+    dim photo whose hatching reads under the ink of a line or two (0.098). The outlines around it leave it out, so
+    it is in doubt as a pass; but more than two strokes lie apart in it (a hatching's lines), and it is offered as
+    shaded. A line or two through such a cell leaves one piece of stroke in it, or two."""
+    photo = family_photo(8500023, "sensor")
+    result = read_photo(photo.jpeg)
+    assert result.quilt == photo.truth.quilt
+    assert "f3" in {doubt.name for doubt in result.uncertain if doubt.kind == "cell" and doubt.read}

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 from doodle.geometry import Cell
 from doodle.quilt import SIZE, Quilt, cells_in_words
@@ -152,7 +153,7 @@ def grid_print(sheet: np.ndarray, px_per_mm: float, t: ReaderTuning = TUNING, in
     views = ((True, sheet, grid.y, grid.x), (False, sheet.transpose(1, 0, 2), grid.x, grid.y))
     widths = [layout.GRID_OUTER_LINE_MM] + [layout.GRID_INNER_LINE_MM] * (SIZE - 1) + [layout.GRID_OUTER_LINE_MM]
     measured = [(across, _line_pieces(image, [start + k * cell for k in range(SIZE + 1)], widths, along,
-                                      SIZE * cell, px_per_mm, t))
+                                      SIZE * cell, px_per_mm, t, most_a_ridge=True))
                 for across, image, start, along in views]
     # A blurred photo shows its thin print faintly everywhere, and no longer through a dark fill either (harsh 22:
     # whole sides between solid cells at 0.00): nothing there tells what lies over the grid from pencil.
@@ -192,7 +193,7 @@ def _hidden(pieces: _Pieces, paper: np.ndarray, t: ReaderTuning, both_sides: boo
     with `both_sides`, on both (the brighter side is not paper either)."""
     share = (pieces.brighter if both_sides else pieces.colour) / np.maximum(paper, 1.0)
     not_paper = (share.min(axis=1) < t.cover_not_paper) | (share.max(axis=1) - share.min(axis=1) > t.cover_hue)
-    return (pieces.contrast < t.cover_line_contrast) & not_paper
+    return (pieces.showing < t.cover_line_contrast) & not_paper
 
 
 def _covered_boxes(sheet: np.ndarray, inside: np.ndarray, paper: np.ndarray, px_per_mm: float, t: ReaderTuning
@@ -342,23 +343,28 @@ def _linked(points: np.ndarray, link_mm: float) -> np.ndarray:
 @dataclass(frozen=True)
 class _Pieces:
     """A printed line's pieces, each measured in the middle of its columns: how much darker (log) the line is than
-    the sheet on both sides of it, and that sheet's colour ((pieces, 3), each channel; washed out to white by a
-    glare, paper's): the darker side's, and the brighter side's."""
+    the sheet on both sides of it (`contrast`: its darkest row, in the colour brightest beside it, how sharply the
+    photo shows the print; `showing`: the row most a ridge, in the colour it stands out most in, whether it shows
+    at all), and that sheet's colour ((pieces, 3), each channel; washed out to white by a glare, paper's): the
+    darker side's, and the brighter side's."""
 
     contrast: np.ndarray
+    showing: np.ndarray
     colour: np.ndarray
     brighter: np.ndarray
 
 
 def _line_pieces(image: np.ndarray, lines_mm: list[float], widths_mm: list[float], along_mm: float,
-                 length_mm: float, px_per_mm: float, t: ReaderTuning) -> list[_Pieces]:
+                 length_mm: float, px_per_mm: float, t: ReaderTuning, most_a_ridge: bool = False) -> list[_Pieces]:
     """The pieces (t.cover_piece_mm long, from `along_mm` for `length_mm`) of each horizontal line of `image` at
     `lines_mm` (mm from the top; printed `widths_mm` wide), measured column by column and colour by colour: the
-    line's darkest pixel against the brightest of the sheet within t.cover_beside_mm of it above, and below. A
-    printed line is a narrow ridge, darker than the paper on both sides (however close a drawn outline runs beside
-    it, or dark a fill over it); across what lies over it (a pencil's painted facets), one side at least is no
-    brighter than the line. Taken in each column's colour that is brightest beside the line: in a colour the sheet
-    is dark in, noise alone makes the darkest pixel darker and the brightest brighter."""
+    row within t.cover_line_pad_mm of the line that is darkest (or with `most_a_ridge`, most a ridge), against the
+    brightest of the sheet within t.cover_beside_mm of it above, and below. A printed line is a narrow ridge,
+    darker than the paper on both sides (however close a drawn outline runs beside it, or dark a fill over it);
+    across what lies over it (a pencil's painted facets), one side at least is no brighter than the line. Whether
+    it shows is measured in the colour brightest beside it (in a colour the sheet is dark in, noise alone makes
+    the darkest pixel darker and the brightest brighter), or with `most_a_ridge`, the colour it stands out most
+    in of those with t.cover_lit_share of that light."""
     piece = round(t.cover_piece_mm * px_per_mm)
     count = round(length_mm / t.cover_piece_mm)
     x0 = round(along_mm * px_per_mm)
@@ -373,22 +379,37 @@ def _line_pieces(image: np.ndarray, lines_mm: list[float], widths_mm: list[float
         middle_row = round(y_mm * px_per_mm)
         top = middle_row - half - reach
         if top < 0 or middle_row + half + reach + 1 > image.shape[0] or x0 < 0 or x0 + count * piece > image.shape[1]:
-            found.append(_Pieces(np.full(count, np.inf), np.full((count, 3), 256.0), np.full((count, 3), 256.0)))
+            found.append(_Pieces(np.full(count, np.inf), np.full(count, np.inf), np.full((count, 3), 256.0),
+                                 np.full((count, 3), 256.0)))
             continue
         band = image[top : middle_row + half + reach + 1, x0 : x0 + count * piece].astype(np.float32) + 1.0
-        # Each column's line, in each colour: its darkest row near where the line is printed; the sheet beside it:
-        # the brightest within `reach` of that row, above and below. Colour by colour, as the print is dark in
-        # every colour and a coloured pencil's outline drawn along the line is not (framing 3600012, blind: a red
-        # outline just under a line, darker than the print in the blue, was taken for it, and the line as hidden).
-        at = reach + np.argmin(band[reach : reach + 2 * half + 1], axis=0)  # (columns, colours)
-        columns, colours = np.arange(band.shape[1])[:, None], np.arange(3)[None, :]
-        line = band[at, columns, colours]  # (columns, colours)
-        above = np.max([band[at - d, columns, colours] for d in range(1, reach + 1)], axis=0)
-        below = np.max([band[at + d, columns, colours] for d in range(1, reach + 1)], axis=0)
+        # Each column's line, colour by colour. The grid's lines are taken at the row most a ridge, in the colour they
+        # stand out most in (`most_a_ridge`): a pencil outline drawn just beside a line over a fill is darker than the
+        # print, and is no ridge against the fill beyond it (lens 8000008: g1's outline, 0.6 mm from the f1-g1 line, was
+        # taken for the line, and the line as hidden); a lens's colour fringes shift the line and smear it in one colour
+        # (lens 8000010: in blue, the colour brightest beside it, the b1-c1 line was no darker than c1's grey fill);
+        # beside a red fill only red has the light (sensor 8300005). Not a bubble's ring, nor a box's frame: measured
+        # so, the seventh of a ring under a pencil's side no longer read as hidden (pencil-over-bubbles 830000: round
+        # 1's units 9 read as a score of 9 where none was written, with no doubt). Colour by colour, as a coloured
+        # pencil's outline along a line is dark in some colours only (framing 3600012, blind: a red outline just under a
+        # line, darker than the print in the blue, was taken for it, and the line as hidden).
+        rows = np.arange(reach, reach + 2 * half + 1)
+        brightest = sliding_window_view(band, reach, axis=0).max(axis=-1)  # over rows k to k + reach - 1
+        above, below = brightest[rows - reach], brightest[rows + 1]  # (rows, columns, colours)
         beside = np.minimum(above, below)
-        lit = np.argmax(beside, axis=1)[:, None]  # the channel with the most light beside the line: the least noise
-        contrast = np.log(np.take_along_axis(beside, lit, 1) / np.take_along_axis(line, lit, 1))[:, 0]
+        ridge = np.log(beside / band[rows])
+        # How sharply the photo shows the print is measured as it always was, at each colour's darkest row in the
+        # colour brightest beside it: the most of several rows and colours is raised by noise, and a blurred,
+        # noisy photo (mixed 19: 0.46 so, 0.65 the other way) would pass for sharp enough to tell a cover by.
+        darkest = band[rows].argmin(axis=0)[None]
+        at = ridge.argmax(axis=0)[None] if most_a_ridge else darkest  # (1, columns, colours)
+        dark_ridge, dark_beside = (np.take_along_axis(values, darkest, 0)[0] for values in (ridge, beside))
+        contrast = np.take_along_axis(dark_ridge, dark_beside.argmax(axis=1)[:, None], 1)[:, 0]
+        ridge, beside, above, below = (np.take_along_axis(values, at, 0)[0] for values in (ridge, beside, above, below))
+        lit = beside >= t.cover_lit_share * beside.max(axis=1, keepdims=True)
+        showing = np.where(lit, ridge, -np.inf).max(axis=1) if most_a_ridge else contrast
         brighter = np.maximum(above, below)
-        found.append(_Pieces(contrast=middle(contrast), colour=np.stack([middle(beside[:, k]) for k in range(3)], 1),
+        found.append(_Pieces(contrast=middle(contrast), showing=middle(showing),
+                             colour=np.stack([middle(beside[:, k]) for k in range(3)], 1),
                              brighter=np.stack([middle(brighter[:, k]) for k in range(3)], 1)))
     return found

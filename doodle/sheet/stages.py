@@ -790,6 +790,11 @@ def measure_print(read: SheetRead) -> None:
     read.print_lift = print_lift(np.array(list(read.bubble_values.values())), t)
 
 
+def _strokes_apart(read: SheetRead, box: Box) -> int:
+    """How many separate strokes lie in a cell's `box`: pieces of t.stroke_least_mm2 or more (less is grain)."""
+    return read.strokes.separate(box, read.tuning.stroke_least_mm2 * PX_PER_MM**2)
+
+
 def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tuple[bool, bool]:
     """What the strokes, the stains and the drawn outline say of a cell read `shaded` or not by its ink: whether
     it is shaded, and whether it is sure to be (a few strokes inside an outline). Doubts go into `doubtful`."""
@@ -829,9 +834,11 @@ def _marks(read: SheetRead, index: int, shaded: bool, doubtful: set[int]) -> tup
     if index in read.left_out and value < t.stray_ink:
         # A line or two passing through a cell the outlines around it leave out: a pass on its way, no mark (not
         # dense hatching whose lines reach its sides: stray-line 680000, b6, 0.32 of ink). Offered as empty, in
-        # doubt: a patch of one cell, not outlined, may lie there too.
+        # doubt: a patch of one cell, not outlined, may lie there too. Offered as shaded where more than two
+        # strokes lie apart in it: a hatching's lines, faint (sensor 8500023, blind: f3, blue hatching at 0.098
+        # of ink in a dim photo, its patch's hatching run on through its sides, offered as empty).
         doubtful.add(index)
-        return False, False
+        return _strokes_apart(read, box) > t.pass_most_strokes, False
     if not shaded and strokes >= t.stroke_mark:
         # Little ink on average, but strokes: a deliberate mark (a slash, a loose scribble) when the player
         # outlined the cell, else maybe a stray line (or a ring's rim: see below). Brown strokes in an outline may

@@ -56,6 +56,12 @@ class StrokeMap:
     def at(self, box: tuple[int, int, int, int]) -> np.ndarray:
         return self._inside(self.mask, box)
 
+    def separate(self, box: tuple[int, int, int, int], least_px: float) -> int:
+        """How many separate pieces of stroke, `least_px` pixels or more each, lie within `box`: one for a line
+        across it or two that cross, one for each line of a hatching."""
+        _, _, stats, _ = cv2.connectedComponentsWithStats(self.at(box).astype(np.uint8), connectivity=8)
+        return int(np.count_nonzero(stats[1:, cv2.CC_STAT_AREA] >= least_px))
+
     def _inside(self, mask: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
         x0, y0, x1, y1 = box
         return mask[y0 - self.y0 : y1 - self.y0, x0 - self.x0 : x1 - self.x0]

@@ -294,25 +294,30 @@ class ReaderTuning:
     cover_step: int = 12
     cover_margin_mm: float = 2.0  # the cover's blurred edge
     # Something lying over the grid (cover.covered_cells): a grid line's pieces, cover_piece_mm long, where the line
-    # (its darkest pixel within cover_line_pad_mm of where it is printed) is no darker in log than the brightest of
+    # (the row most a ridge within cover_line_pad_mm of where it is printed) is no darker in log than the brightest of
     # the sheet within cover_beside_mm of it on one side or the other, in the middle of the piece's columns, by
-    # cover_line_contrast, cover_run_mm or more in a row, where that sheet is darker than cover_not_paper of the
-    # sheet's usual beside a line in one colour at least (not paper). The contrast is measured in the colour that
-    # is brightest beside the line: a pencil's paint is dark in one colour or two, where the grain alone passed
-    # 0.08 (a blue pencil over the grid of pencil-on-sheet 10001 measured 0.08-0.2 at most, and -0.02-0.02 in the
-    # blue). Printed lines measure 0.7-1.2 on mild photos (1st percentile to median), 0.2-0.6 on moderate, and as
-    # little as 0.0-0.3 on harsh, where a blur fades the print into dark fills (whole sides between solid cells of
-    # harsh 22 at 0.00): where the photo's median piece is under cover_sharp_print, nothing is taken as hidden.
-    # A pencil's body is darker than 0.45 of paper in one colour at least (yellow, red, blue, green or black paint,
-    # bare wood); a dense hatching blurred by a phone's denoising, 0.7-0.8 (sensor 23). With nothing over them,
-    # cells were found covered on 6 of 523 photos (mild, moderate and harsh 0-39, harsh 40-79, moderate
-    # 3000-3039, families 0-23 and style families 0-11: 1 to 4 cells, where a blurred line fades into a dark fill
-    # on one side); 0.5 of paper left 1, but lost a pencil's cells on 6 photos of 48. With the line's darkest row
-    # found colour by colour (a coloured fill up to a line is darker than the print in one colour), on 2 (harsh
-    # 64, print 3). Leaving out lines beside cells shaded hard lost most pencils: over an empty cell a pencil's
-    # body reads as hard shading.
+    # cover_line_contrast, cover_run_mm or more in a row, where that sheet is darker than cover_not_paper of the sheet's
+    # usual beside a line in one colour at least (not paper). The contrast is the most of the colours with at least
+    # cover_lit_share of the light of the brightest beside the line: a pencil's paint is dark in one colour or two,
+    # where the grain alone passed 0.08 (a blue pencil over the grid of pencil-on-sheet 10001 measured 0.08-0.2 at most,
+    # and -0.02-0.02 in the blue). Taken in the brightest colour alone, a line's contrast was lost to a lens's colour
+    # fringes in that colour (lens 8000010), and with a colour's own darkest row, to a pencil outline darker than the
+    # print beside it (lens 8000008): of 840 light, mixed, lens, sensor and curl photos with nothing over the sheet
+    # (seeds 0, 100000 and 7900000-8300000), 26 were found covered, and now 1 (a denoised sensor's line smoothed into a
+    # ramp between paper and a fill: sensor 8000018). Printed lines measure 0.7-1.2 on mild photos (1st percentile to
+    # median), 0.2-0.6 on moderate, and as little as 0.0-0.3 on harsh, where a blur fades the print into dark fills
+    # (whole sides between solid cells of harsh 22 at 0.00): where the photo's median piece is under cover_sharp_print,
+    # nothing is taken as hidden. A pencil's body is darker than 0.45 of paper in one colour at least (yellow, red,
+    # blue, green or black paint, bare wood); a dense hatching blurred by a phone's denoising, 0.7-0.8 (sensor 23). With
+    # nothing over them, cells were found covered on 6 of 523 photos (mild, moderate and harsh 0-39, harsh 40-79,
+    # moderate 3000-3039, families 0-23 and style families 0-11: 1 to 4 cells, where a blurred line fades into a dark
+    # fill on one side); 0.5 of paper left 1, but lost a pencil's cells on 6 photos of 48. With the line's darkest row
+    # found colour by colour (a coloured fill up to a line is darker than the print in one colour), on 2 (harsh 64,
+    # print 3). Leaving out lines beside cells shaded hard lost most pencils: over an empty cell a pencil's body reads
+    # as hard shading.
     cover_piece_mm: float = 2.0
     cover_line_pad_mm: float = 0.35
+    cover_lit_share: float = 0.5
     cover_beside_mm: float = 1.6
     cover_line_contrast: float = 0.08
     cover_sharp_print: float = 0.6
@@ -499,6 +504,11 @@ class ReaderTuning:
     # strokes, with no outline around it and not its own mark (crossings.py) may hold stray lines (no graphite
     # hatching of 20 harsh and 20 moderate photos, seeds 600-619, is so light without an outline).
     stray_ink: float = 0.1
+    # A pass through a cell the outlines around it leave out is a line or two: one piece of stroke in its interior
+    # (or two that cross), or two. Of 73 such cells under stray_ink (the 888 stroke photos, loose-scribble
+    # 900000-910023 and sensor 8500023), the 69 empty held 1 piece (68) or 2 (1); the 4 shaded held 1, 1, 2 and 4
+    # (the 4: faint blue hatching in a dim photo, sensor 8500023, blind).
+    pass_most_strokes: int = 2
     # --- strokes crossing a cell's sides (crossings.py) ---
     crossing_reach_mm: float = 2.5  # a side is read this far on either side of its printed line ...
     crossing_clear_mm: float = 1.0  # ... past this much of it (the printed line's width and blur; the border's too)
