@@ -303,18 +303,19 @@ class ReaderTuning:
     # and -0.02-0.02 in the blue). Taken in the brightest colour alone, a line's contrast was lost to a lens's colour
     # fringes in that colour (lens 8000010), and with a colour's own darkest row, to a pencil outline darker than the
     # print beside it (lens 8000008): of 840 light, mixed, lens, sensor and curl photos with nothing over the sheet
-    # (seeds 0, 100000 and 7900000-8300000), 26 were found covered, and now 1 (a denoised sensor's line smoothed into a
-    # ramp between paper and a fill: sensor 8000018). Printed lines measure 0.7-1.2 on mild photos (1st percentile to
-    # median), 0.2-0.6 on moderate, and as little as 0.0-0.3 on harsh, where a blur fades the print into dark fills
-    # (whole sides between solid cells of harsh 22 at 0.00): where the photo's median piece is under cover_sharp_print,
-    # nothing is taken as hidden. A pencil's body is darker than 0.45 of paper in one colour at least (yellow, red,
-    # blue, green or black paint, bare wood); a dense hatching blurred by a phone's denoising, 0.7-0.8 (sensor 23). With
-    # nothing over them, cells were found covered on 6 of 523 photos (mild, moderate and harsh 0-39, harsh 40-79,
-    # moderate 3000-3039, families 0-23 and style families 0-11: 1 to 4 cells, where a blurred line fades into a dark
-    # fill on one side); 0.5 of paper left 1, but lost a pencil's cells on 6 photos of 48. With the line's darkest row
-    # found colour by colour (a coloured fill up to a line is darker than the print in one colour), on 2 (harsh 64,
-    # print 3). Leaving out lines beside cells shaded hard lost most pencils: over an empty cell a pencil's body reads
-    # as hard shading.
+    # (seeds 0, 100000 and 7900000-8300000), 20 were found covered over cells, and now 7 (one looked at: sensor 8000018,
+    # a denoised line smoothed into a ramp between paper and a fill). The bubbles' rings and the boxes' frames are
+    # measured at the darkest row in the brightest colour, as before. Printed lines measure 0.7-1.2 on mild photos (1st
+    # percentile to median), 0.2-0.6 on moderate, and as little as 0.0-0.3 on harsh, where a blur fades the print into
+    # dark fills (whole sides between solid cells of harsh 22 at 0.00): where the photo's median piece is under
+    # cover_sharp_print, nothing is taken as hidden. A pencil's body is darker than 0.45 of paper in one colour at least
+    # (yellow, red, blue, green or black paint, bare wood); a dense hatching blurred by a phone's denoising, 0.7-0.8
+    # (sensor 23). With nothing over them, cells were found covered on 6 of 523 photos (mild, moderate and harsh 0-39,
+    # harsh 40-79, moderate 3000-3039, families 0-23 and style families 0-11: 1 to 4 cells, where a blurred line fades
+    # into a dark fill on one side); 0.5 of paper left 1, but lost a pencil's cells on 6 photos of 48. With the line's
+    # darkest row found colour by colour (a coloured fill up to a line is darker than the print in one colour), on 2
+    # (harsh 64, print 3). Leaving out lines beside cells shaded hard lost most pencils: over an empty cell a pencil's
+    # body reads as hard shading.
     cover_piece_mm: float = 2.0
     cover_line_pad_mm: float = 0.35
     cover_lit_share: float = 0.5
