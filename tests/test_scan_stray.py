@@ -49,14 +49,16 @@ def test_only_a_line_from_off_the_grid_is_stray_when_asked_so():
     assert _stray(within, ROW_5, off_grid=True) == set()
 
 
-@pytest.mark.parametrize(("seed", "cell"), [(640016, (5, 8)), (790008, (0, 8))])
+@pytest.mark.parametrize(("seed", "cell"), [(640016, (5, 8)), (790008, (0, 8)), (930012, (0, 8))])
 def test_a_line_from_off_the_grid_through_a_cell_in_an_outline_is_in_doubt(seed, cell):
     """Blind stray-line 640016: a line from the margin through i6, empty, ended in h6's scribble; i6 was joined to
     h6's outlined patch (no line drawn between them). Blind 790008: a line from the top margin through i1, empty,
     on through i2's hatching and down the grid's right side; with the border and the hatching taken out, 15.7 mm
     of it lay in i1, which the drawn outlines around it closed (the code is printed above i1: a first version,
     reading the line on into the margin, found it there whether or not the line ran on). Each cell read shaded and
-    sure for its strokes; each now reads empty, in doubt."""
+    sure for its strokes; each now reads empty, in doubt. Blind 930012: a line from 4 mm into the right margin
+    through i1 into h1's hatching, where it ends; 19.5 mm of it seen, i1 closed by the grid's border and its
+    neighbours' outlines."""
     photo = styled_photo(seed, "mild", distractor="stray line")
     assert not photo.truth.quilt.is_covered(*cell)
     result = read_photo(photo.jpeg)

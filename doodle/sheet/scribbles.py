@@ -206,10 +206,15 @@ def _leaves_grid(pieces: np.ndarray, legs: np.ndarray, tips: np.ndarray, origin:
     lines = chained(pieces, px_per_mm, t, seeds=unique)[unique][back]
     ends = np.stack([lines[:, :2], lines[:, 2:]], axis=1)  # turn, end, xy
     far = ends[np.arange(len(legs)), np.argmax(np.linalg.norm(ends - tips[:, None, :], axis=2), axis=1)]
+    return beyond_grid_mm(far, origin, px_per_mm) > t.scribble_beyond_grid_mm
+
+
+def beyond_grid_mm(points: np.ndarray, origin: tuple[int, int], px_per_mm: float) -> np.ndarray:
+    """How far outside the grid each of `points` ((n, 2), in the strokes' pixels, their (0, 0) at `origin` in the
+    sheet image) lies, in mm: negative inside it."""
     grid = layout.GRID_RECT
-    x, y = (far[:, 0] + origin[0]) / px_per_mm, (far[:, 1] + origin[1]) / px_per_mm
-    outside = np.maximum.reduce([grid.x - x, x - (grid.x + grid.w), grid.y - y, y - (grid.y + grid.h)])
-    return outside > t.scribble_beyond_grid_mm
+    x, y = (points[:, 0] + origin[0]) / px_per_mm, (points[:, 1] + origin[1]) / px_per_mm
+    return np.maximum.reduce([grid.x - x, x - (grid.x + grid.w), grid.y - y, y - (grid.y + grid.h)])
 
 
 def _crossed_back(ends_a: np.ndarray, heading_a: np.ndarray, far_a: np.ndarray, ends_b: np.ndarray,

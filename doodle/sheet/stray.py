@@ -17,7 +17,7 @@ from doodle.sheet import layout
 from doodle.sheet.crossings import on_print
 from doodle.sheet.passes import apart, line_runs_on, near_cells
 from doodle.sheet.pictures import Box
-from doodle.sheet.scribbles import along_pieces, cells_at, chained, mostly_along, off_line
+from doodle.sheet.scribbles import along_pieces, beyond_grid_mm, cells_at, chained, mostly_along, off_line
 from doodle.sheet.tuning import TUNING, ReaderTuning
 
 
@@ -46,8 +46,10 @@ def stray_line_cells(cells: set[int], paper: set[int], pieces: np.ndarray, clean
     for line in lines:
         ends = cells_at(np.array([line[:2], line[2:]]), origin, px_per_mm)
         in_marks = _ends_in_marks(line, ends, marked, origin, px_per_mm, t)
-        long = float(np.hypot(*(line[2:] - line[:2]))) >= t.stray_line_least_mm * px_per_mm
-        if not (long and (ends < 0).any() if off_grid else long) and not (
+        length = float(np.hypot(*(line[2:] - line[:2])))
+        long = length >= t.stray_line_least_mm * px_per_mm
+        if not (long and (ends < 0).any() or _from_the_margin(line, length, origin, px_per_mm, t) if off_grid
+                else long) and not (
                 ink is not None and _cut_short_at_both_ends(line, in_marks, ink, origin, px_per_mm, t, stroke_ink)):
             continue
         from_nowhere = any(c < 0 or c in paper for c in ends.tolist())
@@ -58,6 +60,17 @@ def stray_line_cells(cells: set[int], paper: set[int], pieces: np.ndarray, clean
         along = along_pieces(clean.shape, line[None], px_per_mm, t)
         found |= {index for index in cells - found if mostly_along(clean, along, boxes[index], origin, px_per_mm, t)}
     return found
+
+
+def _from_the_margin(line: np.ndarray, length: float, origin: tuple[int, int], px_per_mm: float,
+                     t: ReaderTuning) -> bool:
+    """Whether `line` (in the strokes' pixels), t.stray_off_grid_least_mm long or more, runs on further past the
+    grid's border than a scribble's turn overshoots it (t.scribble_beyond_grid_mm): players draw within the grid,
+    and such a line came from the margin however much of it the marks it runs into hide (stray-line 930012, blind:
+    a line from 4 mm into the right margin through i1 into h1's hatching, 19.5 mm of it seen, read as i1's mark in
+    the outlines around it, shaded and sure)."""
+    return length >= t.stray_off_grid_least_mm * px_per_mm and bool(
+        (beyond_grid_mm(np.array([line[:2], line[2:]]), origin, px_per_mm) > t.scribble_beyond_grid_mm).any())
 
 
 def _ends_in_marks(line: np.ndarray, ends: np.ndarray, marked: Set[int], origin: tuple[int, int], px_per_mm: float,
