@@ -48,8 +48,9 @@ def stray_line_cells(cells: set[int], paper: set[int], pieces: np.ndarray, clean
         in_marks = _ends_in_marks(line, ends, marked, origin, px_per_mm, t)
         length = float(np.hypot(*(line[2:] - line[:2])))
         long = length >= t.stray_line_least_mm * px_per_mm
-        if not (long and (ends < 0).any() or _from_the_margin(line, length, origin, px_per_mm, t) if off_grid
-                else long) and not (
+        asked = (long and bool((ends < 0).any()) or _from_the_margin(line, length, origin, px_per_mm, t)
+                 if off_grid else long)
+        if not asked and not (
                 ink is not None and _cut_short_at_both_ends(line, in_marks, ink, origin, px_per_mm, t, stroke_ink)):
             continue
         from_nowhere = any(c < 0 or c in paper for c in ends.tolist())
