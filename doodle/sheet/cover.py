@@ -29,7 +29,6 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
 
 from doodle.geometry import Cell
 from doodle.quilt import SIZE, Quilt, cells_in_words
@@ -393,15 +392,17 @@ def _line_pieces(image: np.ndarray, lines_mm: list[float], widths_mm: list[float
         # 1's units 9 read as a score of 9 where none was written, with no doubt). Colour by colour, as a coloured
         # pencil's outline along a line is dark in some colours only (framing 3600012, blind: a red outline just under a
         # line, darker than the print in the blue, was taken for it, and the line as hidden).
-        rows = np.arange(reach, reach + 2 * half + 1)
-        brightest = sliding_window_view(band, reach, axis=0).max(axis=-1)  # over rows k to k + reach - 1
-        above, below = brightest[rows - reach], brightest[rows + 1]  # (rows, columns, colours)
+        count_rows = 2 * half + 1  # the rows the line is looked for in: reach to reach + 2 * half
+        above, below = band[reach - 1 : reach - 1 + count_rows], band[reach + 1 : reach + 1 + count_rows]
+        for d in range(2, reach + 1):  # the brightest within reach of each, above and below: (rows, columns, colours)
+            above = np.maximum(above, band[reach - d : reach - d + count_rows])
+            below = np.maximum(below, band[reach + d : reach + d + count_rows])
         beside = np.minimum(above, below)
-        ridge = np.log(beside / band[rows])
+        ridge = np.log(beside / band[reach : reach + count_rows])
         # How sharply the photo shows the print is measured as it always was, at each colour's darkest row in the
         # colour brightest beside it: the most of several rows and colours is raised by noise, and a blurred,
         # noisy photo (mixed 19: 0.46 so, 0.65 the other way) would pass for sharp enough to tell a cover by.
-        darkest = band[rows].argmin(axis=0)[None]
+        darkest = band[reach : reach + count_rows].argmin(axis=0)[None]
         at = ridge.argmax(axis=0)[None] if most_a_ridge else darkest  # (1, columns, colours)
         dark_ridge, dark_beside = (np.take_along_axis(values, darkest, 0)[0] for values in (ridge, beside))
         contrast = np.take_along_axis(dark_ridge, dark_beside.argmax(axis=1)[:, None], 1)[:, 0]
