@@ -343,9 +343,9 @@ def _linked(points: np.ndarray, link_mm: float) -> np.ndarray:
 class _Pieces:
     """A printed line's pieces, each measured in the middle of its columns: how much darker (log) the line is than
     the sheet on both sides of it (`contrast`: its darkest row, in the colour brightest beside it, how sharply the
-    photo shows the print; `showing`: the row most a ridge, in the colour it stands out most in, whether it shows
-    at all), and that sheet's colour ((pieces, 3), each channel; washed out to white by a glare, paper's): the
-    darker side's, and the brighter side's."""
+    photo shows the print; `showing`: whether it shows at all, for a grid line at the row most a ridge in the
+    colour it stands out most in, else `contrast`), and that sheet's colour ((pieces, 3), each channel; washed out
+    to white by a glare, paper's): the darker side's, and the brighter side's."""
 
     contrast: np.ndarray
     showing: np.ndarray
