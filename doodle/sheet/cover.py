@@ -407,8 +407,10 @@ def _line_pieces(image: np.ndarray, lines_mm: list[float], widths_mm: list[float
         dark_ridge, dark_beside = (np.take_along_axis(values, darkest, 0)[0] for values in (ridge, beside))
         contrast = np.take_along_axis(dark_ridge, dark_beside.argmax(axis=1)[:, None], 1)[:, 0]
         ridge, beside, above, below = (np.take_along_axis(values, at, 0)[0] for values in (ridge, beside, above, below))
-        lit = beside >= t.cover_lit_share * beside.max(axis=1, keepdims=True)
-        showing = np.where(lit, ridge, -np.inf).max(axis=1) if most_a_ridge else contrast
+        showing = contrast
+        if most_a_ridge:
+            lit = beside >= t.cover_lit_share * beside.max(axis=1, keepdims=True)
+            showing = np.where(lit, ridge, -np.inf).max(axis=1)
         brighter = np.maximum(above, below)
         found.append(_Pieces(contrast=middle(contrast), showing=middle(showing),
                              colour=np.stack([middle(beside[:, k]) for k in range(3)], 1),

@@ -163,8 +163,9 @@ def _turns(pieces: np.ndarray, clean: np.ndarray, lines: np.ndarray, printed: np
     # grid, read as a scribble's turn; e3 read shaded and sure).
     # Every turn found where such a line ends is its end's: its stroke's corner, cut into pieces, makes more.
     leaving = turns.copy()
-    leaving[turns] = (_leaves_grid(pieces, owner[first[turns]], tips[turns], origin, px_per_mm, t)
-                      | _leaves_grid(pieces, owner[second[turns]], tips[turns], origin, px_per_mm, t))
+    legs = np.concatenate([owner[first[turns]], owner[second[turns]]])  # each turn's two legs, chained at once
+    leaving[turns] = _leaves_grid(pieces, legs, np.tile(tips[turns], (2, 1)), origin, px_per_mm, t
+                                  ).reshape(2, -1).any(axis=0)
     if leaving.any():
         reach = t.scribble_meet_mm * px_per_mm
         turns &= np.min(np.linalg.norm(tips[:, None, :] - tips[None, leaving, :], axis=2), axis=1) > reach
@@ -198,8 +199,8 @@ def _turns(pieces: np.ndarray, clean: np.ndarray, lines: np.ndarray, printed: np
 
 def _leaves_grid(pieces: np.ndarray, legs: np.ndarray, tips: np.ndarray, origin: tuple[int, int],
                  px_per_mm: float, t: ReaderTuning) -> np.ndarray:
-    """Per turn, whether the whole line its leg (`legs`: indices into `pieces`) lies on (`chained`) ends, away from
-    its tip, more than t.scribble_beyond_grid_mm outside the grid."""
+    """Per leg of a turn (`legs`: indices into `pieces`; `tips`: its turn's tip), whether the whole line it lies on
+    (`chained`) ends, away from the tip, more than t.scribble_beyond_grid_mm outside the grid."""
     if not len(legs):
         return np.zeros(0, bool)
     unique, back = np.unique(legs, return_inverse=True)
