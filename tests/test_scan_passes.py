@@ -208,6 +208,34 @@ def test_a_pass_that_turns_at_both_corners_of_an_outlined_cell_runs_through_it()
     assert E5 not in _passed(one_patch, {E5})
 
 
+def test_a_turn_s_pass_on_is_followed_past_the_pieces_it_was_found_in():
+    """Scribble-outlined 930015 (blind): c5, empty and closed by its neighbours' outlines, was crossed by a pass
+    from b5's turn to a turn on its side with d5; the pass on from there across d5 wobbled and was found as short
+    pieces, the first reaching 1.2 mm past c5's side, and c5 read shaded and sure. Here the zigzag through e5 turns
+    at its bottom-right corner into f5, and the pass on into f5 is found as two pieces with a gap of 1.5 mm: the
+    first alone reaches 4 mm past e5's side, the pass they lie on 13 mm."""
+    mm = PX_PER_MM
+    sheet = _printed_sheet()
+    _outline(sheet, {(4, 4)})
+    _polyline(sheet, ZIGZAG)
+    pieces, clean, origin, boxes = _strokes(sheet)
+    tip, far = (np.array(_at(*point), np.float64) - origin for point in ZIGZAG[2:])
+    way = (far - tip) / np.linalg.norm(far - tip)
+    found_before = pieces[pieces[:, [0, 2]].min(axis=1) < tip[0] - mm]  # all but those along the pass on
+    wobbling = np.array([[*(tip + 0.5 * mm * way), *(tip + 5 * mm * way)], [*(tip + 6.5 * mm * way), *far]])
+    drawn = drawn_sides(_lines(sheet))
+    assert passed_cells({E5}, np.vstack([found_before, wobbling]), clean, origin, boxes, drawn, PX_PER_MM) == {E5}
+    assert passed_cells({E5}, np.vstack([found_before, wobbling[:1]]), clean, origin, boxes, drawn,
+                        PX_PER_MM) == set()
+
+
+def test_an_empty_cell_crossed_by_a_pass_between_turns_next_door_is_in_doubt():
+    photo = styled_photo(930015, "mild", style="loose scribble", outlines="always")
+    result = read_photo(photo.jpeg)
+    assert not photo.truth.quilt.is_covered(4, 2)
+    assert wrong_items(result, photo.truth) <= flagged(result)
+
+
 def test_an_outlined_cell_a_scribble_passes_through_is_in_doubt():
     photo = styled_photo(220018, "mild", style="loose scribble")
     result = read_photo(photo.jpeg)

@@ -107,16 +107,25 @@ def _turned_through(cells: set[int], lines: np.ndarray, pieces: np.ndarray, clea
     slash = ((off_diagonal <= np.sqrt(2) * np.sin(np.radians(t.pass_slash_deg)))
              & np.isin(cells_at((near + far) / 2, origin, px_per_mm), list(slashed)))
     into_scribble = np.isin(cells_at(far, origin, px_per_mm), list(scribbled))
+    # How far each piece runs on: the grid's lines and the outlines cut a pass into pieces, none of which may reach
+    # far past a side (scribble-outlined 930015, blind: c5, empty, crossed by a pass from b5's turn to a turn on its
+    # side with d5; the pass on from there across d5 was cut at 1.2 mm past c5's side and at its outline's, 7 mm
+    # past it, and c5 read shaded and sure).
+    close = near_cells(pieces, cells, origin, (t.pass_reach_mm + t.pass_chain_gap_mm) * px_per_mm, px_per_mm)
+    runs = pieces.astype(np.float64)
+    runs[close] = chained(pieces[close], px_per_mm, t)
+    reached = np.concatenate([runs[:, 2:], runs[:, :2]])  # the far end of each piece's line, from its near end
     return {index for index in cells
-            if _turned_through_one(index, lines, (near, far, heading, slash, into_scribble), clean, origin, boxes,
-                                   drawn, px_per_mm, t)}
+            if _turned_through_one(index, lines, (near, reached, heading, slash, into_scribble), clean, origin,
+                                   boxes, drawn, px_per_mm, t)}
 
 
 def _turned_through_one(index: int, lines: np.ndarray, ends: tuple[np.ndarray, ...], clean: np.ndarray,
                         origin: tuple[int, int], boxes: tuple[Box, ...], drawn: dict[str, np.ndarray],
                         px_per_mm: float, t: ReaderTuning) -> bool:
-    """`_turned_through` for one cell; `ends`: every piece's ends both ways round (near, far), its heading from
-    the near end, whether it is a slash's end and whether its far end lies in a scribble of its own."""
+    """`_turned_through` for one cell; `ends`: every piece's ends both ways round (near, and the far end of the
+    line it lies on), its heading from the near end, whether it is a slash's end and whether its own far end lies
+    in a scribble of its own."""
     near, far, heading, slash, into_scribble = ends
     left, top, cell = _square(index, origin, px_per_mm)
     right, bottom, reach = left + cell, top + cell, t.pass_reach_mm * px_per_mm
