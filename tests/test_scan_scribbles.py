@@ -148,6 +148,19 @@ def test_loose_scribbles_without_outlines_are_read_with_half_the_doubts(seed, be
     assert len([doubt for doubt in result.uncertain if doubt.kind == "cell"]) <= most
 
 
+def test_a_scribble_turning_in_a_cell_between_its_neighbours_outlines_marks_it():
+    """Loose scribble 4: c3, g2 and d5, each a patch of its own scribbled and not outlined, lie between outlined
+    neighbours, whose outlines leave them out; their scribbles turn well inside their lines, with no pass running
+    in from beyond a side. They were in doubt as stray lines; now read as scribbled, shaded and sure. (A scribble
+    from next door turning just inside such a cell is still no mark of it: scribble-outlined 130003, below.)"""
+    photo = styled_photo(4, "mild", style="loose scribble")
+    result = read_photo(photo.jpeg)
+    in_doubt = {doubt.cell for doubt in result.uncertain if doubt.kind == "cell"}
+    for cell in ((2, 2), (1, 6), (4, 3)):
+        assert photo.truth.quilt.is_covered(*cell) and result.quilt.is_covered(*cell)
+        assert cell not in in_doubt
+
+
 @pytest.mark.parametrize(("style", "distractor", "outlines", "seed"), [
     ("slash", "stray line", "some", 20),  # two stray lines drawn from one point: no scribble
     (None, "stray line", "some", 5),  # a stray line running on under a scribble's strokes

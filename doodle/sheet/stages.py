@@ -404,7 +404,14 @@ def find_strokes(read: SheetRead) -> None:
         # outline (scribble-outlined 130003: c3, a hole in a U of cells outlined on their own sides; d3's scribble
         # turned back 2 mm inside c3's far side, and c3 read shaded and sure).
         turning = scribbled_cells(clean, origin, boxes, read.strokes.shares, pieces, PX_PER_MM, t) & stroked
-        read.scribbled = turning - left_out_by_outlines
+        # Unless its passes keep to that cell, none running in from a pass's reach beyond any of its sides: a patch
+        # of its own, scribbled and not outlined, amid outlined ones (loose-scribble 4: c3, g2 and d5, each a
+        # scribble turning well inside its lines between neighbours' outlines, in doubt as stray lines).
+        walled = {name: np.ones_like(sides) for name, sides in drawn.items()}
+        kept_in = turning & left_out_by_outlines
+        kept_in -= passed_cells(kept_in, pieces, clean, origin, boxes, walled, PX_PER_MM, t,
+                                scribbled=turning - left_out_by_outlines)
+        read.scribbled = turning - (left_out_by_outlines - kept_in)
         # An outlined cell marked by its strokes alone, not its own nor a scribble's, may hold a pass from next
         # door (see `passes`).
         # Its strokes may add up past the threshold (where it is low: a sheet of scribbles, no fills), as a pass
