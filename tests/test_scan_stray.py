@@ -22,10 +22,10 @@ ROW_5 = {D5, E5, F5}
 
 
 def _stray(sheet: np.ndarray, cells: set[int], paper: set[int] = frozenset(), off_grid: bool = False,
-           marked: set[int] = frozenset()) -> set[int]:
+           marked: set[int] = frozenset(), sure: set[int] | None = None) -> set[int]:
     ink = np.clip(1.0 - sheet.min(axis=2).astype(np.float32) / 235.0, 0.0, 1.0)  # the paper is 235 grey
     return stray_line_cells(cells, set(paper), *_strokes(sheet), PX_PER_MM, off_grid=off_grid, marked=marked,
-                            ink=ink)
+                            ink=ink, sure=sure)
 
 
 def test_a_long_line_with_free_ends_is_a_stray_line_in_every_cell_it_crosses():
@@ -253,11 +253,12 @@ def test_a_short_line_from_a_cells_middle_out_through_its_corner_into_a_scribble
 def test_a_line_s_own_wobbly_tail_is_no_turn():
     """Slash-stray-line 0: a line from the bottom of d1 through d2 and d3 to the middle of d4, its last 3 mm found
     as a piece 10 degrees off it but on it, was read as turning back there; d3 and d4, empty, were offered as
-    shaded, in doubt. Now they are offered as empty (d2, crossed by two more lines, is still offered as shaded)."""
+    shaded, in doubt. Now they are offered as empty (d2, crossed by two more lines, is still offered as shaded); d3,
+    which the line from d1's empty foot runs on past both ways, is read empty and sure."""
     photo = styled_photo(0, "mild", style="slash", distractor="stray line")
     result = read_photo(photo.jpeg)
     offered_empty = {u.name for u in result.uncertain if u.kind == "cell" and not u.read}
-    assert {"d3", "d4"} <= offered_empty
+    assert "d4" in offered_empty and not result.quilt.is_covered(2, 3)  # d3, in the line's middle, is sure
     assert not wrong_items(result, photo.truth) - {u.name for u in result.uncertain}
 
 
@@ -270,3 +271,34 @@ def test_cells_read_over_a_low_threshold_for_stray_lines_alone_are_offered_as_em
     offered_empty = {u.name for u in result.uncertain if u.kind == "cell" and not u.read}
     assert {"c1", "d1", "d2", "d3", "e2"} <= offered_empty
     assert not wrong_items(result, photo.truth)
+
+
+def test_a_line_from_nowhere_is_no_mark_where_it_runs_on_past_a_cell_both_ways():
+    """A cell whose strokes nearly all lie along a line from nowhere (an end off the grid, or in a cell known
+    empty) that runs on 8 mm or more past it both ways holds no patch's mark: a patch's mark stays in its patch.
+    A line from 8 mm out in the left margin to the middle of e5 runs on past b5-d5 both ways; not past e5, where
+    it ends, nor, as far as it is seen, past a5 (the strokes are found within the grid: it is seen to run on out
+    of the grid in the sheet's ink). The line from c5's middle to g5's comes from nowhere only when c5 is known empty: then d5 and e5 lie
+    in its middle, and f5, where it ends 8 mm past f5's left side, does not."""
+    row = {4 * SIZE + col for col in range(5)}
+    from_margin = _printed_sheet()
+    cv2.line(from_margin, _at(4.3, -0.5), _at(4.7, 4.5), PENCIL, 3, cv2.LINE_AA)
+    sure: set[int] = set()
+    assert _stray(from_margin, row, sure=sure) == row
+    assert sure == row - {4 * SIZE, E5}
+    within = _printed_sheet()
+    cv2.line(within, _at(4.35, 2.5), _at(4.7, 6.0), PENCIL, 3, cv2.LINE_AA)
+    sure = set()
+    assert _stray(within, ROW_5, sure=sure) == ROW_5 and sure == set()
+    assert _stray(within, ROW_5, paper={4 * SIZE + 2}, sure=sure) == ROW_5 and sure == {D5, E5}
+
+
+def test_cells_crossed_by_lines_from_the_margin_read_empty_and_sure():
+    """Slash with stray lines 10: c1 and b2, empty, crossed by a line from the top margin, and d8, by one that runs
+    on off the grid's foot, were read empty, in doubt, among 9 cells in doubt; now they are sure, and nothing is
+    read wrong."""
+    photo = styled_photo(10, "mild", style="slash", distractor="stray line")
+    result = read_photo(photo.jpeg)
+    assert not wrong_items(result, photo.truth)
+    in_doubt = {u.name for u in result.uncertain if u.kind == "cell"}
+    assert not {"c1", "b2", "d8"} & in_doubt

@@ -701,9 +701,17 @@ def decide_cells(read: SheetRead) -> None:
                    and values[index] < t.stray_ink
                    and not any(r * SIZE + c in read.scribbled for r, c in side_neighbours(index))}
     asked = lone & (by_strokes_alone | faint_lines)
+    from_nowhere: set[int] = set()
     for index in stray_line_cells(asked, paper, read.pieces, read.clean, origin, boxes, PX_PER_MM, t,
-                                  marked=own_marks - asked, ink=field_.ink, stroke_ink=read.strokes.stroke_ink):
+                                  marked=own_marks - asked, ink=field_.ink, stroke_ink=read.strokes.stroke_ink,
+                                  sure=from_nowhere):
         decided[index] = (False, decided[index][1])
+    # Sure of it where the line comes from nowhere (off the grid, or an empty cell) and runs on well past the cell
+    # both ways, nearly all its strokes along it, and its ink says empty: a patch's mark stays in its patch, and a
+    # fill under the line would show in its ink (slash with stray lines 10: c1, b2, e7 and d8, empty, crossed by
+    # lines from the margins, each in doubt).
+    for index in from_nowhere & by_strokes_alone:
+        decided[index] = (False, max(decided[index][1], t.outlined_confidence))
     # Nor is a line from off the grid a mark in an outline: players draw within the grid (stray-line 640016,
     # blind: a line from the margin through i6, empty, ended in h6's scribble; i6, joined to h6's outlined patch
     # with no line drawn between them, read shaded and sure for its strokes). Only from off the grid: slashes

@@ -24,7 +24,7 @@ from doodle.sheet.tuning import TUNING, ReaderTuning
 def stray_line_cells(cells: set[int], paper: set[int], pieces: np.ndarray, clean: np.ndarray,
                      origin: tuple[int, int], boxes: tuple[Box, ...], px_per_mm: float, t: ReaderTuning = TUNING,
                      *, off_grid: bool = False, marked: Set[int] = frozenset(), ink: np.ndarray | None = None,
-                     stroke_ink: float | None = None) -> set[int]:
+                     stroke_ink: float | None = None, sure: set[int] | None = None) -> set[int]:
     """Of `cells` (index row * 9 + col), those whose strokes mostly lie along one straight line at least
     `t.stray_line_least_mm` long that turns back at neither end (`_turns_back`) and does not run from one cell's
     corner to another's along their diagonals; with `off_grid`, only a line with an end off the grid. Given the
@@ -34,7 +34,9 @@ def stray_line_cells(cells: set[int], paper: set[int], pieces: np.ndarray, clean
     the cells known to be empty; `marked`: those with a mark of their own, where an end, or the line carried on
     past it into them, tells nothing (see `_turns_back` and `_ends_in_marks`); `pieces`, `clean`, `origin` and
     `boxes` as for `passes.passed_cells`; `stroke_ink`: how far a line stands out of the ink beside it in this photo
-    (`t.stroke_ink` unless given)."""
+    (`t.stroke_ink` unless given). `sure`, when given, gets the cells found that such a line from nowhere (an end in
+    `paper`, or off the grid: beyond it, or at its border where the `ink` runs on out) crosses, running on `t.pass_reach_mm` or more past them both ways, with nearly all
+    their strokes (`t.stray_lines_share`) along it: no patch's mark, which stays in its patch."""
     if not len(pieces) or not cells:
         return set()
     found: set[int] = set()
@@ -59,8 +61,36 @@ def stray_line_cells(cells: set[int], paper: set[int], pieces: np.ndarray, clean
                 line, origin, px_per_mm, t):
             continue
         along = along_pieces(clean.shape, line[None], px_per_mm, t)
-        found |= {index for index in cells - found if mostly_along(clean, along, boxes[index], origin, px_per_mm, t)}
+        crossed = {index for index in cells - found if mostly_along(clean, along, boxes[index], origin, px_per_mm, t)}
+        found |= crossed
+        if sure is not None and (from_nowhere or ink is not None and _runs_off_the_grid(line, ink, origin, px_per_mm, t,
+                                                                                   stroke_ink)):
+            sure |= {index for index in crossed if _runs_on_past(line, boxes[index], origin, px_per_mm, t)
+                     and mostly_along(clean, along, boxes[index], origin, px_per_mm, t, t.stray_lines_share)}
     return found
+
+
+def _runs_off_the_grid(line: np.ndarray, ink: np.ndarray, origin: tuple[int, int], px_per_mm: float,
+                       t: ReaderTuning, stroke_ink: float | None) -> bool:
+    """Whether `line` (in the strokes' pixels, their (0, 0) at `origin` in the sheet image) ends within
+    t.stray_border_reach_mm of the grid's border and runs on out past it in the sheet image's `ink`
+    (`passes.line_runs_on`): the strokes are found within the grid only."""
+    unit, offset = _unit(line), np.array(origin, np.float64)
+    contrast = t.stroke_ink if stroke_ink is None else stroke_ink
+    return any(_distance_out((end + offset) / px_per_mm, out, layout.GRID_RECT) <= t.stray_border_reach_mm
+               and line_runs_on(ink, end + offset, out, px_per_mm, t, contrast)
+               for end, out in ((line[:2], -unit), (line[2:], unit)))
+
+
+def _runs_on_past(line: np.ndarray, box: Box, origin: tuple[int, int], px_per_mm: float, t: ReaderTuning) -> bool:
+    """Whether `line` (in the strokes' pixels, their (0, 0) at `origin` in the sheet image) runs on
+    t.pass_reach_mm or more past a cell's `box` (sheet-image pixels) both ways: the cell lies in its middle."""
+    unit = _unit(line)
+    x0, y0, x1, y1 = box
+    corners = np.array([[x0, y0], [x1, y0], [x0, y1], [x1, y1]], np.float64) - np.array(origin, np.float64)
+    along = (corners - line[:2]) @ unit
+    reach = t.pass_reach_mm * px_per_mm
+    return bool(along.min() >= reach and float(np.hypot(*(line[2:] - line[:2]))) - along.max() >= reach)
 
 
 def _from_the_margin(line: np.ndarray, length: float, origin: tuple[int, int], px_per_mm: float,
