@@ -278,8 +278,8 @@ def test_a_line_from_nowhere_is_no_mark_where_it_runs_on_past_a_cell_both_ways()
     empty) that runs on 8 mm or more past it both ways holds no patch's mark: a patch's mark stays in its patch.
     A line from 8 mm out in the left margin to the middle of e5 runs on past b5-d5 both ways; not past e5, where
     it ends, nor, as far as it is seen, past a5 (the strokes are found within the grid: it is seen to run on out
-    of the grid in the sheet's ink). The line from c5's middle to g5's comes from nowhere only when c5 is known empty: then d5 and e5 lie
-    in its middle, and f5, where it ends 8 mm past f5's left side, does not."""
+    of the grid in the sheet's ink). The line from c5's middle to g5's left side comes from nowhere only when c5
+    is known empty: then d5 and e5 lie in its middle, and f5, at its end, does not."""
     row = {4 * SIZE + col for col in range(5)}
     from_margin = _printed_sheet()
     cv2.line(from_margin, _at(4.3, -0.5), _at(4.7, 4.5), PENCIL, 3, cv2.LINE_AA)

@@ -34,9 +34,10 @@ def stray_line_cells(cells: set[int], paper: set[int], pieces: np.ndarray, clean
     the cells known to be empty; `marked`: those with a mark of their own, where an end, or the line carried on
     past it into them, tells nothing (see `_turns_back` and `_ends_in_marks`); `pieces`, `clean`, `origin` and
     `boxes` as for `passes.passed_cells`; `stroke_ink`: how far a line stands out of the ink beside it in this photo
-    (`t.stroke_ink` unless given). `sure`, when given, gets the cells found that such a line from nowhere (an end in
-    `paper`, or off the grid: beyond it, or at its border where the `ink` runs on out) crosses, running on `t.pass_reach_mm` or more past them both ways, with nearly all
-    their strokes (`t.stray_lines_share`) along it: no patch's mark, which stays in its patch."""
+    (`t.stroke_ink` unless given). `sure`, when given, gets the cells found that such a line from nowhere crosses
+    (an end in `paper`, or off the grid: beyond it, or at its border where the `ink` runs on out), running on
+    `t.pass_reach_mm` or more past them both ways, with nearly all their strokes (`t.stray_lines_share`) along it:
+    no patch's mark, which stays in its patch."""
     if not len(pieces) or not cells:
         return set()
     found: set[int] = set()
