@@ -148,6 +148,19 @@ def test_loose_scribbles_without_outlines_are_read_with_half_the_doubts(seed, be
     assert len([doubt for doubt in result.uncertain if doubt.kind == "cell"]) <= most
 
 
+def test_a_turn_whose_pieces_stop_short_of_its_tip_is_a_turn():
+    """Loose scribble 4: g7's scribble turns sharply 3 mm inside its left side, and the pieces found along its two
+    passes stop short of the tip, where the strokes run together: their ends lie 2.8 mm apart, further than ends
+    that meet, and g7 was in doubt as a stray line. Their lines meet ahead of both ends, joined by the stroke: a
+    turn. (Two lines' free ends near each other, or a line's end on another that runs on, are none: stray-line
+    930003 below.)"""
+    photo = styled_photo(4, "mild", style="loose scribble")
+    result = read_photo(photo.jpeg)
+    assert photo.truth.quilt.is_covered(6, 6) and result.quilt.is_covered(6, 6)
+    assert (6, 6) not in {doubt.cell for doubt in result.uncertain if doubt.kind == "cell"}
+    assert wrong_items(result, photo.truth) <= flagged(result)
+
+
 def test_a_scribble_turning_in_a_cell_between_its_neighbours_outlines_marks_it():
     """Loose scribble 4: c3, g2 and d5, each a patch of its own scribbled and not outlined, lie between outlined
     neighbours, whose outlines leave them out; their scribbles turn well inside their lines, with no pass running
@@ -177,6 +190,7 @@ def test_a_scribble_turning_in_a_cell_between_its_neighbours_outlines_marks_it()
     ("loose scribble", None, "some", 430015),  # a pass across empty h5, found twice where it nears its turn
     (None, "stray line", "some", 630013),  # two stray lines cut at f4's corner, where they cross the print
     ("slash", "stray line", "some", 900010),  # two stray lines meeting in e3, one from above the grid
+    (None, "stray line", "some", 930003),  # a line's end 4 mm from another's, and on a wobbling line, in d1
 ])
 def test_lines_that_look_like_marks_are_never_read_without_a_doubt(style, distractor, outlines, seed):
     photo = styled_photo(seed, "mild", style=style, distractor=distractor, outlines=outlines)

@@ -122,10 +122,18 @@ def _turns(pieces: np.ndarray, clean: np.ndarray, lines: np.ndarray, printed: np
     # Only where strokes are sparse: in shading, lines meet all over.
     keep = np.flatnonzero((cells >= 0) & (shares[np.maximum(cells, 0)] < t.crossing_full_share))
     ends, far, heading, owner = ends[keep], far[keep], heading[keep], owner[keep]
-    first, second = _close_pairs(ends, t.scribble_meet_mm * px_per_mm).T
+    first, second = _close_pairs(ends, t.scribble_tip_mm * px_per_mm).T
     angle = np.degrees(np.arccos(np.clip(np.einsum("ij,ij->i", heading[first], heading[second]), -1.0, 1.0)))
     low, high = t.scribble_turn_deg
+    # Ends further apart than scribble_meet_mm meet where their lines do, ahead of both: the pieces found along a
+    # pass stop short of a sharp turn's tip, where its two strokes run together (loose-scribble 4: g7's turn, its
+    # pieces' ends 2.8 mm apart). A line's end on another line, which runs on past it, meets it beside that end.
+    meet = np.linalg.norm(ends[first] - ends[second], axis=1) <= t.scribble_meet_mm * px_per_mm
     under = (owner[first] != owner[second]) & (angle < high)
+    inked = cv2.dilate(lines.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)  # within a pixel of it
+    apart_ends = np.flatnonzero(under & ~meet)
+    under[apart_ends] = _meet_ahead(pieces, owner, ends, heading, first[apart_ends], second[apart_ends],
+                                    inked | printed, px_per_mm, t)
     first, second, angle = first[under], second[under], angle[under]
     # Two passes part: each one's far end lies off the other's line. Two pieces found along one wobbling line meet
     # at a slant, crossed, a far end on the other's line (slash-stray-line 10003: a stray line's end in b7, its
@@ -151,7 +159,6 @@ def _turns(pieces: np.ndarray, clean: np.ndarray, lines: np.ndarray, printed: np
     tips = (ends[first] + ends[second]) / 2
     inward = heading[first] + heading[second]  # from the tip, between its two pieces
     clear = _clear_past(clean, tips, inward, px_per_mm, t)
-    inked = cv2.dilate(lines.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)  # within a pixel of it
     running_on = (_runs_on(inked, printed, ends[first], -heading[first], px_per_mm, t)
                   | _runs_on(inked, printed, ends[second], -heading[second], px_per_mm, t))
     back &= clear & ~running_on
@@ -216,6 +223,54 @@ def beyond_grid_mm(points: np.ndarray, origin: tuple[int, int], px_per_mm: float
     grid = layout.GRID_RECT
     x, y = (points[:, 0] + origin[0]) / px_per_mm, (points[:, 1] + origin[1]) / px_per_mm
     return np.maximum.reduce([grid.x - x, x - (grid.x + grid.w), grid.y - y, y - (grid.y + grid.h)])
+
+
+def _meet_ahead(pieces: np.ndarray, owner: np.ndarray, ends: np.ndarray, heading: np.ndarray, first: np.ndarray,
+                second: np.ndarray, inked: np.ndarray, px_per_mm: float, t: ReaderTuning) -> np.ndarray:
+    """Per pair of ends (`first`, `second`: indices into `ends`, `heading` from each along its piece, `owner`: its
+    piece), whether the two pieces' lines meet ahead of both ends (past them, away from the pieces), within
+    t.scribble_tip_mm of each; the ends joined by the `inked` strokes around them, or the print (a turn's tip is
+    ink, or lies on a printed line; the gap between two lines' free ends is paper: stray-line 930003, blind, a
+    line ending 4 mm from another's end); and no other piece slanted as one of theirs runs on past that point (a
+    line's end on another line, whose wobbling pieces stopped short of it: the same photo)."""
+    if not len(first):
+        return np.zeros(0, bool)
+    a, b, heading_a, heading_b = ends[first], ends[second], heading[first], heading[second]
+    cross = heading_a[:, 0] * heading_b[:, 1] - heading_a[:, 1] * heading_b[:, 0]
+    gap = b - a
+    with np.errstate(divide="ignore", invalid="ignore"):
+        along_a = (gap[:, 0] * heading_b[:, 1] - gap[:, 1] * heading_b[:, 0]) / cross
+        along_b = (gap[:, 0] * heading_a[:, 1] - gap[:, 1] * heading_a[:, 0]) / cross
+    reach = t.scribble_tip_mm * px_per_mm
+    found = (np.abs(cross) > 1e-9) & (along_a <= 0) & (along_b <= 0) & (along_a >= -reach) & (along_b >= -reach)
+    tips = a + heading_a * np.where(found, along_a, 0.0)[:, None]
+    start, way = pieces[:, :2], pieces[:, 2:] - pieces[:, :2]
+    length2 = np.maximum(np.einsum("ij,ij->i", way, way), 1e-9)
+    unit = way / np.sqrt(length2)[:, None]
+    alike = np.cos(np.radians(t.scribble_turn_deg[0]))
+    width2 = (t.scribble_along_mm * px_per_mm) ** 2
+    pad = round(reach) + 2
+    height, width = inked.shape
+    for k in np.flatnonzero(found):
+        offset = tips[k] - start
+        nearest = offset - np.clip(np.einsum("ij,ij->i", offset, way) / length2, 0.0, 1.0)[:, None] * way
+        close = np.einsum("ij,ij->i", nearest, nearest) <= width2
+        close[[owner[first[k]], owner[second[k]]]] = False
+        # (close piece, leg): slanted as the leg, and reaching past the tip, the way out along it, further than a
+        # turn's own pieces do
+        legs = np.array([heading_a[k], heading_b[k]])
+        reached = np.maximum((pieces[close, :2] - tips[k]) @ -legs.T, (pieces[close, 2:] - tips[k]) @ -legs.T)
+        if ((np.abs(unit[close] @ legs.T) >= alike) & (reached > t.scribble_meet_mm * px_per_mm)).any():
+            found[k] = False
+            continue
+        x0, y0 = (np.floor(np.minimum(a[k], b[k])) - pad).astype(int)
+        x1, y1 = (np.ceil(np.maximum(a[k], b[k])) + pad).astype(int)
+        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)
+        _, labels = cv2.connectedComponents(inked[y0:y1, x0:x1].astype(np.uint8))
+        ia, ib = (np.clip(np.round(p).astype(int) - [x0, y0], 0, [x1 - x0 - 1, y1 - y0 - 1]) for p in (a[k], b[k]))
+        la, lb = labels[ia[1], ia[0]], labels[ib[1], ib[0]]
+        found[k] = bool(la and la == lb)
+    return found
 
 
 def _crossed_back(ends_a: np.ndarray, heading_a: np.ndarray, far_a: np.ndarray, ends_b: np.ndarray,

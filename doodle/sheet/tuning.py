@@ -567,6 +567,12 @@ class ReaderTuning:
     # tip, straight out or scribble_clear_deg to either side (a stray line that runs on under a scribble's strokes
     # ends in them: stray-line 5 and 16, loose-scribble 13).
     scribble_meet_mm: float = 1.5
+    # Ends up to scribble_tip_mm apart turn back too where their lines meet ahead of both within it, the ends joined
+    # by the stroke or the print and no other piece running on past that point: the pieces found along a pass stop
+    # short of a sharp turn's tip, where its strokes run together (loose-scribble 4: g7, 2.8 mm apart). At 3 mm
+    # with no such checks, loose-scribble and scribble-outlined 0-23, 10000-10023 and 930000-930023 lost 78 cells
+    # in doubt, and stray-line 930003 (blind) gained a turn where a line ends beside another: d1 read shaded, sure.
+    scribble_tip_mm: float = 4.0
     scribble_turn_deg: tuple[float, float] = (12.0, 75.0)
     # ... and part: a far end this far (mm) off the other's line. Two pieces of one line lie within 0.05 mm of each
     # other's (slash-stray-line 10003); at 0.25 mm some sharp turns were lost (held-out scribble-outlined
