@@ -236,13 +236,9 @@ def _meet_ahead(pieces: np.ndarray, owner: np.ndarray, ends: np.ndarray, heading
     if not len(first):
         return np.zeros(0, bool)
     a, b, heading_a, heading_b = ends[first], ends[second], heading[first], heading[second]
-    cross = heading_a[:, 0] * heading_b[:, 1] - heading_a[:, 1] * heading_b[:, 0]
-    gap = b - a
-    with np.errstate(divide="ignore", invalid="ignore"):
-        along_a = (gap[:, 0] * heading_b[:, 1] - gap[:, 1] * heading_b[:, 0]) / cross
-        along_b = (gap[:, 0] * heading_a[:, 1] - gap[:, 1] * heading_a[:, 0]) / cross
+    crossing, along_a, along_b = _where_lines_cross(a, heading_a, b, heading_b)
     reach = t.scribble_tip_mm * px_per_mm
-    found = (np.abs(cross) > 1e-9) & (along_a <= 0) & (along_b <= 0) & (along_a >= -reach) & (along_b >= -reach)
+    found = crossing & (along_a <= 0) & (along_b <= 0) & (along_a >= -reach) & (along_b >= -reach)
     tips = a + heading_a * np.where(found, along_a, 0.0)[:, None]
     start, way = pieces[:, :2], pieces[:, 2:] - pieces[:, :2]
     length2 = np.maximum(np.einsum("ij,ij->i", way, way), 1e-9)
@@ -277,14 +273,22 @@ def _crossed_back(ends_a: np.ndarray, heading_a: np.ndarray, far_a: np.ndarray, 
                   heading_b: np.ndarray, far_b: np.ndarray, back: float) -> np.ndarray:
     """Per pair of pieces (each given by the end where they meet, the heading from it along the piece and its far
     end), whether their lines cross more than `back` along both pieces from those ends, and within both."""
+    crossing, along_a, along_b = _where_lines_cross(ends_a, heading_a, ends_b, heading_b)
+    length_a = np.linalg.norm(far_a - ends_a, axis=1)
+    length_b = np.linalg.norm(far_b - ends_b, axis=1)
+    return crossing & (along_a > back) & (along_b > back) & (along_a < length_a) & (along_b < length_b)
+
+
+def _where_lines_cross(ends_a: np.ndarray, heading_a: np.ndarray, ends_b: np.ndarray, heading_b: np.ndarray
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per pair of lines (each through an end, along a unit heading): whether they cross (not parallel), and how
+    far along each heading from its end they do (negative: behind it)."""
     cross = heading_a[:, 0] * heading_b[:, 1] - heading_a[:, 1] * heading_b[:, 0]
     gap = ends_b - ends_a
     with np.errstate(divide="ignore", invalid="ignore"):
         along_a = (gap[:, 0] * heading_b[:, 1] - gap[:, 1] * heading_b[:, 0]) / cross
         along_b = (gap[:, 0] * heading_a[:, 1] - gap[:, 1] * heading_a[:, 0]) / cross
-    length_a = np.linalg.norm(far_a - ends_a, axis=1)
-    length_b = np.linalg.norm(far_b - ends_b, axis=1)
-    return (np.abs(cross) > 1e-9) & (along_a > back) & (along_b > back) & (along_a < length_a) & (along_b < length_b)
+    return np.abs(cross) > 1e-9, along_a, along_b
 
 
 def off_line(points: np.ndarray, pieces: np.ndarray) -> np.ndarray:
