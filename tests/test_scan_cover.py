@@ -22,10 +22,12 @@ from doodle.sheet.cover import (
     grid_print,
 )
 from doodle.sheet.scan import PX_PER_MM, ScanResult, read_photo
+from doodle.sheet.stages import read_sheet
 from tests.photogen import make_photo
 from tests.photogen_families import family_photo
 from tests.photogen_styles import styled_photo
 from tests.test_scan import flagged, wrong_items
+from tests.test_scan_outline import _printed_sheet
 
 SKIN = (120, 150, 205)  # BGR
 
@@ -420,3 +422,43 @@ def test_a_pencil_or_a_finger_over_the_bubbles_is_named_and_its_round_in_doubt(s
     assert named and str(laid) in re.findall(r"\d+", named.group(1))
     assert any(doubt.kind == "round" and doubt.round == laid and COVER_REASON in (doubt.reason or "")
                for doubt in result.uncertain)
+
+
+def _fills_by_the_foot(bar: bool, letters: bool) -> np.ndarray:
+    """A flattened sheet with its grid printed, h8-i9 and d3 filled (blue-grey); with `letters`, the column letters
+    under the grid (thin printed strokes); with `bar`, a pencil 7 mm thick lying in the margin beside i9, from 2 mm
+    under the grid's foot on down the sheet."""
+    sheet = _printed_sheet()
+    for row, col in ((8, 8), (8, 7), (7, 8), (2, 3)):
+        x0, y0, x1, y1 = layout.cell_rect(row, col).inset(0.6).to_px(PX_PER_MM)
+        sheet[y0:y1, x0:x1] = (200, 150, 120)
+    grid = layout.GRID_RECT
+    if letters:
+        for col in range(9):
+            at = (round((grid.x + (col + 0.4) * layout.CELL_MM) * PX_PER_MM), round((grid.y2 + 4.0) * PX_PER_MM))
+            cv2.putText(sheet, "abcdefghi"[col], at, cv2.FONT_HERSHEY_SIMPLEX, 0.45, (40, 36, 29), 1, cv2.LINE_AA)
+    if bar:
+        start = (round((grid.x + 8.2 * layout.CELL_MM) * PX_PER_MM), round((grid.y2 + 2.0) * PX_PER_MM))
+        end = (round((grid.x + 9.5 * layout.CELL_MM) * PX_PER_MM), round((grid.y2 + 30.0) * PX_PER_MM))
+        cv2.line(sheet, start, end, (150, 60, 20), round(7 * PX_PER_MM))
+    return sheet
+
+
+@pytest.mark.parametrize(("bar", "letters", "in_doubt"), [
+    (False, False, set()), (False, True, set()), (True, True, {(8, 7), (8, 8)})])
+def test_something_dark_in_the_margin_beside_a_fill_along_the_border_puts_it_in_doubt(bar, letters, in_doubt):
+    """No player shades the margin. Pencil-over-bubbles 940006 (blind): a blue pencil lay across the grid's foot,
+    its end over b9, empty, read as a fill, shaded and sure; the pencil runs on out of the grid, past where a
+    felt-tip bleeds. Here a pencil lies in the margin beside i9's fill: i9 and h9 (within half a cell of it) are
+    in doubt, still read shaded; the column letters printed there are no such thing, nor is d3 far from it."""
+    sheet = _fills_by_the_foot(bar, letters)
+    read = read_sheet(sheet, np.ones(sheet.shape[:2], bool), False)
+    assert read.quilt.is_covered(8, 8) and read.quilt.is_covered(2, 3)
+    assert {doubt.cell for doubt in read.uncertain if doubt.kind == "cell"} == in_doubt
+
+
+def test_a_pencil_over_the_grid_s_foot_and_the_bubbles_puts_the_cell_under_its_end_in_doubt():
+    photo = styled_photo(940006, "mild", distractor="pencil on sheet", over="bubbles")
+    result = read_photo(photo.jpeg)
+    assert not photo.truth.quilt.is_covered(8, 1)
+    assert wrong_items(result, photo.truth) <= flagged(result)

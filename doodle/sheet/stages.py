@@ -748,6 +748,8 @@ def decide_cells(read: SheetRead) -> None:
     running_on = _tints_running_on(read, decided)
     for index in running_on | _beside_settled_paper(read, decided, running_on):
         decided[index] = (True, min(decided[index][1], t.shadow_doubt))
+    for index in _running_off_the_grid(read, decided):
+        decided[index] = (True, min(decided[index][1], t.shadow_doubt))
     # The rules have a patch outlined, then shaded: a cell that a drawn outline takes in with shaded cells, read as
     # paper only because a shadow was taken out (pencil in the photo's own light), may be a fill lifted with the
     # shadow, whatever the other cells say of its depth (light 4900003, blind: a9, a grey fill in the grid's
@@ -1842,6 +1844,53 @@ def _steps(read: SheetRead, cells: set[Cell], beside: set[Cell]) -> dict[Cell, d
 def _shadow_gain(read: SheetRead) -> np.ndarray | None:
     """The gain the shadows taken out are divided by (`ShadowMap.gain`), None where none was."""
     return read.shadows.gain if read.shadows.depth > 0.0 else None
+
+
+_MARGIN_PRINT = frozenset({"grid", "column_labels", "row_labels", "column_labels_below", "row_labels_right"})
+
+
+def _running_off_the_grid(read: SheetRead, decided: list[tuple[bool, float]]) -> set[int]:
+    """The cells along the grid's border read shaded and sure beside which something dark lies in the margin, past
+    where a felt-tip bleeds (t.off_grid_band_mm from the border): as dark as half the cell's ink or more, and
+    t.off_grid_thick_mm thick or more (the row numbers, the column letters and the boxes' frames printed there are
+    thin), within half a cell of the cell's side. No player shades the margin: something lies over the sheet, and
+    may lie over the cell (pencil-over-bubbles 940006, blind: the end of a blue pencil lying across the grid's foot
+    over b9, empty, read as its fill, shaded and sure)."""
+    t = read.tuning
+    grid, (near, far) = layout.GRID_RECT, t.off_grid_band_mm
+    outer = grid.inset(-far).to_px(PX_PER_MM)
+    inner = grid.inset(-near).to_px(PX_PER_MM)
+    height, width = read.light.ink.shape
+    x0, y0, x1, y1 = max(outer[0], 0), max(outer[1], 0), min(outer[2], width), min(outer[3], height)
+    ring = read.inside[y0:y1, x0:x1].copy()
+    # Not over the blocks printed near the grid (the markers, the QR code, the boxes): only the thin row numbers
+    # and column letters lie in the margin itself.
+    for name, rect in layout.elements().items():
+        if name not in _MARGIN_PRINT:
+            ex0, ey0, ex1, ey1 = rect.inset(-0.5).to_px(PX_PER_MM)
+            ring[max(ey0 - y0, 0) : max(ey1 - y0, 0), max(ex0 - x0, 0) : max(ex1 - x0, 0)] = False
+    ring[max(inner[1] - y0, 0) : max(inner[3] - y0, 0), max(inner[0] - x0, 0) : max(inner[2] - x0, 0)] = False
+    edge = [index for index, (shaded, conf) in enumerate(decided) if shaded and conf >= t.uncertain_below
+            and (divmod(index, SIZE)[0] in (0, SIZE - 1) or divmod(index, SIZE)[1] in (0, SIZE - 1))]
+    if not edge or not ring.any():
+        return set()
+    ink = read.light.ink[y0:y1, x0:x1]
+    # Thin print (the letters, the frames of the boxes below) goes in an opening by a disk that fits in no stroke.
+    size = round(t.off_grid_thick_mm * PX_PER_MM) | 1
+    disk = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    found = set()
+    for level in sorted({max(read.threshold, 0.5 * float(read.values[index])) for index in edge}):
+        dark = cv2.morphologyEx((ring & (ink >= level)).astype(np.uint8), cv2.MORPH_OPEN, disk).astype(bool)
+        if not dark.any():
+            continue
+        for index in edge:
+            if max(read.threshold, 0.5 * float(read.values[index])) != level:
+                continue
+            cell = layout.cell_rect(*divmod(index, SIZE)).inset(-layout.CELL_MM / 2).to_px(PX_PER_MM)
+            beside = dark[max(cell[1] - y0, 0) : max(cell[3] - y0, 0), max(cell[0] - x0, 0) : max(cell[2] - x0, 0)]
+            if beside.any():
+                found.add(index)
+    return found
 
 
 def _tints_running_on(read: SheetRead, decided: list[tuple[bool, float]]) -> set[int]:

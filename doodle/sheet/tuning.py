@@ -786,6 +786,13 @@ class ReaderTuning:
     outline_enclosed_share: float = 0.75  # a region is outlined when this share of its border sides is drawn ...
     outline_own_share: float = 0.5  # ... and a cell of it on that border when this share of its own border sides is
     outlined_confidence: float = 0.8  # a few strokes inside a drawn outline: a deliberate mark
+    # Something dark in the margin beside a fill along the grid's border, from off_grid_band_mm[0] to [1] past the
+    # border (a felt-tip bleeds up to 2 mm over its lines), off_grid_thick_mm thick or more (the printed row
+    # numbers, column letters and box frames are thin strokes), puts the fill in doubt: something lies over the
+    # sheet there. A shadow taken out of the margin may leave it as dark (light 100019, held out: 3 cells more in
+    # doubt); leaving shadows out lost the pencil of 940006, which the shadow finder took for one.
+    off_grid_band_mm: tuple[float, float] = (2.5, 6.0)
+    off_grid_thick_mm: float = 2.0
 
     # --- crossed special boxes ---
     # The share of the box's inside covered by pencil strokes (pixels of more than check_stroke_ink against the
