@@ -109,8 +109,8 @@ def _turned_through(cells: set[int], lines: np.ndarray, pieces: np.ndarray, clea
     into_scribble = np.isin(cells_at(far, origin, px_per_mm), list(scribbled))
     # How far each piece runs on: the grid's lines and the outlines cut a pass into pieces, none of which may reach
     # far past a side (scribble-outlined 930015, blind: c5, empty, crossed by a pass from b5's turn to a turn on its
-    # side with d5; the pass on from there across d5 was cut at 1.2 mm past c5's side and at its outline's, 7 mm
-    # past it, and c5 read shaded and sure).
+    # side with d5; the pass on from there across d5 wobbled and was found as short pieces, the first from 1.2 to
+    # 6.8 mm past c5's side, and c5 read shaded and sure).
     close = near_cells(pieces, cells, origin, (t.pass_reach_mm + t.pass_chain_gap_mm) * px_per_mm, px_per_mm)
     runs = pieces.astype(np.float64)
     runs[close] = chained(pieces[close], px_per_mm, t)

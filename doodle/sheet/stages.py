@@ -708,8 +708,8 @@ def decide_cells(read: SheetRead) -> None:
         decided[index] = (False, decided[index][1])
     # Sure of it where the line comes from nowhere (off the grid, or an empty cell) and runs on well past the cell
     # both ways, nearly all its strokes along it, and its ink says empty: a patch's mark stays in its patch, and a
-    # fill under the line would show in its ink (slash with stray lines 10: c1, b2, e7 and d8, empty, crossed by
-    # lines from the margins, each in doubt).
+    # fill under the line would show in its ink (slash with stray lines 10: c1, b2 and d8, empty, crossed by lines
+    # from the margins, each in doubt).
     for index in from_nowhere & by_strokes_alone:
         decided[index] = (False, max(decided[index][1], t.outlined_confidence))
     # Nor is a line from off the grid a mark in an outline: players draw within the grid (stray-line 640016,
@@ -1878,14 +1878,15 @@ def _running_off_the_grid(read: SheetRead, decided: list[tuple[bool, float]]) ->
     # Thin print (the letters, the frames of the boxes below) goes in an opening by a disk that fits in no stroke.
     size = round(t.off_grid_thick_mm * PX_PER_MM) | 1
     disk = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    by_level: dict[float, list[int]] = {}  # as dark as half the fill's ink, and no lighter than a fill
+    for index in edge:
+        by_level.setdefault(max(read.threshold, 0.5 * float(read.values[index])), []).append(index)
     found = set()
-    for level in sorted({max(read.threshold, 0.5 * float(read.values[index])) for index in edge}):
+    for level, cells in by_level.items():
         dark = cv2.morphologyEx((ring & (ink >= level)).astype(np.uint8), cv2.MORPH_OPEN, disk).astype(bool)
         if not dark.any():
             continue
-        for index in edge:
-            if max(read.threshold, 0.5 * float(read.values[index])) != level:
-                continue
+        for index in cells:
             cell = layout.cell_rect(*divmod(index, SIZE)).inset(-layout.CELL_MM / 2).to_px(PX_PER_MM)
             beside = dark[max(cell[1] - y0, 0) : max(cell[3] - y0, 0), max(cell[0] - x0, 0) : max(cell[2] - x0, 0)]
             if beside.any():
