@@ -1852,10 +1852,10 @@ _MARGIN_PRINT = frozenset({"grid", "column_labels", "row_labels", "column_labels
 def _running_off_the_grid(read: SheetRead, decided: list[tuple[bool, float]]) -> set[int]:
     """The cells along the grid's border read shaded and sure beside which something dark lies in the margin, past
     where a felt-tip bleeds (t.off_grid_band_mm from the border): as dark as half the cell's ink or more, and
-    t.off_grid_thick_mm thick or more (the row numbers, the column letters and the boxes' frames printed there are
-    thin), within half a cell of the cell's side. No player shades the margin: something lies over the sheet, and
-    may lie over the cell (pencil-over-bubbles 940006, blind: the end of a blue pencil lying across the grid's foot
-    over b9, empty, read as its fill, shaded and sure)."""
+    t.off_grid_least_ink at least, and t.off_grid_thick_mm thick or more (the row numbers, the column letters and
+    the boxes' frames printed there are thin), within half a cell of the cell's side. No player shades the margin:
+    something lies over the sheet, and may lie over the cell (pencil-over-bubbles 940006, blind: the end of a blue
+    pencil lying across the grid's foot over b9, empty, read as its fill, shaded and sure)."""
     t = read.tuning
     grid, (near, far) = layout.GRID_RECT, t.off_grid_band_mm
     outer = grid.inset(-far).to_px(PX_PER_MM)
@@ -1878,9 +1878,10 @@ def _running_off_the_grid(read: SheetRead, decided: list[tuple[bool, float]]) ->
     # Thin print (the letters, the frames of the boxes below) goes in an opening by a disk that fits in no stroke.
     size = round(t.off_grid_thick_mm * PX_PER_MM) | 1
     disk = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
-    by_level: dict[float, list[int]] = {}  # as dark as half the fill's ink, and no lighter than a fill
+    by_level: dict[float, list[int]] = {}  # as dark as half the fill's ink, and as a pencil or a finger is
     for index in edge:
-        by_level.setdefault(max(read.threshold, 0.5 * float(read.values[index])), []).append(index)
+        level = max(read.threshold, t.off_grid_least_ink, 0.5 * float(read.values[index]))
+        by_level.setdefault(level, []).append(index)
     found = set()
     for level, cells in by_level.items():
         dark = cv2.morphologyEx((ring & (ink >= level)).astype(np.uint8), cv2.MORPH_OPEN, disk).astype(bool)

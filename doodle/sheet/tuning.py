@@ -793,6 +793,10 @@ class ReaderTuning:
     # doubt); leaving shadows out lost the pencil of 940006, which the shadow finder took for one.
     off_grid_band_mm: tuple[float, float] = (2.5, 6.0)
     off_grid_thick_mm: float = 2.0
+    # ... and at least this dark: beside a light fill, half its ink is as faint as a shadow left in the margin
+    # (sharpened 10020, held out: d9 and e9, light fills at the grid's foot, in doubt at half their ink; a pencil
+    # over the sheet reads 0.3-0.4 of ink)
+    off_grid_least_ink: float = 0.15
 
     # --- crossed special boxes ---
     # The share of the box's inside covered by pencil strokes (pixels of more than check_stroke_ink against the
