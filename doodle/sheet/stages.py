@@ -1857,41 +1857,35 @@ def _running_off_the_grid(read: SheetRead, decided: list[tuple[bool, float]]) ->
     something lies over the sheet, and may lie over the cell (pencil-over-bubbles 940006, blind: the end of a blue
     pencil lying across the grid's foot over b9, empty, read as its fill, shaded and sure)."""
     t = read.tuning
-    grid, (near, far) = layout.GRID_RECT, t.off_grid_band_mm
-    outer = grid.inset(-far).to_px(PX_PER_MM)
-    inner = grid.inset(-near).to_px(PX_PER_MM)
-    height, width = read.light.ink.shape
-    x0, y0, x1, y1 = max(outer[0], 0), max(outer[1], 0), min(outer[2], width), min(outer[3], height)
-    ring = read.inside[y0:y1, x0:x1].copy()
+    edge = [index for index, (shaded, conf) in enumerate(decided) if shaded and conf >= t.uncertain_below
+            and not (0 < index // SIZE < SIZE - 1 and 0 < index % SIZE < SIZE - 1)]
+    if not edge:
+        return set()
+    near, far = t.off_grid_band_mm
+    margin = np.zeros_like(read.inside)
+    _set(margin, layout.GRID_RECT.inset(-far), True)
+    _set(margin, layout.GRID_RECT.inset(-near), False)
     # Not over the blocks printed near the grid (the markers, the QR code, the boxes): only the thin row numbers
     # and column letters lie in the margin itself.
     for name, rect in layout.elements().items():
         if name not in _MARGIN_PRINT:
-            ex0, ey0, ex1, ey1 = rect.inset(-0.5).to_px(PX_PER_MM)
-            ring[max(ey0 - y0, 0) : max(ey1 - y0, 0), max(ex0 - x0, 0) : max(ex1 - x0, 0)] = False
-    ring[max(inner[1] - y0, 0) : max(inner[3] - y0, 0), max(inner[0] - x0, 0) : max(inner[2] - x0, 0)] = False
-    edge = [index for index, (shaded, conf) in enumerate(decided) if shaded and conf >= t.uncertain_below
-            and (divmod(index, SIZE)[0] in (0, SIZE - 1) or divmod(index, SIZE)[1] in (0, SIZE - 1))]
-    if not edge or not ring.any():
-        return set()
-    ink = read.light.ink[y0:y1, x0:x1]
-    # Thin print (the letters, the frames of the boxes below) goes in an opening by a disk that fits in no stroke.
+            _set(margin, rect.inset(-0.5), False)
+    margin &= read.inside
+    x0, y0, x1, y1 = layout.GRID_RECT.inset(-far).to_px(PX_PER_MM)
+    x0, y0 = max(x0, 0), max(y0, 0)
+    # Thin print goes in an opening by a disk that fits in no stroke. Opened once, in grey: a flat disk's opening
+    # and a threshold give the same, taken in either order, so each fill asks its own darkness of the one opening.
     size = round(t.off_grid_thick_mm * PX_PER_MM) | 1
     disk = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
-    by_level: dict[float, list[int]] = {}  # as dark as half the fill's ink, and as a pencil or a finger is
-    for index in edge:
-        level = max(read.threshold, t.off_grid_least_ink, 0.5 * float(read.values[index]))
-        by_level.setdefault(level, []).append(index)
+    dark = cv2.morphologyEx(np.where(margin, read.light.ink, 0.0)[y0:y1, x0:x1].astype(np.float32), cv2.MORPH_OPEN,
+                            disk)
     found = set()
-    for level, cells in by_level.items():
-        dark = cv2.morphologyEx((ring & (ink >= level)).astype(np.uint8), cv2.MORPH_OPEN, disk).astype(bool)
-        if not dark.any():
-            continue
-        for index in cells:
-            cell = layout.cell_rect(*divmod(index, SIZE)).inset(-layout.CELL_MM / 2).to_px(PX_PER_MM)
-            beside = dark[max(cell[1] - y0, 0) : max(cell[3] - y0, 0), max(cell[0] - x0, 0) : max(cell[2] - x0, 0)]
-            if beside.any():
-                found.add(index)
+    for index in edge:
+        cx0, cy0, cx1, cy1 = layout.cell_rect(*divmod(index, SIZE)).inset(-layout.CELL_MM / 2).to_px(PX_PER_MM)
+        beside = dark[max(cy0 - y0, 0) : max(cy1 - y0, 0), max(cx0 - x0, 0) : max(cx1 - x0, 0)]
+        if beside.size and float(beside.max()) >= max(read.threshold, t.off_grid_least_ink,
+                                                       0.5 * float(read.values[index])):
+            found.add(index)
     return found
 
 
