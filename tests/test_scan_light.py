@@ -16,6 +16,7 @@ from doodle.sheet.stages import PX_PER_MM, cell_boxes
 from doodle.sheet.tuning import TUNING
 from tests.photogen import make_photo
 from tests.photogen_families import family_photo
+from tests.photogen_styles import styled_photo
 from tests.test_scan import assert_exact, flagged, recode, wrong_items
 
 MANY_DOUBTS = 5  # more cells in doubt than this make a photo close to useless to a player
@@ -193,6 +194,19 @@ def test_paper_lifted_out_of_a_shadow_in_a_colour_is_in_doubt_and_grey_paper_is_
     result = read_photo(grey.jpeg)
     assert not wrong_items(result, grey.truth) - flagged(result)
     assert sum(doubt.kind == "cell" for doubt in result.uncertain) <= 4
+
+
+def test_paper_outlined_as_a_patch_of_its_own_under_a_shadow_is_in_doubt(monkeypatch):
+    """Sharpened 840009 (blind): i8, a light fill outlined on its own against the grid's border, under a hard
+    shadow that took it in, read 0.035 of ink once the shadow was taken out: paper, sure. Read in the photo's own
+    light it is pencil, and a player outlines a patch to shade it: in doubt."""
+    photo = styled_photo(840009, "moderate", sharpen=2.0)
+    assert photo.truth.quilt.is_covered(7, 8)
+    result = read_photo(photo.jpeg)
+    assert not wrong_items(result, photo.truth) - flagged(result)
+    monkeypatch.setattr(stages, "outlined_alone", lambda drawn, cells: set())
+    before = read_photo(photo.jpeg)
+    assert "i8" in wrong_items(before, photo.truth) - flagged(before)
 
 
 def test_paper_in_a_patchs_outline_under_a_shadow_is_in_doubt(monkeypatch):

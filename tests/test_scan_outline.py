@@ -11,7 +11,7 @@ import numpy as np
 from doodle.quilt import SIZE
 from doodle.sheet import layout
 from doodle.sheet.measure import flat_field
-from doodle.sheet.outline import drawn_sides, edge_lines, inside_outlines, outlined_cells, shut_out
+from doodle.sheet.outline import drawn_sides, edge_lines, inside_outlines, outlined_alone, outlined_cells, shut_out
 from doodle.sheet.scan import PX_PER_MM, read_photo
 from doodle.sheet.tuning import TUNING
 from tests.photogen_styles import styled_photo
@@ -224,6 +224,21 @@ def test_an_empty_looking_cell_inside_a_patchs_outline_is_found():
     assert inside_outlines(drawn, shaded - {b9}, {a9}) == set()  # no shaded cell joined to it
     _draw_sides(sheet, 8, 0, "r")  # a9 outlined on its own
     assert inside_outlines(drawn_sides(_lines(sheet)), shaded, {a9}) == set()
+
+
+def test_a_cell_outlined_as_a_patch_of_its_own_is_found():
+    """i8 (row 7, col 8) outlined on its own against the grid's right border: every inner side drawn on its own
+    side. Not h8 beside it (its side toward i8 is drawn on i8's side of the print), nor i8 with its side toward
+    i9 left undrawn, nor a9 in the corner with only its top drawn."""
+    sheet = _printed_sheet()
+    _draw_sides(sheet, 7, 8, "tlb")
+    i8, h8, a9 = 7 * SIZE + 8, 7 * SIZE + 7, 8 * SIZE
+    _draw_sides(sheet, 8, 0, "t")
+    drawn = drawn_sides(_lines(sheet))
+    assert outlined_alone(drawn, {i8, h8, a9}) == {i8}
+    open_sheet = _printed_sheet()
+    _draw_sides(open_sheet, 7, 8, "tl")
+    assert outlined_alone(drawn_sides(_lines(open_sheet)), {i8}) == set()
 
 
 def test_a_cell_in_the_middle_of_an_outline_needs_every_other_side_drawn():

@@ -163,6 +163,18 @@ def inside_outlines(drawn: dict[str, np.ndarray], shaded: set[int], cells: set[i
     return found
 
 
+def outlined_alone(drawn: dict[str, np.ndarray], cells: set[int]) -> set[int]:
+    """Of `cells` (index row * 9 + col), those outlined as a patch of their own: every side inside the grid drawn on
+    their own side of the print, at least two (`drawn`: `drawn_sides`'s; the grid's border tells nothing)."""
+    found = set()
+    for index in cells:
+        inner = [bool(drawn[name][at]) for (row, col), name, at in _sides(*divmod(index, SIZE))
+                 if 0 <= row < SIZE and 0 <= col < SIZE]
+        if len(inner) >= 2 and all(inner):
+            found.add(index)
+    return found
+
+
 def drawn_sides(lines: EdgeLines, t: ReaderTuning = TUNING) -> dict[str, np.ndarray]:
     """Per reading (above, below, left, right), whether a line is drawn over the print on that side: more
     line-like ink than the print alone gives, measured on the same reading of the inner sides of this photo and,

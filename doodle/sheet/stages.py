@@ -69,6 +69,7 @@ from doodle.sheet.outline import (
     edge_lines,
     inside_outlines,
     joined,
+    outlined_alone,
     outlined_cells,
     shut_out,
     sides_drawn,
@@ -754,14 +755,16 @@ def decide_cells(read: SheetRead) -> None:
     # paper only because a shadow was taken out (pencil in the photo's own light), may be a fill lifted with the
     # shadow, whatever the other cells say of its depth (light 4900003, blind: a9, a grey fill in the grid's
     # corner, outlined with the row beside it, under a hand's soft shadow taken out as a hard one 0.35 deep, read
-    # 0.03 of ink: paper, sure).
+    # 0.03 of ink: paper, sure). So may one outlined as a patch of its own (sharpened 840009, blind: i8, a light
+    # fill outlined alone by the grid's border, taken in by a hard shadow, read 0.035 of ink: paper, sure; the
+    # cost, an outlined cell left unshaded under a shadow is in doubt: sharpened 10013's g2).
     # Elsewhere, paper in an outline is the player's to fill. A cell in doubt may be shaded, whichever way it is
     # offered: one offered as the light's (`_misjudged_light`) or as a stray line's still takes such paper in.
     sure_paper = {index for index, (shaded, conf) in enumerate(decided)
                   if not shaded and conf >= t.uncertain_below and index in read.lifted}
     if sure_paper:
         maybe_shaded = {index for index, (shaded, conf) in enumerate(decided) if shaded or conf < t.uncertain_below}
-        for index in inside_outlines(read.drawn, maybe_shaded, sure_paper):
+        for index in inside_outlines(read.drawn, maybe_shaded, sure_paper) | outlined_alone(read.drawn, sure_paper):
             decided[index] = (False, min(decided[index][1], t.shadow_doubt))
     # A tint in doubt with nothing drawn in or around it is offered as empty when it is far fainter than the sheet's
     # own shading (the lightest pencil fills are not so faint, a patch rubbed out often is:
