@@ -339,6 +339,35 @@ def test_a_pale_yellow_fill_under_a_hard_shadow_fading_at_its_line_is_not_settle
     assert any(doubt.cell == (0, 3) for doubt in result.uncertain)
 
 
+def test_a_coloured_cell_is_compared_with_the_margin_s_paper_beside_the_border():
+    """i5, a pale yellow fill fading to nothing toward the grid's right border, against the margin's paper beyond it:
+    they differ in colour, as f6 and g6 do above; bare i5 does not, the column letters and row numbers printed in
+    the margin notwithstanding. A grey shadow's ramp across the border changes no colour."""
+    i5, margin = _cell("i5"), (4, SIZE)
+    sheet = _grid_sheet()
+    x0, y0, x1, y1 = layout.cell_rect(*i5).to_px(PX_PER_MM)
+    depth = np.clip((x1 - np.arange(x0, x1) - 0.5) / (6.0 * PX_PER_MM), 0.0, 1.0)
+    sheet[y0:y1, x0:x1, 0] = (sheet[y0:y1, x0:x1, 0].astype(np.float32) * (1.0 - 0.1 * depth)[None, :]).astype(
+        np.uint8)
+    assert colour_gap(sheet, PX_PER_MM, i5, margin, TUNING) > TUNING.line_step_colour
+    assert colour_gap(_grid_sheet(), PX_PER_MM, i5, margin, TUNING) < TUNING.line_step_colour / 4
+    grid = layout.GRID_RECT
+    shaded = _soft_shadow(_grid_sheet(), edge_x_mm=grid.x2, width_mm=30.0, depth=0.5)
+    assert colour_gap(shaded, PX_PER_MM, i5, margin, TUNING) < TUNING.line_step_colour / 4
+    for square in [(-1, 0), (SIZE, 8), (0, -1), (8, SIZE)]:  # the labels' side and the others
+        assert colour_gap(_grid_sheet(), PX_PER_MM, (0, 0) if square[0] <= 0 else (8, 8), square, TUNING) < (
+            TUNING.line_step_colour / 4)
+
+
+def test_a_pale_yellow_fill_in_a_hatched_patch_by_the_border_is_not_settled_as_the_margin_s_paper():
+    """Harsh 88001 (blind): g9, pale yellow hatching at 0.07 of ink under a hard shadow, its neighbours its own
+    patch's cells in doubt, ran on into the margin below the grid and was settled as paper, unflagged."""
+    photo = make_photo(88001, "harsh")
+    result = read_photo(photo.jpeg)
+    assert photo.truth.quilt.is_covered(8, 6)
+    assert not wrong_items(result, photo.truth) - flagged(result)
+
+
 def test_a_line_across_a_hard_shadow_s_edge_settles_nothing():
     """Over a line a hard shadow's edge crosses, neither a flat step nor light running on settles a cell: the depth
     taken out there may be off, leaving a step or hiding a light fill's. The edge is found in the strips of the

@@ -188,14 +188,31 @@ def middle_against_sides(sheet: np.ndarray, px_per_mm: float, cell: Cell, t: Rea
 
 def colour_gap(sheet: np.ndarray, px_per_mm: float, first: Cell, second: Cell, t: ReaderTuning,
                gain: np.ndarray | None = None) -> float:
-    """How far apart in colour the middles of two cells of the grid are: the largest difference of a channel's log
+    """How far apart in colour the middles of two squares are (`_middle`): the largest difference of a channel's log
     brightness about the mean of the three, between them (a grey light, a shadow, a gain cancel out). Paper beside
     paper is one colour; a coloured fill that fades to paper at its line, and runs on through it, is not."""
     colours = []
-    for cell in (first, second):
-        logs = _log_median(sheet, gain, layout.cell_rect(*cell).inset(t.line_step_far_mm[1]).to_px(px_per_mm))
+    for square in (first, second):
+        logs = _log_median(sheet, gain, _middle(square, t).to_px(px_per_mm))
         colours.append(logs - logs.mean())
     return float(np.abs(colours[0] - colours[1]).max())
+
+
+def _middle(square: Cell, t: ReaderTuning) -> layout.Rect:
+    """Where a square's colour is read: a cell's middle, t.line_step_far_mm[1] in from its lines; for a square of
+    the margin, the strip of it as long, as far from the grid's border as the far strips of a line step (the
+    labels printed there are thin, and a median passes over them)."""
+    row, col = square
+    if 0 <= row < SIZE and 0 <= col < SIZE:
+        return layout.cell_rect(row, col).inset(t.line_step_far_mm[1])
+    grid, near, far = layout.GRID_RECT, *t.line_step_far_mm
+    x, y = grid.x + col * layout.CELL_MM, grid.y + row * layout.CELL_MM
+    length = layout.CELL_MM - 2 * far
+    if row in (-1, SIZE):
+        top = grid.y - far if row < 0 else grid.y2 + near
+        return layout.Rect(x + far, top, length, far - near)
+    left = grid.x - far if col < 0 else grid.x2 + near
+    return layout.Rect(left, y + far, far - near, length)
 
 
 def fine_texture(sheet: np.ndarray, px_per_mm: float, cells: Collection[Cell], t: ReaderTuning) -> dict[Cell, float]:

@@ -2016,8 +2016,11 @@ def _settled_by_line_steps(read: SheetRead, decided: list[tuple[bool, float]], b
     # (finger-on-sheet 4: i6, empty under a fingertip, was held from paper by its skin's colour).
     hued = {cell for cell in cells - read.shown.covered
             if pencil_coloured(normalised, box(cell), t) or yellow_as_a_pencil(normalised, box(cell), t)}
+    # So with the margin's paper beside the grid's border (harsh 88001, blind: g9, pale yellow hatching at 0.07 of
+    # ink under a hard shadow, its neighbours its patch's cells in doubt, ran on into the margin and was settled as
+    # paper, unflagged).
     unlike = {(cell, other) for cell in hued for other in neighbours(cell)
-              if other in paper and graphite(normalised, box(other), t)
+              if (other in margin or other in paper and graphite(normalised, box(other), t))
               and colour_gap(read.sheet, PX_PER_MM, cell, other, t, gain) > t.line_step_colour}
     settled = settle(cells, paper, heavy, around, t, margin=margin, tints=tints, textured=textured,
                      over_edges=over_edges, unlike=unlike)
