@@ -14,6 +14,7 @@ evidence.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -141,38 +142,44 @@ def shut_out(drawn: dict[str, np.ndarray], least: int = 3) -> set[int]:
                    _sides(*divmod(index, SIZE)) if 0 <= r < SIZE and 0 <= c < SIZE) >= least}
 
 
+class _Enclosure(NamedTuple):
+    """A cell's sides inside the grid (the grid's border is printed thick and tells nothing)."""
+
+    joined_shaded: bool  # one joins it to a shaded cell, no line drawn between them
+    open_side: bool  # one is neither so joined nor drawn on the cell's own side
+    own_sides: int  # how many are drawn on its own side of the print
+
+
+def _enclosure(drawn: dict[str, np.ndarray], shaded: set[int], index: int) -> _Enclosure:
+    """How a cell (index row * 9 + col) is closed in by the lines drawn around it (`drawn`: `drawn_sides`'s),
+    `shaded` holding the cells read shaded."""
+    joined_shaded, open_side, own_sides = False, False, 0
+    for (row, col), name, at in _sides(*divmod(index, SIZE)):
+        if not (0 <= row < SIZE and 0 <= col < SIZE):
+            continue
+        mine, theirs = bool(drawn[name][at]), bool(drawn[_other(name)][at])
+        if row * SIZE + col in shaded and not (mine or theirs):
+            joined_shaded = True
+        elif mine:
+            own_sides += 1
+        else:
+            open_side = True
+    return _Enclosure(joined_shaded, open_side, own_sides)
+
+
 def inside_outlines(drawn: dict[str, np.ndarray], shaded: set[int], cells: set[int]) -> set[int]:
     """Of `cells` (index row * 9 + col), those a drawn outline takes in with shaded cells: joined to a cell of
     `shaded` (no line drawn between them), and every other side inside the grid drawn on their own side, at least
     one (`drawn`: `drawn_sides`'s). The grid's border is printed thick and tells nothing."""
-    found = set()
-    for index in cells:
-        joined_shaded, open_side, own_sides = False, False, 0
-        for (row, col), name, at in _sides(*divmod(index, SIZE)):
-            if not (0 <= row < SIZE and 0 <= col < SIZE):
-                continue
-            mine, theirs = bool(drawn[name][at]), bool(drawn[_other(name)][at])
-            if row * SIZE + col in shaded and not (mine or theirs):
-                joined_shaded = True
-            elif mine:
-                own_sides += 1
-            else:
-                open_side = True
-        if joined_shaded and own_sides and not open_side:
-            found.add(index)
-    return found
+    return {index for index in cells
+            if (sides := _enclosure(drawn, shaded, index)).joined_shaded and sides.own_sides and not sides.open_side}
 
 
 def outlined_alone(drawn: dict[str, np.ndarray], cells: set[int]) -> set[int]:
     """Of `cells` (index row * 9 + col), those outlined as a patch of their own: every side inside the grid drawn on
     their own side of the print, at least two (`drawn`: `drawn_sides`'s; the grid's border tells nothing)."""
-    found = set()
-    for index in cells:
-        inner = [bool(drawn[name][at]) for (row, col), name, at in _sides(*divmod(index, SIZE))
-                 if 0 <= row < SIZE and 0 <= col < SIZE]
-        if len(inner) >= 2 and all(inner):
-            found.add(index)
-    return found
+    return {index for index in cells
+            if not (sides := _enclosure(drawn, set(), index)).open_side and sides.own_sides >= 2}
 
 
 def drawn_sides(lines: EdgeLines, t: ReaderTuning = TUNING) -> dict[str, np.ndarray]:

@@ -1882,12 +1882,13 @@ def _running_off_the_grid(read: SheetRead, decided: list[tuple[bool, float]]) ->
     margin &= read.inside
     x0, y0, x1, y1 = layout.GRID_RECT.inset(-far).to_px(PX_PER_MM)
     x0, y0 = max(x0, 0), max(y0, 0)
+    around = (slice(y0, y1), slice(x0, x1))
     # Thin print goes in an opening by a disk that fits in no stroke. Opened once, in grey: a flat disk's opening
     # and a threshold give the same, taken in either order, so each fill asks its own darkness of the one opening.
     size = round(t.off_grid_thick_mm * PX_PER_MM) | 1
     disk = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
-    dark = cv2.morphologyEx(np.where(margin, read.light.ink, 0.0)[y0:y1, x0:x1].astype(np.float32), cv2.MORPH_OPEN,
-                            disk)
+    dark = cv2.morphologyEx(np.where(margin[around], read.light.ink[around], 0.0).astype(np.float32),
+                            cv2.MORPH_OPEN, disk)
     found = set()
     for index in edge:
         cx0, cy0, cx1, cy1 = layout.cell_rect(*divmod(index, SIZE)).inset(-layout.CELL_MM / 2).to_px(PX_PER_MM)
@@ -2020,7 +2021,7 @@ def _settled_by_line_steps(read: SheetRead, decided: list[tuple[bool, float]], b
     # ink under a hard shadow, its neighbours its patch's cells in doubt, ran on into the margin and was settled as
     # paper, unflagged).
     unlike = {(cell, other) for cell in hued for other in neighbours(cell)
-              if (other in margin or other in paper and graphite(normalised, box(other), t))
+              if (other in margin or (other in paper and graphite(normalised, box(other), t)))
               and colour_gap(read.sheet, PX_PER_MM, cell, other, t, gain) > t.line_step_colour}
     settled = settle(cells, paper, heavy, around, t, margin=margin, tints=tints, textured=textured,
                      over_edges=over_edges, unlike=unlike)
